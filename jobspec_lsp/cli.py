@@ -1,0 +1,251 @@
+"""`jobspec` command line: adapts the pure core to a terminal and exit codes.
+
+Exit codes (like ruff): 0 no error-severity diagnostic, 1 at least one, 2 a
+usage error or a file that could not be read (the others are still checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import __version__
+from .analysis import VERSION_RULES, check
+from .diagnostics import RULES, Severity
+from .document import parse, parse_bytes
+
+JOBSPEC_SUFFIXES = (".jobspec.yaml", ".jobspec.yml", ".jobspec.json")
+JOBSPEC_NAMES = ("jobspec.yaml", "jobspec.yml", "jobspec.json")
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"}
+MAX_BYTES = 64 * 1024 * 1024
+
+
+class UsageError(Exception):
+    pass
+
+
+def language_for(path: str) -> str:
+    return "json" if path.lower().endswith(".json") else "yaml"
+
+
+def is_jobspec_name(name: str) -> bool:
+    low = name.lower()
+    return low in JOBSPEC_NAMES or low.endswith(JOBSPEC_SUFFIXES)
+
+
+def discover(paths):
+    """Yield (display path, Path or None for stdin, error or None) for each input."""
+    for p in paths:
+        if p == "-":
+            yield "-", None, None
+            continue
+        path = Path(p)
+        if path.is_dir():
+            found = []
+            for dirpath, dirnames, filenames in os.walk(path):
+                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+                found.extend(Path(dirpath) / f for f in filenames if is_jobspec_name(f))
+            for f in sorted(found):
+                yield str(f), f, None
+        elif path.exists() or path.is_symlink():
+            yield p, path, None
+        else:
+            yield p, None, "no such file or directory"
+
+
+def read_input(path: Path | None) -> bytes:
+    if path is None:
+        return sys.stdin.buffer.read(MAX_BYTES + 1)
+    with open(path, "rb") as fh:
+        return fh.read(MAX_BYTES + 1)
+
+
+def detect_stdin_language(data: bytes) -> str:
+    head = data.lstrip()[:1]
+    if head in (b"{", b"["):
+        try:
+            json.loads(data)
+            return "json"
+        except ValueError:
+            pass
+    return "yaml"
+
+
+# --------------------------------------------------------------------------- output
+def _severity_name(sev: Severity) -> str:
+    return sev.label
+
+
+def emit_text(out, path, doc, diags):
+    for d in diags:
+        s = doc.lines.position(d.start)
+        out.write(f"{path}:{s.line + 1}:{s.character + 1}: {_severity_name(d.severity)}[{d.code}] "
+                  f"{d.message}\n")
+
+
+def emit_github(out, path, doc, diags):
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+    for d in diags:
+        s, e = doc.lines.position(d.start), doc.lines.position(d.end)
+        msg = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        out.write(f"::{level.get(d.severity, 'notice')} file={path},line={s.line + 1},"
+                  f"col={s.character + 1},endLine={e.line + 1},endColumn={e.character + 1},"
+                  f"title={d.code}::{d.code} {msg}\n")
+
+
+def json_file_entry(path, doc, diags) -> dict:
+    return {"path": path, "diagnostics": [{
+        "code": d.code,
+        "severity": _severity_name(d.severity),
+        "message": d.message,
+        "range": doc.lines.range(d.start, d.end).to_json(),
+    } for d in diags]}
+
+
+# --------------------------------------------------------------------------- commands
+def cmd_check(args) -> int:
+    select = _codes(args.select)
+    ignore = _codes(args.ignore)
+    status = 0
+    counts = {s: 0 for s in Severity}
+    files_json = []
+    out = sys.stdout
+    for shown, path, error in discover(args.paths):
+        if error is None:
+            try:
+                data = read_input(path)
+                if len(data) > MAX_BYTES:
+                    error = f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB"
+            except OSError as exc:
+                error = exc.strerror or str(exc)
+        if error is not None:
+            print(f"jobspec: error: cannot read {shown}: {error}", file=sys.stderr)
+            status = 2
+            continue
+        if path is None:
+            name = args.stdin_filename or "-"
+            language = language_for(name) if args.stdin_filename else detect_stdin_language(data)
+            shown = name
+        else:
+            language = language_for(str(path))
+        doc = parse_bytes(data, language)
+        diags = check(doc, version_rules=args.version_rules, select=select, ignore=ignore)
+        for d in diags:
+            counts[d.severity] += 1
+        if any(d.severity == Severity.ERROR for d in diags):
+            status = max(status, 1)
+        if args.format == "json":
+            files_json.append(json_file_entry(shown, doc, diags))
+        elif args.format == "github":
+            emit_github(out, shown, doc, diags)
+        else:
+            emit_text(out, shown, doc, diags)
+    if args.format == "json":
+        json.dump({"files": files_json}, out, ensure_ascii=False)
+        out.write("\n")
+    elif args.format == "text" and not args.quiet:
+        total = sum(counts.values())
+        if total:
+            parts = [f"{n} {s.label}{'s' if n != 1 and s != Severity.INFORMATION else ''}"
+                     for s, n in counts.items() if n]
+            print("Found " + ", ".join(parts) + ".", file=sys.stderr)
+        elif status == 0:
+            print("All checks passed.", file=sys.stderr)
+    return status
+
+
+def _codes(values):
+    if not values:
+        return None
+    out = []
+    for v in values:
+        for code in v.split(","):
+            code = code.strip().upper()
+            if not code:
+                continue
+            if not code.startswith("JS") or not any(c.startswith(code) for c in RULES):
+                raise UsageError(f"unknown rule code or prefix {code!r} (see `jobspec rules`)")
+            out.append(code)
+    return out
+
+
+def cmd_rules(args) -> int:
+    if args.code:
+        code = args.code.upper()
+        rule = RULES.get(code)
+        if rule is None:
+            raise UsageError(f"unknown rule code {args.code!r}")
+        print(f"{rule.code} {rule.name} ({rule.severity.label})\n\n{rule.summary}\n\n{rule.why}\n")
+        print("Bad:\n" + _indent(rule.bad) + "\nFixed:\n" + _indent(rule.good))
+        return 0
+    for code in sorted(RULES):
+        rule = RULES[code]
+        print(f"{rule.code}  {rule.severity.label:<11}  {rule.name:<32}  {rule.summary}")
+    return 0
+
+
+def _indent(text):
+    return "".join("    " + line + "\n" for line in text.splitlines())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="jobspec", description="Flux jobspec tools: check, explain rules.")
+    p.add_argument("--version", action="version", version=f"jobspec {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    c = sub.add_parser("check", help="diagnose jobspec files against RFC 14/25/31",
+                       description="Check jobspec files. Directories are searched for "
+                                   "*.jobspec.yaml|yml|json and jobspec.yaml; files given "
+                                   "explicitly are always checked; '-' reads stdin.")
+    c.add_argument("paths", nargs="+", metavar="PATH")
+    c.add_argument("--format", choices=("text", "json", "github"), default="text")
+    c.add_argument("--select", action="append", metavar="CODES",
+                   help="only these codes or prefixes (comma separated, e.g. JS2,JS301)")
+    c.add_argument("--ignore", action="append", metavar="CODES",
+                   help="skip these codes or prefixes")
+    c.add_argument("--version-rules", choices=VERSION_RULES, default="auto",
+                   help="auto: V1 rules when version is 1 (default)")
+    c.add_argument("--stdin-filename", metavar="NAME",
+                   help="name to report for '-' (its suffix picks YAML or JSON)")
+    c.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    c.set_defaults(func=cmd_check)
+
+    r = sub.add_parser("rules", help="list rule codes, or explain one")
+    r.add_argument("code", nargs="?")
+    r.set_defaults(func=cmd_rules)
+
+    s = sub.add_parser("lsp", help="run the language server (stdio)")
+    s.set_defaults(func=lambda a: lsp_main([]))
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the usage message
+        return 2 if exc.code else 0
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"jobspec: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `jobspec check . | head`
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def lsp_main(argv=None) -> int:
+    print("jobspec-lsp: the language server is not available in this version yet; "
+          "use `jobspec check` meanwhile", file=sys.stderr)
+    return 2
+
+
+__all__ = ["main", "lsp_main", "parse"]

@@ -1,0 +1,735 @@
+"""Parse jobspec text (YAML or JSON) into a positioned, immutable tree.
+
+The analysis path uses libyaml (PyYAML's C composer): it is an order of
+magnitude faster than a pure-Python round-trip parser, and it is what Flux
+itself uses, so scalars resolve exactly as Flux reads them (YAML 1.1:
+``yes`` is true, ``0755`` is 493, ``1_000`` is 1000, ``3600.`` a float).
+ruamel.yaml's round-trip mode is kept for the formatter and edits that must
+preserve comments.
+
+Every node records the code-point offsets of its source text.  Problems the
+parser finds (syntax, duplicate keys, several documents, unsafe tags, alias
+bombs, YAML 1.1/1.2 traps) become JS9xx diagnostics; parsing never raises.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
+                         ScalarEvent, SequenceEndEvent, SequenceStartEvent)
+from yaml.resolver import Resolver
+
+from .diagnostics import Diagnostic, Severity, define
+from .positions import LineIndex
+
+try:  # the C loader is what Flux uses and what makes us fast
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+
+E, W = Severity.ERROR, Severity.WARNING
+
+SYNTAX = define(
+    "JS901", "yaml-syntax", E, "The text is not valid YAML (or JSON).",
+    why="Flux cannot read the file at all; the job is rejected at submission.",
+    bad="resources: [ {type: node, count: 1}\n", good="resources: [ {type: node, count: 1} ]\n")
+DUPLICATE_KEY = define(
+    "JS902", "duplicate-key", E, "A mapping has the same key twice.",
+    why="PyYAML (used by Flux) silently keeps the last value, so the first one is lost "
+        "without any warning. JSON readers differ in which one they keep.",
+    bad="version: 1\nversion: 2\n", good="version: 1\n")
+MULTIPLE_DOCUMENTS = define(
+    "JS903", "multiple-documents", E, "The file holds more than one YAML document.",
+    why="A jobspec is exactly one document; Flux's reader refuses a stream of several.",
+    bad="version: 1\n---\nversion: 1\n", good="version: 1\n")
+TAB_INDENT = define(
+    "JS904", "tab-indentation", E, "A line is indented with a tab.",
+    why="YAML forbids tabs in indentation; the file does not parse.",
+    bad="attributes:\n\tsystem: {}\n", good="attributes:\n  system: {}\n")
+AMBIGUOUS_SCALAR = define(
+    "JS905", "yaml11-ambiguous", W,
+    "A plain scalar means one thing to Flux (YAML 1.1) and another to YAML 1.2 tools.",
+    why="Flux reads jobspec as YAML 1.1, where `yes`/`no`/`on`/`off` are booleans, `0755` "
+        "is octal and `1_000` is a number. Editors, formatters and many libraries assume "
+        "YAML 1.2 and read the same text differently, so the file means different things "
+        "to different tools. Quote the value or write it unambiguously.",
+    bad="exclusive: yes\n", good="exclusive: true\n")
+UNSAFE_TAG = define(
+    "JS906", "unsupported-tag", E, "A YAML tag Flux's safe loader cannot construct.",
+    why="Flux reads jobspec with a safe loader: language-specific tags such as "
+        "`!!python/object` are refused (and are never constructed here), and a value that "
+        "does not fit its explicit tag fails to load.",
+    bad="version: !!python/object:os.system 1\n", good="version: 1\n")
+ALIAS_BOMB = define(
+    "JS907", "alias-expansion", E, "Aliases expand the document far beyond its size, or refer to themselves.",
+    why="A few lines of anchors and aliases can expand to billions of nodes (an 'alias "
+        "bomb'); a recursive alias never ends. The document is not analysed further.",
+    bad="a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: &d [*c, *c]\ne: &e [*d, *d]\nf: &f [*e, *e]\n"
+        "g: &g [*f, *f]\nh: &h [*g, *g]\ni: &i [*h, *h]\nj: &j [*i, *i]\nk: &k [*j, *j]\n"
+        "l: &l [*k, *k]\nm: &m [*l, *l]\nn: &n [*m, *m]\no: &o [*n, *n]\np: &p [*o, *o]\n"
+        "q: &q [*p, *p]\nr: [*q, *q]\n",
+    good="a: &a [x, x]\nb: [*a, *a]\n")
+TOO_DEEP = define(
+    "JS908", "nesting-too-deep", E, "The document is nested too deeply to analyse.",
+    why="No jobspec needs hundreds of levels of nesting; such input is refused rather "
+        "than risking a crash.",
+    bad="[" * 300 + "]" * 300 + "\n", good="[[]]\n")
+EMPTY_DOCUMENT = define(
+    "JS909", "empty-document", E, "The file holds no jobspec.",
+    why="An empty file (or one with only comments) reads as null; Flux rejects it.",
+    bad="# nothing yet\n", good="version: 1\n")
+NOT_JSON_VALUE = define(
+    "JS910", "not-json-value", E, "A value YAML 1.1 reads as a date, binary, set or non-text key.",
+    why="Flux turns jobspec into JSON. YAML 1.1 reads an unquoted `2024-01-31` as a date "
+        "and `!!binary` as bytes, which have no JSON form, so submission fails. Quote it.",
+    bad="attributes:\n  user:\n    start: 2024-01-31\n",
+    good="attributes:\n  user:\n    start: \"2024-01-31\"\n")
+NOT_TEXT = define(
+    "JS911", "not-utf8-text", E, "The file is not UTF-8 text.",
+    why="Jobspec is YAML or JSON text in UTF-8; binary data or another encoding cannot be read.",
+    bad="version: 1\nname: caf\xe9\n", good="version: 1\nname: caf\u00e9\n", encoding="latin-1")
+
+MAX_DEPTH = 200
+MAX_EXPANSION = 100_000  # nodes reachable through aliases beyond the source's own
+
+_INT, _FLOAT, _BOOL, _NULL, _STR = (
+    "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null", "tag:yaml.org,2002:str")
+_MAP, _SEQ, _MERGE = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:merge"
+_TIMESTAMP, _BINARY = "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"
+_SAFE_COLLECTION_TAGS = {_MAP, _SEQ}
+_NON_JSON_COLLECTION_TAGS = {"tag:yaml.org,2002:set", "tag:yaml.org,2002:omap",
+                             "tag:yaml.org,2002:pairs"}
+
+_constructor = SafeConstructor()
+_IMPLICIT = Resolver.yaml_implicit_resolvers  # PyYAML's own YAML 1.1 tables
+
+
+def _resolve(value: str) -> str:
+    """The tag PyYAML's safe loader gives a plain scalar (YAML 1.1 rules)."""
+    for tag, regexp in _IMPLICIT.get(value[:1] if value else "", ()):
+        if regexp.match(value):
+            return tag
+    return _STR
+
+_SCALAR_CONSTRUCTORS = {
+    _INT: SafeConstructor.construct_yaml_int,
+    _FLOAT: SafeConstructor.construct_yaml_float,
+    _BOOL: SafeConstructor.construct_yaml_bool,
+    _TIMESTAMP: SafeConstructor.construct_yaml_timestamp,
+    _BINARY: SafeConstructor.construct_yaml_binary,
+}
+
+
+# --------------------------------------------------------------------------- nodes
+class Node:
+    """A positioned YAML node.  ``start``/``end`` are code-point offsets."""
+
+    __slots__ = ("start", "end")
+    kind = "node"
+
+    def __init__(self, start: int, end: int):
+        self.start = start
+        self.end = end
+
+
+class Scalar(Node):
+    __slots__ = ("value", "style", "tag")
+    kind = "scalar"
+
+    def __init__(self, start, end, value, style, tag):
+        super().__init__(start, end)
+        self.value = value
+        self.style = style  # None (plain), "'", '"', "|", ">"
+        self.tag = tag
+
+    def __repr__(self):
+        return f"Scalar({self.value!r}@{self.start}:{self.end})"
+
+
+class Mapping(Node):
+    __slots__ = ("pairs", "index", "flow")
+    kind = "mapping"
+
+    def __init__(self, start, end, pairs, index, flow):
+        super().__init__(start, end)
+        self.pairs = pairs    # [(key Node, value Node)], effective (merged) pairs, unique keys
+        self.index = index    # {key value: pair position}
+        self.flow = flow
+
+    def get(self, key, default=None):
+        i = self.index.get(key)
+        return self.pairs[i][1] if i is not None else default
+
+    def key_node(self, key):
+        i = self.index.get(key)
+        return self.pairs[i][0] if i is not None else None
+
+    def pair(self, key):
+        i = self.index.get(key)
+        return self.pairs[i] if i is not None else None
+
+    def __contains__(self, key):
+        return key in self.index
+
+    def keys(self):
+        return self.index.keys()
+
+    def __repr__(self):
+        return f"Mapping({len(self.pairs)} keys@{self.start}:{self.end})"
+
+
+class Sequence(Node):
+    __slots__ = ("items", "flow")
+    kind = "sequence"
+
+    def __init__(self, start, end, items, flow):
+        super().__init__(start, end)
+        self.items = items
+        self.flow = flow
+
+    def __repr__(self):
+        return f"Sequence({len(self.items)} items@{self.start}:{self.end})"
+
+
+def to_python(node: Node | None):
+    """The plain Python value Flux would load (aliases share objects)."""
+    memo: dict[int, object] = {}
+
+    def conv(n):
+        if isinstance(n, Scalar):
+            return n.value
+        got = memo.get(id(n))
+        if got is not None:
+            return got
+        if isinstance(n, Mapping):
+            out: dict = {}
+            memo[id(n)] = out
+            for k, v in n.pairs:
+                out[k.value if isinstance(k, Scalar) else repr(k)] = conv(v)
+            return out
+        out_list: list = []
+        memo[id(n)] = out_list
+        out_list.extend(conv(i) for i in n.items)
+        return out_list
+
+    return None if node is None else conv(node)
+
+
+def type_name(node: Node | None) -> str:
+    """A user-facing name for what a node holds ("a string", "a list", ...)."""
+    if node is None:
+        return "nothing"
+    if isinstance(node, Mapping):
+        return "a mapping"
+    if isinstance(node, Sequence):
+        return "a list"
+    v = node.value
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, int):
+        return "an integer"
+    if isinstance(v, float):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    return f"a {type(v).__name__}"
+
+
+# --------------------------------------------------------------------------- document
+@dataclass(frozen=True)
+class Document:
+    text: str
+    lines: LineIndex
+    root: Node | None
+    problems: list = field(default_factory=list)  # parser diagnostics (JS9xx)
+    language: str = "yaml"
+    node_count: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when a tree exists for the rules to check."""
+        return self.root is not None
+
+    def source(self, node: Node) -> str:
+        return self.text[node.start:node.end]
+
+
+def parse(text: str, language: str = "yaml") -> Document:
+    """Parse ``text``; never raises for any input."""
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte order mark is not content; editors do not show it either
+    lines = LineIndex(text)
+    return _Parser(text, lines, language).run()
+
+
+def parse_bytes(data: bytes, language: str = "yaml") -> Document:
+    """Decode UTF-8 (reporting where it fails) and parse."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        bad = len(data[:exc.start].decode("utf-8", errors="replace"))
+        lines = LineIndex(text)
+        return Document(text, lines, None, [Diagnostic(
+            NOT_TEXT, E, f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} "
+                         f"at offset {exc.start} cannot be decoded", bad, bad + 1)], language)
+    return parse(text, language)
+
+
+# YAML 1.2 core schema resolution, to find plain scalars whose meaning differs.
+_Y12_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
+_Y12_BOOL = {"true": True, "True": True, "TRUE": True,
+             "false": False, "False": False, "FALSE": False}
+_Y12_INT = re.compile(r"[-+]?[0-9]+\Z")
+_Y12_OCT = re.compile(r"0o[0-7]+\Z")
+_Y12_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_Y12_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_Y12_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
+_Y12_NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
+# First characters of plain scalars that YAML 1.1 and 1.2 might read differently.
+_AMBIGUOUS_FIRST = set("yYnNoOtTfF0123456789+-.~")
+
+
+def yaml12_value(text: str):
+    """The value of a plain scalar under the YAML 1.2 core schema."""
+    if _Y12_NULL.match(text):
+        return None
+    if text in _Y12_BOOL:
+        return _Y12_BOOL[text]
+    if _Y12_INT.match(text):
+        return int(text)
+    if _Y12_OCT.match(text):
+        return int(text[2:], 8)
+    if _Y12_HEX.match(text):
+        return int(text[2:], 16)
+    if _Y12_FLOAT.match(text):
+        return float(text)
+    if _Y12_INF.match(text):
+        return -math.inf if text.startswith("-") else math.inf
+    if _Y12_NAN.match(text):
+        return math.nan
+    return text
+
+
+def _same(a, b) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+def describe_value(v) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return f"the boolean {str(v).lower()}"
+    if isinstance(v, int):
+        return f"the integer {v}"
+    if isinstance(v, float):
+        return f"the number {v!r}"
+    if isinstance(v, datetime.date):
+        return f"the date {v.isoformat()}"
+    if isinstance(v, str):
+        return f"the string {json.dumps(v)}"
+    return f"a {type(v).__name__}"
+
+
+def json_scalar_text(v) -> str:
+    """How a value is written so every YAML version and JSON read it the same."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        if isinstance(v, float) and not math.isfinite(v):
+            return json.dumps(str(v))
+        return repr(v)
+    return json.dumps(str(v))
+
+
+_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=\s|$)", re.M)
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?\Z")
+
+
+class _Frame:
+    """A collection being built from libyaml events."""
+
+    __slots__ = ("kind", "start", "tag", "flow", "items", "anchor", "size")
+
+    def __init__(self, kind, start, tag, flow, anchor):
+        self.kind = kind
+        self.start = start
+        self.tag = tag
+        self.flow = flow
+        self.items = []
+        self.anchor = anchor
+        self.size = 1
+
+
+class _Parser:
+    """Builds the tree from libyaml events with an explicit stack.
+
+    Events rather than PyYAML's composer: the composer resolves every scalar
+    through Python and recurses in C (deep input would overflow the stack);
+    events are several times faster, and nesting depth is checked before it
+    can hurt.  Scalars resolve with PyYAML's own YAML 1.1 resolver tables and
+    constructors, so values are exactly what Flux loads.
+    """
+
+    def __init__(self, text: str, lines: LineIndex, language: str):
+        self.text = text
+        self.lines = lines
+        self.json = language == "json"
+        self.problems: list[Diagnostic] = []
+        self.count = 0
+        self.sizes: dict[int, int] = {}
+
+    def report(self, code, message, start, end, severity=E, data=None):
+        self.problems.append(Diagnostic(code, severity, message, start, max(end, start), data))
+
+    # ----------------------------------------------------------------- driver
+    def run(self) -> Document:
+        if self.json and not self._check_json():
+            return self._doc(None)
+        try:
+            root = self._build()
+        except yaml.MarkedYAMLError as exc:
+            self._syntax_error(exc)
+            return self._doc(None)
+        except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors
+            self.report(SYNTAX, f"invalid YAML: {exc}", 0, 0)
+            return self._doc(None)
+        except _Abort:
+            return self._doc(None)
+        if root is None or (isinstance(root, Scalar) and root.value is None and root.style is None
+                            and root.tag == _NULL):
+            text = self.text
+            self.report(EMPTY_DOCUMENT, "the file holds no jobspec (it is empty or only comments)",
+                        0, len(self.lines.line_text(0)) if text else 0)
+            return self._doc(None)
+        return self._doc(root)
+
+    def _build(self):
+        loader = _Loader(self.text)
+        try:
+            return self._events(loader)
+        finally:
+            loader.dispose()
+
+    def _events(self, loader):
+        get = loader.get_event
+        check = loader.check_event
+        anchors: dict[str, Node] = {}
+        open_anchors: set[str] = set()
+        stack: list[_Frame] = []
+        root = None
+        documents = 0
+        scalar = self.scalar
+        while check():
+            ev = get()
+            cls = type(ev)
+            if cls is ScalarEvent:
+                node = scalar(ev)
+                self.count += 1
+                if ev.anchor is not None:
+                    anchors[ev.anchor] = node
+            elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                if len(stack) >= MAX_DEPTH:
+                    start = ev.start_mark.index
+                    self.report(TOO_DEEP, f"nesting deeper than {MAX_DEPTH} levels is not analysed",
+                                start, start + 1)
+                    raise _Abort
+                is_map = cls is MappingStartEvent
+                tag = ev.tag
+                if tag is not None and tag != "!":
+                    self.check_collection_tag(tag, _MAP if is_map else _SEQ, ev.start_mark.index)
+                stack.append(_Frame("map" if is_map else "seq", ev.start_mark.index, tag,
+                                    bool(ev.flow_style), ev.anchor))
+                if ev.anchor is not None:
+                    open_anchors.add(ev.anchor)
+                self.count += 1
+                continue
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                frame = stack.pop()
+                end = ev.end_mark.index
+                if frame.kind == "map":
+                    node = self.mapping(frame, end)
+                else:
+                    node = Sequence(frame.start, end, frame.items, frame.flow)
+                self.sizes[id(node)] = frame.size
+                if frame.size > MAX_EXPANSION and frame.size > 10 * self.count:
+                    self._bomb(node)
+                if frame.anchor is not None:
+                    anchors[frame.anchor] = node
+                    open_anchors.discard(frame.anchor)
+            elif cls is AliasEvent:
+                name = ev.anchor
+                start, end = ev.start_mark.index, ev.end_mark.index
+                if name in open_anchors:
+                    self.report(ALIAS_BOMB, "this alias refers to the node that contains it "
+                                            "(recursive alias)", start, end)
+                    raise _Abort
+                node = anchors.get(name)
+                if node is None:
+                    self.report(SYNTAX, f"the alias *{name} refers to no anchor (&{name}) defined "
+                                        "before it", start, end)
+                    raise _Abort
+            elif cls is DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    self._multiple_documents(ev.start_mark.index)
+                    return root
+                continue
+            else:  # stream start/end, document end
+                continue
+            # a finished node: attach it to its parent
+            if stack:
+                parent = stack[-1]
+                parent.items.append(node)
+                parent.size += self.sizes.get(id(node), 1)
+            else:
+                root = node
+        return root
+
+    def _bomb(self, node):
+        line = self.lines.position(node.start).line
+        eol = self.lines.line_start(line) + len(self.lines.line_text(line))
+        self.report(ALIAS_BOMB, f"aliases expand this document to more than {MAX_EXPANSION:,} "
+                                f"nodes (from {self.count:,} written); refusing to analyse it",
+                    node.start, max(min(eol, node.end), node.start + 1))
+        raise _Abort
+
+    def _doc(self, root):
+        self.problems.sort(key=Diagnostic.sort_key)
+        return Document(self.text, self.lines, root, self.problems,
+                        "json" if self.json else "yaml", self.count)
+
+    def _multiple_documents(self, at: int):
+        m = _DOC_MARKER.search(self.text, at)
+        start = m.start() if m and m.start() == at else at
+        line = self.lines.position(start).line
+        end = self.lines.line_start(line) + len(self.lines.line_text(line))
+        if m and m.start() == at:
+            end = m.end()
+        self.report(MULTIPLE_DOCUMENTS,
+                    "a jobspec is a single YAML document; remove the second document "
+                    "(everything from here on)", start, max(end, start + 1))
+
+    def _check_json(self) -> bool:
+        try:
+            json.loads(self.text)
+        except json.JSONDecodeError as exc:
+            off = exc.pos
+            self.report(SYNTAX, f"invalid JSON: {exc.msg}", off, min(off + 1, len(self.text)))
+            return False
+        except RecursionError:
+            self.report(TOO_DEEP, f"nesting is too deep to read (more than {MAX_DEPTH} levels)", 0, 1)
+            return False
+        except ValueError as exc:  # e.g. huge integers beyond Python's digit limit
+            self.report(SYNTAX, f"invalid JSON: {exc}", 0, 1)
+            return False
+        return True
+
+    def _syntax_error(self, exc: yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        off = mark.index if mark is not None else 0
+        off = min(off, len(self.text))
+        ch = self.text[off:off + 1]
+        line = self.lines.position(off).line
+        line_text = self.lines.line_text(line)
+        indent = line_text[:len(line_text) - len(line_text.lstrip(" \t"))]
+        if "\t" in indent and (ch == "\t" or off - self.lines.line_start(line) <= len(indent)):
+            tab = self.lines.line_start(line) + indent.index("\t")
+            self.report(TAB_INDENT, "tab character in indentation; YAML only allows spaces here",
+                        tab, tab + 1)
+            return
+        problem = exc.problem or "invalid YAML"
+        message = problem
+        if exc.context and exc.context_mark is not None and exc.context_mark is not mark:
+            cpos = self.lines.position(exc.context_mark.index)
+            message = (f"{problem} ({exc.context} that starts at line {cpos.line + 1}, "
+                       f"column {cpos.character + 1})")
+        elif exc.context:
+            message = f"{problem} ({exc.context})"
+        if off >= len(self.text.rstrip()):
+            # at the end of the input: point at the last real character instead
+            off = max(len(self.text.rstrip()) - 1, 0)
+        self.report(SYNTAX, message, off, min(off + 1, len(self.text)))
+
+    # ----------------------------------------------------------------- nodes
+    def check_collection_tag(self, tag, expected, start):
+        if tag == expected:
+            return
+        if tag in _NON_JSON_COLLECTION_TAGS:
+            self.report(NOT_JSON_VALUE, f"the tag {_short_tag(tag)} makes a value with no JSON form; "
+                                        "remove the tag", start, self._tag_end(start))
+        elif tag in _SAFE_COLLECTION_TAGS:
+            self.report(UNSAFE_TAG, f"the tag {_short_tag(tag)} does not fit this value",
+                        start, self._tag_end(start))
+        else:
+            self.report(UNSAFE_TAG, f"the tag {_short_tag(tag)} is not supported by Flux's safe "
+                                    "YAML loader; remove it", start, self._tag_end(start))
+
+    def _tag_end(self, start):
+        text = self.text
+        end = start
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        return max(end, start + 1)
+
+    def scalar(self, ev) -> Scalar:
+        start, end = ev.start_mark.index, ev.end_mark.index
+        raw, style, tag = ev.value, ev.style or None, ev.tag  # libyaml says '' for plain
+        plain = ev.implicit[0]
+        if tag is None or tag == "!":
+            if self.json:
+                return Scalar(start, end, self._json_plain(raw) if style is None else raw, style,
+                              _STR)
+            if not plain:
+                return Scalar(start, end, raw, style, _STR)
+            tag = _resolve(raw)
+            if tag == _STR:
+                if raw[:1] in _AMBIGUOUS_FIRST:
+                    self.ambiguity(start, end, raw, raw)
+                return Scalar(start, end, raw, None, _STR)
+        elif tag == _STR:
+            return Scalar(start, end, raw, style, _STR)
+        if tag == _NULL:
+            value = None
+        else:
+            ctor = _SCALAR_CONSTRUCTORS.get(tag)
+            if ctor is None:
+                if tag == _MERGE:
+                    return Scalar(start, end, "<<", style, tag)
+                self.report(UNSAFE_TAG, f"the tag {_short_tag(tag)} is not supported by Flux's safe "
+                                        "YAML loader; remove it", start, self._tag_end(start))
+                return Scalar(start, end, raw, style, tag)
+            try:
+                value = ctor(_constructor, yaml.ScalarNode(tag, raw))
+            except Exception as exc:  # a value that does not fit its explicit tag
+                self.report(UNSAFE_TAG, f"{raw!r} cannot be read as {_short_tag(tag)}: {exc}",
+                            start, end)
+                return Scalar(start, end, raw, style, _STR)
+            if tag in (_TIMESTAMP, _BINARY):
+                what = "a date" if tag == _TIMESTAMP else "binary data"
+                fix = json.dumps(raw) if tag == _TIMESTAMP else None
+                self.report(NOT_JSON_VALUE, f"YAML 1.1 reads {raw!r} as {what}, which Flux cannot "
+                                            "encode as JSON; quote it to keep it a string",
+                            start, end, data={"replacement": fix} if fix else None)
+        if plain and raw and ev.tag is None:
+            self.ambiguity(start, end, raw, value)
+        return Scalar(start, end, value, style, tag)
+
+    def ambiguity(self, start, end, raw, value):
+        v12 = yaml12_value(raw)
+        if _same(v12, value):
+            return
+        if isinstance(value, (datetime.date, bytes)):
+            return  # reported as JS910
+        fix = json_scalar_text(value)
+        advice = f"write {fix} to keep what Flux reads"
+        alternatives = [fix]
+        if not isinstance(value, str):
+            advice += f", or {json.dumps(raw)} for the string"
+            alternatives.append(json.dumps(raw))
+        self.report(AMBIGUOUS_SCALAR,
+                    f"{raw!r} is {describe_value(value)} to Flux (YAML 1.1) but "
+                    f"{describe_value(v12)} to YAML 1.2 tools; {advice}",
+                    start, end, severity=W,
+                    data={"replacement": fix, "alternatives": alternatives})
+
+    def _json_plain(self, raw):
+        if raw == "true":
+            return True
+        if raw == "false":
+            return False
+        if raw == "null":
+            return None
+        m = _JSON_NUMBER.match(raw)
+        if m:
+            if m.group(1) or m.group(2):
+                return float(raw)
+            return int(raw)
+        return raw
+
+    def mapping(self, frame: _Frame, end: int) -> Mapping:
+        items = frame.items
+        pairs: list = []
+        index: dict = {}
+        merged: list = []
+        for i in range(0, len(items) - 1, 2):
+            k, v = items[i], items[i + 1]
+            if isinstance(k, Scalar) and k.tag == _MERGE and not self.json:
+                merged.append(v)
+                continue
+            if not isinstance(k, Scalar):
+                self.report(NOT_JSON_VALUE, "a mapping key must be a plain value, not a "
+                                            f"{k.kind}; Flux cannot use it", k.start, k.end)
+                continue
+            kv = k.value
+            prev = index.get(kv)
+            if prev is not None:
+                pk = pairs[prev][0]
+                ppos = self.lines.position(pk.start)
+                self.report(DUPLICATE_KEY,
+                            f"duplicate key {self.text[k.start:k.end]!s}: it is already set on line "
+                            f"{ppos.line + 1}; Flux would silently keep only this last value",
+                            k.start, k.end, data={"first": [pk.start, pk.end]})
+                pairs[prev] = (k, v)
+                continue
+            index[kv] = len(pairs)
+            pairs.append((k, v))
+        if merged:
+            pairs, index = self._merge(merged, pairs, index)
+        return Mapping(frame.start, end, pairs, index, frame.flow)
+
+    def _merge(self, merged, pairs, index):
+        """Apply YAML 1.1 merge keys the way PyYAML's safe loader does."""
+        sources = []
+        for m in merged:
+            if isinstance(m, Mapping):
+                sources.append(m)
+            elif isinstance(m, Sequence):
+                for item in m.items:
+                    if isinstance(item, Mapping):
+                        sources.append(item)
+                    else:
+                        self.report(SYNTAX, "a merge key (<<) list may only hold mappings",
+                                    item.start, item.end)
+            else:
+                self.report(SYNTAX, "a merge key (<<) needs a mapping or a list of mappings",
+                            m.start, m.end)
+        # PyYAML: within a list, earlier mappings win; explicit keys win over all.
+        out_pairs: list = []
+        out_index: dict = {}
+        for src in sources:
+            for k, v in src.pairs:
+                if k.value in index or k.value in out_index:
+                    continue
+                out_index[k.value] = len(out_pairs)
+                out_pairs.append((k, v))
+        for k, v in pairs:
+            out_index[k.value] = len(out_pairs)
+            out_pairs.append((k, v))
+        return out_pairs, out_index
+
+
+class _Abort(Exception):
+    pass
+
+
+def _short_tag(tag: str) -> str:
+    if tag.startswith("tag:yaml.org,2002:"):
+        return "!!" + tag[len("tag:yaml.org,2002:"):]
+    return tag

@@ -1,0 +1,202 @@
+"""What every rule family shares: the check context and small helpers."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+
+from ..diagnostics import RULES, Diagnostic, Severity
+from ..document import Document, Mapping, Node, Scalar, Sequence, type_name
+
+
+@dataclass
+class Vertex:
+    """One resource vertex of the jobspec, with its place in the tree."""
+
+    node: Mapping
+    parent: "Vertex | None"
+    index: int                      # position in its list
+    type: str | None = None         # when it is a string
+    label: str | None = None
+    children: list["Vertex"] = field(default_factory=list)
+
+    def ancestors(self):
+        v = self.parent
+        while v is not None:
+            yield v
+            v = v.parent
+
+    def descendants(self):
+        stack = list(reversed(self.children))
+        while stack:
+            v = stack.pop()
+            yield v
+            stack.extend(reversed(v.children))
+
+
+class Context:
+    """State of one check run: the document, the options, the findings."""
+
+    def __init__(self, doc: Document, v1: bool, select=None, ignore=None):
+        self.doc = doc
+        self.v1 = v1
+        self.select = tuple(select) if select else None
+        self.ignore = tuple(ignore) if ignore else ()
+        self.diagnostics: list[Diagnostic] = []
+        # Filled by the structure family, read by the others.
+        self.root: Mapping | None = None
+        self.vertices: list[Vertex] = []     # every resource vertex, depth first
+        self.top: list[Vertex] = []          # top-level vertices
+        self.tasks: list[Mapping] = []       # task mappings
+
+    def enabled(self, code: str) -> bool:
+        if self.select is not None and not code.startswith(self.select):
+            return False
+        return not (self.ignore and code.startswith(self.ignore))
+
+    def report(self, code: str, where, message: str, data=None, severity: Severity | None = None):
+        """Report ``code`` at ``where``: a node, a (key, value) pair or (start, end) offsets."""
+        if not self.enabled(code):
+            return
+        start, end = self.span(where)
+        self.diagnostics.append(Diagnostic(
+            code, severity or RULES[code].severity, message, start, end, data))
+
+    @staticmethod
+    def span(where) -> tuple[int, int]:
+        """Offsets of the offending token.
+
+        A node is reported whole unless it is a block collection spanning lines,
+        which is reported at its head (first key, or first item).  A (key, value)
+        pair is reported at the value when it is a scalar or a flow collection,
+        otherwise at the key (``count:`` with nothing, or a block mapping).
+        """
+        if isinstance(where, Node):
+            return head(where)
+        if isinstance(where, tuple) and len(where) == 2:
+            a, b = where
+            if isinstance(a, int):
+                return a, b
+            if isinstance(b, Scalar) and b.end > b.start:
+                return b.start, b.end
+            if isinstance(b, (Mapping, Sequence)) and b.flow:
+                return b.start, b.end
+            return a.start, a.end
+        raise TypeError(f"cannot place a diagnostic at {where!r}")
+
+    def source(self, node: Node) -> str:
+        return self.doc.text[node.start:node.end]
+
+
+# --------------------------------------------------------------------------- helpers
+def head(node: Node) -> tuple[int, int]:
+    """The range that stands for ``node``: itself, or the head of a block collection."""
+    depth = 0
+    while depth < 50:
+        if isinstance(node, Mapping) and not node.flow and node.pairs:
+            node = node.pairs[0][0]
+        elif isinstance(node, Sequence) and not node.flow and node.items:
+            first = node.items[0]
+            if isinstance(first, Scalar):
+                return first.start, first.end
+            node = first
+        else:
+            break
+        depth += 1
+    return node.start, node.end
+
+
+def anchor_for_missing(mapping: Mapping, owner_key: Node | None = None):
+    """Where to report a key missing from ``mapping``: the key that holds the
+    mapping when there is one, else the mapping's first key, else the mapping."""
+    if owner_key is not None:
+        return owner_key
+    if mapping.pairs:
+        return mapping.pairs[0][0]
+    return mapping
+
+
+def suggest(word, candidates, cutoff=0.6) -> str | None:
+    if not isinstance(word, str):
+        return None
+    got = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    return got[0] if got else None
+
+
+def did_you_mean(s: str | None) -> str:
+    return f"; did you mean {s!r}?" if s else ""
+
+
+def is_str(node) -> bool:
+    return isinstance(node, Scalar) and isinstance(node.value, str)
+
+
+def is_int(node) -> bool:
+    return isinstance(node, Scalar) and type(node.value) is int
+
+
+def is_number(node) -> bool:
+    return isinstance(node, Scalar) and type(node.value) in (int, float)
+
+
+def is_bool(node) -> bool:
+    return isinstance(node, Scalar) and type(node.value) is bool
+
+
+def is_null(node) -> bool:
+    return isinstance(node, Scalar) and node.value is None
+
+
+def finite(node) -> bool:
+    return is_number(node) and math.isfinite(node.value)
+
+
+def key_text(ctx: Context, key: Node) -> str:
+    return ctx.source(key) if isinstance(key, Scalar) else "?"
+
+
+def describe(node) -> str:
+    return type_name(node)
+
+
+def check_keys(ctx: Context, mapping: Mapping, allowed, code: str, where: str,
+               severity: Severity | None = None):
+    """Report every key of ``mapping`` not in ``allowed`` (with a suggestion)."""
+    for key, _ in mapping.pairs:
+        kv = key.value
+        if kv in allowed:
+            continue
+        guess = suggest(kv, allowed)
+        name = kv if isinstance(kv, str) else ctx.source(key)
+        ctx.report(code, key, f"unknown key {name!r} in {where}{did_you_mean(guess)}",
+                   data={"key": name, "suggestion": guess} if guess else {"key": name},
+                   severity=severity)
+
+
+def sequence_items(node) -> list:
+    return node.items if isinstance(node, Sequence) else []
+
+
+def range_in_string(node: Scalar, start: int, end: int, doc: Document) -> tuple[int, int]:
+    """Map character offsets inside a scalar's value to document offsets, when the
+    source spells the value verbatim (plain, or quoted without escapes)."""
+    src = doc.text[node.start:node.end]
+    value = node.value
+    if not isinstance(value, str):
+        return node.start, node.end
+    if node.style is None and src == value:
+        base = node.start
+    elif node.style in ("'", '"') and src[1:-1] == value:
+        base = node.start + 1
+    else:
+        return node.start, node.end
+    end = max(end, start + 1) if value else start
+    return base + min(start, len(value)), base + min(end, max(len(value), 1))
+
+
+def shown(ctx: Context, node) -> str:
+    """``text (kind)`` for a non-empty scalar, else the kind: "0 (an integer)"."""
+    if isinstance(node, Scalar) and node.end > node.start:
+        return f"{ctx.source(node)} ({describe(node)})"
+    return describe(node)

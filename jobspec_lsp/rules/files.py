@@ -1,0 +1,170 @@
+"""JS52x — `attributes.system.files`, the RFC 37 file archive."""
+
+from __future__ import annotations
+
+from ..diagnostics import Severity, define
+from ..document import Mapping, Scalar, Sequence
+from .base import Context, anchor_for_missing, describe, did_you_mean, is_int, is_str, suggest
+
+E, W = Severity.ERROR, Severity.WARNING
+
+
+def _js(files: str) -> str:
+    body = "".join(f"      {line}\n" for line in files.splitlines())
+    return ("version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
+            "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
+            "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
+            "    files:\n" + body)
+
+
+_GOOD = _js("script:\n  mode: 33261\n  size: 19\n  encoding: utf-8\n  data: \"#!/bin/sh\\necho hi\\n\"")
+
+NOT_ARCHIVE = define(
+    "JS521", "files-type", E, "`files` is not a list of entries or a mapping of paths to entries.",
+    why="RFC 37 archives come in two forms: a list of entries with a path each, or a "
+        "dictionary keyed by path.",
+    bad=_js("script"), good=_GOOD)
+ENTRY_FORM = define(
+    "JS522", "file-entry", E, "A file entry is not a mapping, or lacks `mode` or `path`.",
+    why="Every entry needs its mode (file type and permissions as an integer) and its path "
+        "(in the list form; the dictionary form takes the path from the key).",
+    bad=_js("script:\n  data: \"#!/bin/sh\\n\""), good=_GOOD)
+UNSAFE_PATH = define(
+    "JS523", "file-path", E, "A file path is absolute or climbs with `.` or `..`.",
+    why="Archive paths are relative to the job's directory and may not escape it.",
+    bad=_js("../etc/app.conf:\n  mode: 33188\n  data: {}"),
+    good=_js("etc/app.conf:\n  mode: 33188\n  data: {}"))
+FIELD_TYPE = define(
+    "JS524", "file-field", E, "A file entry key is unknown or has the wrong type.",
+    why="Entries hold path, mode, mtime, ctime, size (integers but path), encoding and data.",
+    bad=_js("script:\n  mode: \"0755\"\n  data: {}"), good=_js("script:\n  mode: 33261\n  data: {}"))
+ENCODING = define(
+    "JS525", "file-encoding", E, "A file encoding other than utf-8, base64 or blobvec.",
+    why="RFC 37 defines exactly these three encodings.",
+    bad=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf8\n  data: \"hi\\n\""),
+    good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
+CONTENT = define(
+    "JS526", "file-content", E, "A file entry's size, encoding and data do not fit together.",
+    why="Encoded content (utf-8, base64) needs size, encoding and string data; blobvec data is "
+        "a list of [offset, size, blobref]; JSON content and symlinks carry data without size "
+        "or encoding; directories carry none of them.",
+    bad=_js("script:\n  mode: 33261\n  encoding: utf-8\n  data: \"hi\\n\""),
+    good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
+
+ENTRY_KEYS = ("path", "mode", "mtime", "ctime", "size", "encoding", "data")
+ENCODINGS = ("utf-8", "base64", "blobvec")
+S_IFMT, S_IFDIR, S_IFLNK = 0o170000, 0o040000, 0o120000
+
+
+def check(ctx: Context, key, value) -> None:
+    if isinstance(value, Sequence):
+        for entry in value.items:
+            _check_entry(ctx, entry, None)
+    elif isinstance(value, Mapping):
+        for path_key, entry in value.pairs:
+            _check_path(ctx, path_key)
+            _check_entry(ctx, entry, path_key)
+    else:
+        ctx.report(NOT_ARCHIVE, (key, value), f"files must be a list of entries or a mapping of "
+                   f"paths to entries, not {describe(value)}")
+
+
+def _check_path(ctx, node) -> None:
+    if not is_str(node) or not node.value:
+        return ctx.report(ENTRY_FORM, node, f"a file path must be a non-empty string, not "
+                          f"{describe(node)}")
+    path = node.value
+    if path.startswith("/"):
+        return ctx.report(UNSAFE_PATH, node, f"file path {path!r} is absolute; archive paths are "
+                          "relative", data={"replacement": path.lstrip("/")})
+    parts = path.split("/")
+    if any(p in (".", "..") for p in parts):
+        ctx.report(UNSAFE_PATH, node, f"file path {path!r} contains '.' or '..'; archive paths "
+                   "may not climb out of the job's directory")
+
+
+def _check_entry(ctx, entry, path_key) -> None:
+    if not isinstance(entry, Mapping):
+        return ctx.report(ENTRY_FORM, (path_key, entry) if path_key is not None else entry,
+                          f"a file entry must be a mapping with mode and data, not {describe(entry)}")
+    required = ("mode",) if path_key is not None else ("mode", "path")
+    for k in required:
+        if k not in entry:
+            ctx.report(ENTRY_FORM, anchor_for_missing(entry, path_key), f"file entry is missing {k}")
+    for k, v in entry.pairs:
+        name = k.value
+        if name not in ENTRY_KEYS:
+            guess = suggest(name, ENTRY_KEYS)
+            ctx.report(FIELD_TYPE, k, f"unknown file entry key {ctx.source(k)!r}{did_you_mean(guess)}")
+        elif name == "path":
+            if path_key is not None:
+                ctx.report(FIELD_TYPE, k, "in the dictionary form the path is the key; remove path")
+            else:
+                _check_path(ctx, v)
+        elif name in ("mode", "mtime", "ctime", "size"):
+            if not is_int(v) or v.value < 0:
+                ctx.report(FIELD_TYPE, (k, v), f"{name} must be a non-negative integer, not "
+                           f"{describe(v)}")
+        elif name == "encoding":
+            if not is_str(v):
+                ctx.report(FIELD_TYPE, (k, v), f"encoding must be a string, not {describe(v)}")
+            elif v.value not in ENCODINGS:
+                guess = suggest(v.value, ENCODINGS)
+                ctx.report(ENCODING, v, f"unknown encoding {v.value!r}{did_you_mean(guess)} "
+                           f"(encodings: {', '.join(ENCODINGS)})",
+                           data={"replacement": guess} if guess else None)
+    _check_content(ctx, entry)
+
+
+def _check_content(ctx, entry: Mapping) -> None:
+    mode = entry.get("mode")
+    kind = None
+    if is_int(mode):
+        fmt = mode.value & S_IFMT
+        kind = "directory" if fmt == S_IFDIR else "symlink" if fmt == S_IFLNK else "file"
+    enc = entry.get("encoding")
+    enc = enc.value if is_str(enc) else None
+    data = entry.get("data")
+    has_size, has_data = "size" in entry, data is not None
+    anchor = entry.key_node("encoding") or entry.key_node("data") or entry.key_node("size")
+    if anchor is None:
+        return
+    if kind == "directory":
+        for k in ("size", "data", "encoding"):
+            if k in entry:
+                ctx.report(CONTENT, entry.key_node(k), f"a directory entry carries no {k}")
+        return
+    if kind == "symlink":
+        for k in ("size", "encoding"):
+            if k in entry:
+                ctx.report(CONTENT, entry.key_node(k), f"a symlink entry carries no {k}; data is "
+                           "its target")
+        if has_data and not is_str(data):
+            ctx.report(CONTENT, data, "a symlink's data is its target path, a string")
+        return
+    if enc in ("utf-8", "base64"):
+        if not has_size:
+            ctx.report(CONTENT, entry.key_node("encoding"), f"{enc} content needs size (the decoded "
+                       "length in bytes)")
+        if not has_data:
+            ctx.report(CONTENT, entry.key_node("encoding"), f"{enc} content needs data")
+        elif not is_str(data):
+            ctx.report(CONTENT, data, f"{enc} data must be a string, not {describe(data)}")
+    elif enc == "blobvec":
+        if not _is_blobvec(data):
+            ctx.report(CONTENT, data if data is not None else entry.key_node("encoding"),
+                       "blobvec data must be a list of [offset, size, blobref]")
+    elif enc is None and has_data and has_size:
+        ctx.report(CONTENT, entry.key_node("size"), "data without an encoding is JSON content and "
+                   "takes no size; add encoding: utf-8 for text, or remove size")
+
+
+def _is_blobvec(data) -> bool:
+    if not isinstance(data, Sequence):
+        return False
+    for item in data.items:
+        if not (isinstance(item, Sequence) and len(item.items) == 3 and is_int(item.items[0])
+                and is_int(item.items[1]) and isinstance(item.items[2], Scalar)
+                and isinstance(item.items[2].value, str)):
+            return False
+    return True

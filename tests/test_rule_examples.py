@@ -1,0 +1,176 @@
+"""Every rule, through its own documented examples.
+
+For each code: the bad example from its documentation triggers it, exactly on
+the token listed in AT below; the fixed example does not trigger it (and,
+outside the YAML-level family whose examples are fragments, has no error or
+warning at all).  A rule added without an entry here fails the suite.
+"""
+
+import pytest
+
+from jobspec_lsp import rules  # noqa: F401 - registers the rule families
+from jobspec_lsp.analysis import check
+from jobspec_lsp.diagnostics import RULES, Severity
+from jobspec_lsp.document import parse, parse_bytes
+
+# code -> the exact source text the diagnostic covers in the bad example
+# (first occurrence, or (text, n) for the n-th, 0-based).
+AT = {
+    "JS100": "- version: 1",
+    "JS101": "resources",
+    "JS102": "comment",
+    "JS103": '"1"',
+    "JS104": "[]",
+    "JS105": "[]",
+    "JS106": "attributes",
+    "JS110": "core",
+    "JS111": ("type", 1),
+    "JS112": "lable",
+    "JS113": '"true"',
+    "JS114": "[]",
+    "JS201": "2.5",
+    "JS202": ("0", 0),
+    "JS203": "",            # filled below: the end of "2-"
+    "JS204": ("count", 0),
+    "JS205": "step",
+    "JS206": ("0", 0),
+    "JS207": "4",
+    "JS208": "'/'",
+    "JS209": "operator",
+    "JS210": ("1", 0),
+    "JS211": ("1", 1),
+    "JS301": ("slot", 0),
+    "JS302": ("slot", 0),
+    "JS303": ("task", 1),
+    "JS304": "app",
+    "JS305": "command",
+    "JS306": "cwd",
+    "JS307": "tsak",
+    "JS308": "total",
+    "JS309": "per_slots",
+    "JS310": ("0", 1),
+    "JS311": ("core", 1),
+    "JS312": ("node", 0),
+    "JS313": "app --verbose",
+    "JS314": ("[]", 0),
+    "JS315": ("2", 1),
+    "JS316": "[task]",
+    "JS401": "name",
+    "JS402": "system",
+    "JS403": "queu",
+    "JS404": "-5",
+    "JS405": "1h",
+    "JS406": "10m",
+    "JS407": "4",
+    "JS408": "work/run1",
+    "JS409": "7",
+    "JS410": "42",
+    "JS411": "verbose",
+    "JS501": "constraints",
+    "JS502": "property",
+    "JS503": ("ssd", 0),
+    "JS504": '"^"',
+    "JS505": None,          # inside the string: checked in test_positions_in_strings
+    "JS506": None,
+    "JS507": "{properties: [b]}",
+    "JS511": "dependencies",
+    "JS512": "1234",
+    "JS513": "after_ok",
+    "JS514": "string",
+    "JS515": "after",
+    "JS516": "tomorrow",
+    "JS521": "script",
+    "JS522": "script",
+    "JS523": "../etc/app.conf",
+    "JS524": '"0755"',
+    "JS525": "utf8",
+    "JS526": "encoding",
+    "JS601": ("node", 1),
+    "JS602": "core",
+    "JS603": "socket",
+    "JS604": ("core", 0),
+    "JS605": '"2"',
+    "JS606": ("command", 1),
+    "JS607": "per_resource",
+    "JS608": "attributes",
+    "JS609": "system",
+    "JS610": "id",
+    "JS611": "exclusive",
+    "JS612": "distribution",
+    "JS613": "preemptible-after",
+    "JS801": '"2-8"',
+    "JS802": "operator",
+    "JS803": "|",
+    "JS804": "exclusive",
+    "JS901": "}",
+    "JS902": ("version", 1),
+    "JS903": "---",
+    "JS904": "\t",
+    "JS905": "yes",
+    "JS906": "!!python/object:os.system",
+    "JS907": None,
+    "JS908": ("[", 200),
+    "JS909": "# nothing yet",
+    "JS910": "2024-01-31",
+    "JS911": "\ufffd",
+}
+
+
+def _doc(rule, text, bad):
+    enc = rule.example_options.get("encoding")
+    if bad and enc:
+        return parse_bytes(text.encode(enc))
+    return parse(text, rule.example_options.get("language", "yaml"))
+
+
+def _run(rule, text, bad=True):
+    doc = _doc(rule, text, bad)
+    return doc, check(doc, version_rules="v1" if rule.applies == "v1" else "auto")
+
+
+def _expected(doc, at):
+    text, nth = (at, 0) if isinstance(at, str) else at
+    pos = -1
+    for _ in range(nth + 1):
+        pos = doc.text.index(text, pos + 1)
+    return pos, pos + len(text)
+
+
+def test_every_rule_has_a_range_expectation():
+    assert sorted(AT) == sorted(RULES)
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_bad_example_triggers_rule_at_token(code):
+    rule = RULES[code]
+    doc, diags = _run(rule, rule.bad)
+    mine = [d for d in diags if d.code == code]
+    assert mine, f"{code}: bad example did not trigger it; got {[d.code for d in diags]}"
+    assert all(d.severity == rule.severity for d in mine)
+    at = AT[code]
+    if code == "JS203":
+        at = None
+        start = doc.text.index('"2-"') + 3  # just after the dash: a number was expected there
+        assert (mine[0].start, mine[0].end) == (start - 1, start) or mine[0].start == start, \
+            doc.text[mine[0].start:mine[0].end]
+    if at is not None:
+        assert (mine[0].start, mine[0].end) == _expected(doc, at), \
+            f"{code} points at {doc.text[mine[0].start:mine[0].end]!r}"
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_fixed_example_is_clean(code):
+    rule = RULES[code]
+    _, diags = _run(rule, rule.good, bad=False)
+    assert code not in [d.code for d in diags]
+    if not code.startswith("JS9"):
+        loud = [(d.code, d.message) for d in diags if d.severity <= Severity.WARNING]
+        assert not loud, f"{code}: fixed example still has {loud}"
+
+
+def test_messages_are_one_line_and_ranges_in_bounds():
+    for code, rule in RULES.items():
+        doc, diags = _run(rule, rule.bad)
+        for d in diags:
+            assert "\n" not in d.message
+            assert 0 <= d.start <= d.end <= len(doc.text)
