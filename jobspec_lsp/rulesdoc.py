@@ -53,8 +53,11 @@ def render() -> str:
             out += [f"### {code}", "",
                     f"**{r.name}** — {r.severity.label}, applies to {APPLIES[r.applies]}.", "",
                     r.summary, "", r.why, "",
-                    "Bad:", "", f"```{lang}", r.bad.rstrip("\n"), "```", "",
-                    "Fixed:", "", f"```{lang}", r.good.rstrip("\n"), "```", ""]
+                    "Bad" + (f" (saved as {r.example_options['encoding']})"
+                             if r.example_options.get("encoding") else "") + ":",
+                    "", f"```{lang}", r.bad.rstrip("\n"), "```", "",
+                    "Fixed" + (" (saved as UTF-8)" if r.example_options.get("encoding") else "")
+                    + ":", "", f"```{lang}", r.good.rstrip("\n"), "```", ""]
     return "\n".join(out)
 
 

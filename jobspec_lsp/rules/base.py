@@ -191,8 +191,11 @@ def range_in_string(node: Scalar, start: int, end: int, doc: Document) -> tuple[
         base = node.start + 1
     else:
         return node.start, node.end
-    end = max(end, start + 1) if value else start
-    return base + min(start, len(value)), base + min(end, max(len(value), 1))
+    if start >= end:  # an "expected more" error at the end: point at the last character
+        start = min(start, len(value) - 1) if value else 0
+        end = start + 1 if value else start
+    start, end = min(start, len(value)), min(end, len(value))
+    return base + start, base + end
 
 
 def shown(ctx: Context, node) -> str:

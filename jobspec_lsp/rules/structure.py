@@ -91,7 +91,10 @@ VERTEX_KEYS = ("type", "count", "unit", "exclusive", "with", "label", "id")
 def check(ctx: Context) -> None:
     root = ctx.doc.root
     if not isinstance(root, Mapping):
-        ctx.report(NOT_MAPPING, root, f"a jobspec is a mapping with the keys version, resources, "
+        line = ctx.doc.lines.position(root.start).line
+        eol = ctx.doc.lines.line_start(line) + len(ctx.doc.lines.line_text(line))
+        ctx.report(NOT_MAPPING, (root.start, max(min(eol, root.end), root.start + 1)),
+                   f"a jobspec is a mapping with the keys version, resources, "
                                       f"tasks and attributes, not {describe(root)}")
         return
     ctx.root = root
