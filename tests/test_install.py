@@ -42,13 +42,15 @@ def test_installed_wheel_runs_outside_the_source_tree(wheel, tmp_path):
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     py = env_dir / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    str(wheel)], check=True)
+    assert (env_dir / "bin" / "jobspec").exists() and (env_dir / "bin" / "jobspec-lsp").exists()
     # the dependencies come from the test environment, after the venv's own site-packages
+    # (added after the install, or pip would think the package already installed)
     site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
     deps = [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
     (Path(site) / "test-deps.pth").write_text("\n".join(dict.fromkeys(deps)) + "\n")
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-                    str(wheel)], check=True)
     job = tmp_path / "x.jobspec.yaml"
     job.write_text((REPO / "examples" / "broken-canonical.jobspec.yaml").read_text())
     proc = subprocess.run([str(env_dir / "bin" / "jobspec"), "check", "--format", "json", str(job)],
