@@ -42,6 +42,12 @@ def check(source: str | Document, *, language: str = "yaml", version_rules: str 
             attributes.check(ctx)
             if ctx.v1:
                 v1.check(ctx)
-        out.extend(ctx.diagnostics)
+        # a subtree reached through several aliases is checked once per reference
+        seen = set()
+        for d in ctx.diagnostics:
+            key = (d.code, d.start, d.end, d.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
     out.sort(key=Diagnostic.sort_key)
     return out

@@ -20,12 +20,17 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 
 class FormatError(ValueError):
-    def __init__(self, message: str, start: int, end: int | None = None, expected=()):
+    """``semantic`` is true when the text has the right syntax but a wrong value
+    (descending run, leading zero, max below min)."""
+
+    def __init__(self, message: str, start: int, end: int | None = None, expected=(),
+                 semantic: bool = False):
         super().__init__(message)
         self.message = message
         self.start = start
         self.end = start if end is None else end
         self.expected = list(expected)
+        self.semantic = semantic
 
 
 def grammar_dir():
@@ -100,6 +105,9 @@ def _parse(name: str, s: str):
                               if s else f"expected {_join(words)}", pos, pos, words) from None
         pos = tok.start_pos
         end = tok.end_pos if tok.end_pos is not None else pos + len(tok)
+        if words == ["the end"]:
+            raise FormatError(f"unexpected {str(tok)!r} at column {pos + 1}", pos,
+                              max(end, pos + 1), words) from None
         raise FormatError(f"expected {_join(words)} but found {str(tok)!r} at column {pos + 1}",
                           pos, max(end, pos + 1), words) from None
     except UnexpectedEOF as err:
@@ -111,6 +119,10 @@ def _parse(name: str, s: str):
         raise FormatError(f"unexpected input at column {pos + 1}", pos, pos + 1) from None
 
 
+def _semantic(message, start, end=None):
+    return FormatError(message, start, end, semantic=True)
+
+
 def _tokens(tree, kind=None):
     for tok in tree.scan_values(lambda v: isinstance(v, Token)):
         if kind is None or tok.type == kind:
@@ -120,9 +132,9 @@ def _tokens(tree, kind=None):
 def _int(tok: Token) -> int:
     text = str(tok)
     if len(text) > 1 and text[0] == "0":
-        raise FormatError(f"leading zero in {text!r}", tok.start_pos, tok.end_pos)
+        raise _semantic(f"leading zero in {text!r}", tok.start_pos, tok.end_pos)
     if len(text) > 18:
-        raise FormatError(f"{text} is too large", tok.start_pos, tok.end_pos)
+        raise _semantic(f"{text} is too large", tok.start_pos, tok.end_pos)
     return int(text)
 
 
@@ -139,11 +151,11 @@ def parse_idset(s: str) -> list[tuple[int, int]]:
         start, end = toks[0].start_pos, toks[-1].end_pos
         if len(toks) > 1 and hi <= lo:
             what = "empty" if hi == lo else "descending"
-            raise FormatError(f"run {lo}-{hi} is {what}; write {lo} or {lo}-{max(hi, lo + 1)}"
+            raise _semantic(f"run {lo}-{hi} is {what}; write {lo} or {lo}-{max(hi, lo + 1)}"
                               if hi == lo else f"run {lo}-{hi} is descending; write {hi}-{lo}",
                               start, end)
         if lo <= prev_hi:
-            raise FormatError(f"{s[start:end]} is not above the previous id ({prev_hi}); idsets are "
+            raise _semantic(f"{s[start:end]} is not above the previous id ({prev_hi}); idsets are "
                               "ascending without repeats", start, end)
         runs.append((lo, hi))
         prev_hi = hi
@@ -164,7 +176,7 @@ def parse_range(s: str) -> dict:
     if body.data == "bounded":
         out["max"] = _int(ints[1])
         if out["max"] < out["min"]:
-            raise FormatError(f"max {out['max']} is below min {out['min']}", ints[1].start_pos,
+            raise _semantic(f"max {out['max']} is below min {out['min']}", ints[1].start_pos,
                               ints[1].end_pos)
     step = next(body.find_data("range_step"), None)
     operand_tok = None
@@ -178,13 +190,13 @@ def parse_range(s: str) -> dict:
     if "operand" in out:
         op, operand = out["operator"], out["operand"]
         if operand < 1:
-            raise FormatError("the operand must be at least 1", operand_tok.start_pos,
+            raise _semantic("the operand must be at least 1", operand_tok.start_pos,
                               operand_tok.end_pos)
         if op in "*^" and operand < 2:
-            raise FormatError(f"with operator {op!r} the operand must be at least 2",
+            raise _semantic(f"with operator {op!r} the operand must be at least 2",
                               operand_tok.start_pos, operand_tok.end_pos)
         if op == "^" and out["min"] < 2:
-            raise FormatError("with operator '^' min must be at least 2", ints[0].start_pos,
+            raise _semantic("with operator '^' min must be at least 2", ints[0].start_pos,
                               ints[0].end_pos)
     # canonical key order
     return {k: out[k] for k in ("min", "max", "operator", "operand") if k in out}
@@ -205,15 +217,21 @@ def format_range(d: dict) -> str:
 def parse_count_string(s: str):
     """A count string: ("idset", runs) or ("range", dict).
 
-    When neither form parses, the error that got further into the string is
-    raised (the idset's on a tie)."""
+    When neither form fits: if one has the right syntax but a wrong value, its
+    error; otherwise the syntax error that got further into the string (the
+    idset's on a tie)."""
     try:
         return "idset", parse_idset(s)
     except FormatError as e1:
         try:
             return "range", parse_range(s)
         except FormatError as e2:
-            best = e2 if e2.start > e1.start else e1
+            if e1.semantic != e2.semantic:  # the form whose syntax fits explains best
+                best = e1 if e1.semantic else e2
+            elif e1.semantic:
+                best = e1
+            else:
+                best = e2 if e2.start > e1.start else e1
             raise best from None
 
 
@@ -232,7 +250,7 @@ def parse_hostlist(s: str):
                     lo = str(toks[0])
                     hi = str(toks[1]) if len(toks) > 1 else lo
                     if int(hi) < int(lo):
-                        raise FormatError(f"range {lo}-{hi} is descending", toks[0].start_pos,
+                        raise _semantic(f"range {lo}-{hi} is descending", toks[0].start_pos,
                                           toks[-1].end_pos)
                     ids.append((lo, hi))
             elif ids is None:

@@ -137,6 +137,10 @@ def check_count(ctx: Context, key, value) -> None:
         if not parsed:
             return ctx.report(BAD_STRING, value, "count is an empty string; give a number")
     else:
+        if parsed["min"] < 1:
+            start, end = range_in_string(value, _zero_offset(n), _zero_offset(n) + 1, ctx.doc)
+            return ctx.report(NOT_POSITIVE, (start, end), f"count range {n!r} starts at 0; counts "
+                              "start at 1")
         _check_range_rules(ctx, parsed, value, value, value)
     if ctx.v1:
         return  # V1 refuses every count string (JS605); a portability note adds nothing
