@@ -187,6 +187,50 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def cmd_shape(args) -> int:
+    from . import shape as shapes
+    from .document import to_python
+
+    if args.from_file is not None:
+        if args.shape is not None:
+            raise UsageError("give a SHAPE or --from FILE, not both")
+        path = args.from_file
+        try:
+            data = read_input(None if path == "-" else Path(path))
+        except OSError as exc:
+            print(f"jobspec: error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        doc = parse_bytes(data, language_for(path) if path != "-" else detect_stdin_language(data))
+        if doc.root is None:
+            first = doc.problems[0]
+            pos = doc.lines.position(first.start)
+            print(f"jobspec: error: {path}:{pos.line + 1}:{pos.character + 1}: {first.message}",
+                  file=sys.stderr)
+            return 2
+        value = to_python(doc.root)
+        resources = value.get("resources") if isinstance(value, dict) else None
+        try:
+            print(shapes.collapse(resources, label=args.label))
+        except shapes.ShapeError as err:
+            print(f"jobspec: error: {path}: {err.message}", file=sys.stderr)
+            return 2
+        return 0
+    if args.shape is None:
+        raise UsageError("give a SHAPE (e.g. slot=4/node/core=2) or --from FILE")
+    try:
+        resources = shapes.expand(args.shape, label=args.label)
+    except shapes.ShapeError as err:
+        caret = " " * err.start + "^" * max(1, err.end - err.start)
+        print(f"jobspec: error: {err.message}\n  {args.shape}\n  {caret}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(resources, indent=2))
+    else:
+        import yaml
+        sys.stdout.write(yaml.safe_dump(resources, sort_keys=False, default_flow_style=False))
+    return 0
+
+
 def _indent(text):
     return "".join("    " + line + "\n" for line in text.splitlines())
 
@@ -216,6 +260,16 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rules", help="list rule codes, or explain one")
     r.add_argument("code", nargs="?")
     r.set_defaults(func=cmd_rules)
+
+    sh = sub.add_parser("shape", help="expand an RFC 46 shape to resources, or collapse a jobspec's",
+                        description="Print the resources list a shape string stands for, or with "
+                                    "--from the shortest shape of a jobspec's resources.")
+    sh.add_argument("shape", nargs="?", metavar="SHAPE")
+    sh.add_argument("--from", dest="from_file", metavar="FILE", help="a jobspec file ('-' for stdin)")
+    sh.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    sh.add_argument("--label", default="default",
+                    help="label of the one unlabelled slot (default: default; flux-core uses task)")
+    sh.set_defaults(func=cmd_shape)
 
     s = sub.add_parser("lsp", help="run the language server (stdio)")
     s.set_defaults(func=lambda a: lsp_main([]))

@@ -49,7 +49,7 @@ def grammar_text(name: str) -> str:
 @functools.cache
 def parser(name: str) -> Lark:
     return Lark(grammar_text(name), parser="lalr", lexer="contextual", start="start",
-                propagate_positions=False, maybe_placeholders=False)
+                propagate_positions=name == "shape", maybe_placeholders=False)
 
 
 # Terminal names -> words, for "expected ..." messages.
@@ -59,6 +59,9 @@ _WORDS = {
     "HOST_PART": "a host name", "OP_PLUS": "'+'", "OP_TIMES": "'*'", "OP_POWER": "'^'",
     "FSD_NUMBER": "a number", "FSD_UNIT": "a unit (ms, s, m, h or d)", "FSD_INF": "'inf'",
     "$END": "the end", "<END-OF-FILE>": "the end",
+    "LBRACE": "'{'", "RBRACE": "'}'", "SEMICOLON": "';'", "SLASH": "'/'", "EQUAL": "'='",
+    "SHAPE_NAME": "a name", "SHAPE_COUNT": "a count", "SHAPE_STRING": "a quoted string",
+    "SHAPE_WORD": "a value",
 }
 
 
@@ -101,7 +104,7 @@ def _parse(name: str, s: str):
         words = _words(err.expected or ())
         if tok.type == "$END":
             pos = len(s)
-            raise FormatError(f"expected {_join(words)} after {s[-1:]!r} at column {pos + 1}"
+            raise FormatError(f"expected {_join(words)} at column {pos + 1}, the end"
                               if s else f"expected {_join(words)}", pos, pos, words) from None
         pos = tok.start_pos
         end = tok.end_pos if tok.end_pos is not None else pos + len(tok)

@@ -23,7 +23,7 @@ def test_idset_valid(text, runs):
     ("3-3", 0, 3, "empty"),
     ("5-2", 0, 3, "descending"),
     ("1,,2", 2, 3, "expected a number but found ','"),
-    ("1,", 2, 2, "expected a number after ','"),
+    ("1,", 2, 2, "expected a number at column 3, the end"),
     ("[1-3", 4, 4, "expected ']'"),
     ("1-3]", 3, 4, "unexpected ']'"),
     ("2,1", 2, 3, "ascending"),
@@ -60,7 +60,7 @@ def test_range_valid_and_round_trips(text, expected):
     ("1-5:2:^", 0, 1, "min must be at least 2"),
     ("1-5:2:%", 6, 7, "expected '*', '+' or '^'"),
     ("8-4", 2, 3, "below min"),
-    ("2-", 2, 2, "expected a number after '-'"),
+    ("2-", 2, 2, "expected a number at column 3, the end"),
     ("", 0, 0, "expected"),
     ("01-4", 0, 2, "leading zero"),
 ])

@@ -34,7 +34,7 @@ def wheel(tmp_path_factory):
 
 def test_wheel_ships_the_grammars(wheel):
     names = zipfile.ZipFile(wheel).namelist()
-    for g in ("idset", "range", "hostlist", "fsd"):
+    for g in ("idset", "range", "hostlist", "fsd", "shape"):
         assert f"jobspec_lsp/grammars/{g}.lark" in names
 
 
@@ -58,6 +58,9 @@ def test_installed_wheel_runs_outside_the_source_tree(wheel, tmp_path):
     assert proc.returncode == 1, proc.stderr
     codes = {d["code"] for d in json.loads(proc.stdout)["files"][0]["diagnostics"]}
     assert {"JS203", "JS505"} <= codes  # both need the lark grammars
+    proc = subprocess.run([str(env_dir / "bin" / "jobspec"), "shape", "slot=2/core"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0 and "label: default" in proc.stdout, proc.stderr
     where = subprocess.run([str(py), "-c", "import jobspec_lsp, sys; print(jobspec_lsp.__file__)"],
                            capture_output=True, text=True, cwd=tmp_path).stdout
     assert str(env_dir) in where
