@@ -51,3 +51,21 @@ def check(source: str | Document, *, language: str = "yaml", version_rules: str 
                 out.append(d)
     out.sort(key=Diagnostic.sort_key)
     return out
+
+
+def model(doc: Document) -> base.Context:
+    """The resource model of a parsed document: ``.vertices`` (with types, labels,
+    parents and children), ``.top`` and ``.tasks`` — what hover, completion and
+    navigation need, built by the same walk the rules use."""
+    ctx = base.Context(doc, uses_v1(doc))
+    if doc.root is not None:
+        structure.check(ctx)
+    return ctx
+
+
+def slot_labels(ctx: base.Context) -> list[str]:
+    out: list[str] = []
+    for v in ctx.vertices:
+        if v.type == "slot" and v.label is not None and v.label not in out:
+            out.append(v.label)
+    return out

@@ -271,8 +271,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="label of the one unlabelled slot (default: default; flux-core uses task)")
     sh.set_defaults(func=cmd_shape)
 
-    s = sub.add_parser("lsp", help="run the language server (stdio)")
-    s.set_defaults(func=lambda a: lsp_main([]))
+    s = sub.add_parser("lsp", help="run the language server (stdio; --tcp/--ws, see jobspec lsp -h)",
+                       add_help=False)
+    s.add_argument("server_args", nargs=argparse.REMAINDER)
+    s.set_defaults(func=lambda a: lsp_main(a.server_args))
     return p
 
 
@@ -297,9 +299,10 @@ def main(argv=None) -> int:
 
 
 def lsp_main(argv=None) -> int:
-    print("jobspec-lsp: the language server is not available in this version yet; "
-          "use `jobspec check` meanwhile", file=sys.stderr)
-    return 2
+    """`jobspec-lsp` / `jobspec lsp`: the language server (its own argument parser)."""
+    from .server import main as server_main
+
+    return server_main(argv)
 
 
 __all__ = ["main", "lsp_main", "parse"]

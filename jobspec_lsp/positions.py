@@ -58,34 +58,52 @@ class LineIndex:
         end = self._starts[line + 1] - 1 if line + 1 < len(self._starts) else len(self.text)
         return self.text[start:end].rstrip("\r")
 
-    def position(self, offset: int, utf16: bool = False) -> Position:
+    def position(self, offset: int, utf16: bool = False, encoding: str | None = None) -> Position:
+        """``encoding``: "utf-32" (code points, the default), "utf-16" or "utf-8" —
+        the units LSP clients negotiate for the character column."""
+        enc = encoding or ("utf-16" if utf16 else "utf-32")
         offset = max(0, min(offset, len(self.text)))
         line = bisect_right(self._starts, offset) - 1
         start = self._starts[line]
         char = offset - start
-        if utf16 and char:
+        if enc != "utf-32" and char:
             prefix = self.text[start:offset]
             if not prefix.isascii():
-                char = len(prefix.encode("utf-16-le")) // 2
+                char = _units(prefix, enc)
         return Position(line, char)
 
-    def range(self, start: int, end: int, utf16: bool = False) -> Range:
-        return Range(self.position(start, utf16), self.position(end, utf16))
+    def range(self, start: int, end: int, utf16: bool = False, encoding: str | None = None) -> Range:
+        return Range(self.position(start, utf16, encoding), self.position(end, utf16, encoding))
 
-    def offset(self, line: int, character: int, utf16: bool = False) -> int:
+    def offset(self, line: int, character: int, utf16: bool = False,
+               encoding: str | None = None) -> int:
         """Inverse of :meth:`position`; clamps to the line and the text."""
+        enc = encoding or ("utf-16" if utf16 else "utf-32")
         if line < 0:
             return 0
         if line >= len(self._starts):
             return len(self.text)
         start = self._starts[line]
         line_end = self._starts[line + 1] - 1 if line + 1 < len(self._starts) else len(self.text)
-        if not utf16:
+        if enc == "utf-32" or self.text[start:line_end].isascii():
             return min(start + max(character, 0), line_end)
         units = 0
         i = start
         text = self.text
         while i < line_end and units < character:
-            units += 2 if ord(text[i]) > 0xFFFF else 1
+            units += _char_units(text[i], enc)
             i += 1
         return i
+
+
+def _char_units(ch: str, encoding: str) -> int:
+    cp = ord(ch)
+    if encoding == "utf-16":
+        return 2 if cp > 0xFFFF else 1
+    return 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+
+
+def _units(text: str, encoding: str) -> int:
+    if encoding == "utf-16":
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
+    return len(text.encode("utf-8", "surrogatepass"))

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, corpus_files, run_cli
+from helpers import REPO, corpus_files, run_cli
 
 EXAMPLES = REPO / "examples"
 

@@ -2,7 +2,7 @@
 
 import re
 
-from conftest import REPO
+from helpers import REPO
 
 from jobspec_lsp import rulesdoc
 from jobspec_lsp.diagnostics import RULES

@@ -238,3 +238,12 @@ def test_parse_never_raises_on_random_bytes():
             assert 0 <= d.start <= d.end <= len(text)
         if doc.root is not None:
             assert isinstance(doc.root, (Mapping, Sequence, Scalar))
+
+
+@pytest.mark.parametrize("encoding,col", [("utf-32", 7), ("utf-16", 8), ("utf-8", 11)])
+def test_every_lsp_position_encoding(encoding, col):
+    text = "a: \"😀é\"\nb: x\n"
+    doc = parse(text)
+    node = doc.root.get("a")
+    assert doc.lines.position(node.end, encoding=encoding).character == col
+    assert doc.lines.offset(0, col, encoding=encoding) == node.end

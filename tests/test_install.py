@@ -16,7 +16,7 @@ import zipfile
 
 import pytest
 
-from conftest import REPO
+from helpers import REPO
 
 
 @pytest.fixture(scope="module")

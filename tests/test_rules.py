@@ -3,7 +3,7 @@ fix data, V1 selection, no double reports, the RFC corpus."""
 
 import pytest
 
-from conftest import corpus_files
+from helpers import corpus_files
 
 from jobspec_lsp.analysis import check, uses_v1
 from jobspec_lsp.document import parse

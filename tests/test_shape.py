@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import run_cli
+from helpers import run_cli
 
 from jobspec_lsp.analysis import check
 from jobspec_lsp.shape import ShapeError, collapse, expand, shape_of

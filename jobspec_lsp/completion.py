@@ -1,0 +1,115 @@
+"""Completion candidates for the cursor context (plain data; the server adapts it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import analysis, docs_text
+from .context import Cursor, cursor_context, kind_of, node_at_path
+from .document import Mapping, Scalar
+
+
+@dataclass(frozen=True)
+class Candidate:
+    label: str
+    kind: str            # "key", "value", "snippet"
+    detail: str = ""
+    documentation: str = ""
+    insert_text: str | None = None   # None: the label
+    snippet: bool = False
+
+
+def complete(text: str, offset: int, language: str = "yaml") -> list[Candidate]:
+    cur = cursor_context(text, offset, language)
+    if cur is None:
+        return []
+    if cur.on == "empty":
+        return [Candidate("jobspec V1", "snippet", "a whole V1 jobspec",
+                          "node > slot > core, one task, a duration.",
+                          docs_text.SNIPPET_V1, True)]
+    v1 = _is_v1(cur)
+    if cur.on == "key":
+        return _keys(cur, v1)
+    if cur.on == "value":
+        return _values(cur, v1)
+    return []
+
+
+def _is_v1(cur: Cursor) -> bool:
+    root = cur.doc.root if cur.doc else None
+    if isinstance(root, Mapping):
+        v = root.get("version")
+        return isinstance(v, Scalar) and type(v.value) is int and v.value == 1
+    return False
+
+
+def _keys(cur: Cursor, v1: bool) -> list[Candidate]:
+    kind = kind_of(cur.path)
+    out: list[Candidate] = []
+    keys = docs_text.KEYS.get(kind or "", {})
+    for key, doc in keys.items():
+        if key in cur.present:
+            continue
+        if v1 and kind == "vertex" and key == "id":
+            continue
+        if v1 and kind == "task.count" and key == "per_resource":
+            continue
+        out.append(Candidate(key, "key", _detail(kind, key), doc, _key_insert(kind, key, cur)))
+    if kind in ("vertex", "task") and not cur.present and cur.block:
+        snip = docs_text.SNIPPET_VERTEX if kind == "vertex" else docs_text.SNIPPET_TASK
+        indent = " " * cur.indent
+        body = snip.replace("\n", "\n" + indent)
+        out.append(Candidate(f"new {'resource vertex' if kind == 'vertex' else 'task'}", "snippet",
+                             "snippet", "", body, True))
+    return out
+
+
+def _detail(kind, key) -> str:
+    return f"{kind} key" if kind else "key"
+
+
+def _key_insert(kind, key, cur: Cursor) -> str:
+    if not cur.block:
+        return f"{key}: "
+    nested = {("root", "resources"), ("root", "tasks"), ("root", "attributes"),
+              ("vertex", "with"), ("task", "count"), ("attributes", "system"),
+              ("attributes", "user"), ("system", "environment"), ("system", "job"),
+              ("system", "shell"), ("system", "constraints"), ("system", "dependencies"),
+              ("system", "files"), ("task.count", "per_resource")}
+    return f"{key}:" if (kind, key) in nested else f"{key}: "
+
+
+def _values(cur: Cursor, v1: bool) -> list[Candidate]:
+    kind = kind_of(cur.path)
+    key = cur.key
+    if kind == "task" and key == "slot":
+        return [Candidate(label, "value", "slot label") for label in _slot_labels(cur.doc)]
+    if kind == "task.count.per_resource" and key == "type":
+        task_path = cur.path[:2]
+        return [Candidate(t, "value", "resource type in the slot")
+                for t in _types_in_slot(cur.doc, task_path)]
+    if kind == "constraint":
+        return []
+    options = docs_text.VALUES.get((kind or "", key or ""), [])
+    if kind == "vertex" and key == "type" and v1:
+        options = [o for o in options if o[0] in docs_text.V1_TYPES]
+    return [Candidate(v, "value", key or "", d) for v, d in options]
+
+
+def _slot_labels(doc) -> list[str]:
+    return analysis.slot_labels(analysis.model(doc)) if doc else []
+
+
+def _types_in_slot(doc, task_path) -> list[str]:
+    task = node_at_path(doc.root, task_path)
+    slot = task.get("slot") if isinstance(task, Mapping) else None
+    if not (isinstance(slot, Scalar) and isinstance(slot.value, str)):
+        return []
+    types: list[str] = []
+    for v in analysis.model(doc).vertices:
+        if v.type == "slot" and v.label == slot.value:
+            for d in v.descendants():
+                if d.type and d.type not in types:
+                    types.append(d.type)
+            break
+    return types

@@ -1,0 +1,268 @@
+"""Where is the cursor in the jobspec?  Paths, nodes at offsets, and the
+context for completion — also while the document is mid-edit and does not parse.
+
+Paths are tuples of mapping keys and sequence indices from the root, e.g.
+``("resources", 0, "with", 1, "count")``.  :func:`kind_of` names what a path
+points at ("vertex", "task.count", "system", ...), the vocabulary shared by
+completion, hover and the docs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .document import Document, Mapping, Node, Scalar, Sequence, parse
+
+MARKER = "jslsp_cursor_marker"
+
+
+# --------------------------------------------------------------------------- paths
+def kind_of(path: tuple) -> str | None:
+    """What a mapping at ``path`` is, in the docs' vocabulary."""
+    p = list(path)
+    if not p:
+        return "root"
+    if p[0] == "resources":
+        rest = p[1:]
+        # resources, i, (with, j)*, [count]
+        if rest and isinstance(rest[0], int):
+            rest = rest[1:]
+            while len(rest) >= 2 and rest[0] == "with" and isinstance(rest[1], int):
+                rest = rest[2:]
+            if not rest:
+                return "vertex"
+            if rest == ["count"]:
+                return "count"
+        return None
+    if p[0] == "tasks":
+        rest = p[1:]
+        if len(rest) >= 1 and isinstance(rest[0], int):
+            rest = rest[1:]
+            if not rest:
+                return "task"
+            if rest == ["count"]:
+                return "task.count"
+            if rest == ["count", "per_resource"]:
+                return "task.count.per_resource"
+            if rest == ["attributes"]:
+                return "task.attributes"
+        return None
+    if p[0] == "attributes":
+        rest = p[1:]
+        if not rest:
+            return "attributes"
+        if rest == ["system"]:
+            return "system"
+        if rest == ["user"]:
+            return "user"
+        if rest[0] == "system" and len(rest) >= 2:
+            name = rest[1]
+            tail = rest[2:]
+            if name == "dependencies" and len(tail) == 1 and isinstance(tail[0], int):
+                return "dependency"
+            if name == "constraints":
+                # constraints, then (op, index)* : every level is a constraint object
+                t = tail
+                while len(t) >= 2 and isinstance(t[1], int):
+                    t = t[2:]
+                if not t:
+                    return "constraint"
+            if name == "files":
+                if len(tail) == 1:
+                    return "file"
+            if name == "shell" and not tail:
+                return "shell"
+            if name == "shell" and tail == ["options"]:
+                return "shell.options"
+            if name in ("environment", "job") and not tail:
+                return name
+        return None
+    return None
+
+
+def node_at(doc: Document, offset: int):
+    """The innermost node whose source contains ``offset``, as
+    (path, node, role) with role "key" (the node is a mapping key; path
+    includes that key), "value" or "item"; or (None, None, None)."""
+    root = doc.root
+    if root is None:
+        return None, None, None
+    path: tuple = ()
+    node = root
+    role = "value"
+    depth = 0
+    while depth < 300:
+        depth += 1
+        if isinstance(node, Mapping):
+            nxt = None
+            for k, v in node.pairs:
+                if k.start <= offset <= k.end and k.end > k.start:
+                    return path + (k.value,), k, "key"
+                if v.start <= offset <= v.end and (v.end > v.start or offset == v.start):
+                    nxt = (k.value, v)
+                    break
+            if nxt is None:
+                return path, node, role
+            path, node, role = path + (nxt[0],), nxt[1], "value"
+        elif isinstance(node, Sequence):
+            nxt = None
+            for i, item in enumerate(node.items):
+                if item.start <= offset <= item.end:
+                    nxt = (i, item)
+                    break
+            if nxt is None:
+                return path, node, role
+            path, node, role = path + (nxt[0],), nxt[1], "item"
+        else:
+            return path, node, role
+    return path, node, role
+
+
+def node_at_path(root: Node | None, path: tuple):
+    node = root
+    for step in path:
+        if isinstance(node, Mapping) and not isinstance(step, int):
+            node = node.get(step)
+        elif isinstance(node, Sequence) and isinstance(step, int) and step < len(node.items):
+            node = node.items[step]
+        else:
+            return None
+    return node
+
+
+# --------------------------------------------------------------------------- completion context
+@dataclass
+class Cursor:
+    """What the user is typing at the cursor."""
+
+    path: tuple               # the mapping (for keys) or the mapping holding the key (for values)
+    on: str                   # "key", "value" (of ``key``), "item" (a sequence item), "empty"
+    key: str | None = None    # the key whose value is typed, for on == "value"
+    prefix: str = ""          # the partial word before the cursor
+    start: int = 0            # offsets of the word to replace
+    end: int = 0
+    present: set = field(default_factory=set)   # keys already in the mapping
+    doc: Document | None = None                 # the (repaired) document, for labels and types
+    block: bool = True        # block context (not inside [] or {})
+    indent: int = 0           # column where a new key at the cursor starts
+
+
+_WORD = re.compile(r"[A-Za-z0-9_\-.+*^/]*\Z")
+
+
+def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | None:
+    """Completion context at ``offset``; None when nothing sensible can be said."""
+    if not text.strip():
+        return Cursor((), "empty", start=offset, end=offset)
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    if line_end == -1:
+        line_end = len(text)
+    before = text[line_start:offset]
+    if "#" in before and _in_comment(before):
+        return None
+    m = _WORD.search(before)
+    word_start = line_start + m.start()
+    rest = text[offset:line_end]
+    wm = re.match(r"[A-Za-z0-9_\-.+*^/]*", rest)
+    word_end = offset + (wm.end() if wm else 0)
+    prefix = before[m.start():]
+    head = before[:m.start()]
+
+    openers = _unclosed(head)
+    if language == "json":
+        return _json_context(text, offset, word_start, word_end, prefix)
+    if openers:
+        last = openers[-1]
+        after_open = head[head.rfind(last) + 1:] if last in head else head
+        seg = re.split(r"[,{\[]", after_open)[-1]
+        on_value = ":" in seg if last == "{" else True
+        closers = "".join("}" if o == "{" else "]" for o in reversed(openers))
+        if last == "{" and not on_value:
+            repl = head + MARKER + ": x" + closers
+        else:
+            repl = head + MARKER + closers
+        block = False
+    else:
+        stripped = head.lstrip()
+        body = re.sub(r"^(-\s+)+", "", stripped)
+        on_value = bool(re.search(r":(\s|$)", body)) or body.rstrip().endswith(":")
+        if on_value:
+            repl = head + MARKER
+        else:
+            repl = head + MARKER + ": x"
+        block = True
+    repaired = text[:line_start] + repl + text[line_end:]
+    doc = parse(repaired, language)
+    if doc.root is None:
+        return None
+    found = _find_marker(doc.root)
+    if found is None:
+        return None
+    path, role, mapping = found
+    indent = len(head) - len(head.lstrip(" -")) if block else 0
+    if block and head.lstrip().startswith("-"):
+        indent = len(head)
+    if role == "key":
+        present = {k.value for k, _ in mapping.pairs if k.value != MARKER} if mapping else set()
+        return Cursor(path, "key", None, prefix, word_start, word_end, present, doc, block, indent)
+    if role == "value":
+        present = {k.value for k, _ in mapping.pairs} if mapping else set()
+        return Cursor(path[:-1], "value", path[-1], prefix, word_start, word_end, present, doc,
+                      block, indent)
+    return Cursor(path, "item", None, prefix, word_start, word_end, set(), doc, block, indent)
+
+
+def _json_context(text, offset, word_start, word_end, prefix):
+    return None  # JSON completion is not offered (yet): JSON jobspecs are mostly generated
+
+
+def _in_comment(before: str) -> bool:
+    quote = None
+    for i, ch in enumerate(before):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or before[i - 1] in " \t"):
+            return True
+    return False
+
+
+def _unclosed(s: str) -> list[str]:
+    stack: list[str] = []
+    quote = None
+    for ch in s:
+        if quote:
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "{[":
+            stack.append(ch)
+        elif ch in "}]" and stack:
+            stack.pop()
+    return stack
+
+
+def _find_marker(root):
+    """(path, role, mapping) of the marker: as a key ("key"), a value ("value"), or an item."""
+    stack = [((), root, None)]
+    while stack:
+        path, node, _ = stack.pop()
+        if isinstance(node, Mapping):
+            for k, v in node.pairs:
+                if isinstance(k, Scalar) and k.value == MARKER:
+                    return path, "key", node
+                if isinstance(v, Scalar) and v.value == MARKER:
+                    return path + (k.value,), "value", node
+                stack.append((path + (k.value,), v, node))
+        elif isinstance(node, Sequence):
+            for i, item in enumerate(node.items):
+                if isinstance(item, Scalar) and item.value == MARKER:
+                    return path + (i,), "item", None
+                stack.append((path + (i,), item, node))
+    return None

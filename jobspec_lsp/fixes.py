@@ -1,0 +1,219 @@
+"""Quick-fixes: a diagnostic (with its data) -> text edits that repair it.
+
+Edits are minimal replacements at the offending token or whole-line
+insertions/removals, so comments elsewhere are untouched.  Pure functions;
+the server turns them into LSP code actions.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic
+from .document import Document, Mapping, Scalar, Sequence
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str
+    edits: tuple[Edit, ...]
+    code: str
+    preferred: bool = False
+
+
+def fixes_for(doc: Document, diag: Diagnostic) -> list[Fix]:
+    fn = _FIXERS.get(diag.code)
+    if fn is None:
+        return []
+    try:
+        return [f for f in fn(doc, diag) if f is not None]
+    except (KeyError, TypeError, ValueError, AttributeError):  # a fix never breaks the server
+        return []
+
+
+def _replace(doc, d, text, title=None, preferred=True) -> Fix:
+    old = doc.text[d.start:d.end]
+    return Fix(title or f"Replace {old!r} with {text}", (Edit(d.start, d.end, text),), d.code,
+               preferred)
+
+
+def _data(d, key):
+    return (d.data or {}).get(key)
+
+
+def _replacement(doc, d):
+    rep = _data(d, "replacement")
+    if rep is None:
+        return []
+    if isinstance(rep, list):  # a command string split into words
+        rep = "[" + ", ".join(_yaml_scalar(w) for w in rep) + "]"
+    return [_replace(doc, d, str(rep))]
+
+
+def _suggestion(doc, d):
+    s = _data(d, "suggestion")
+    return [_replace(doc, d, s, f"Change to {s!r}")] if s else []
+
+
+def _ambiguous(doc, d):
+    alts = _data(d, "alternatives") or []
+    out = []
+    for i, alt in enumerate(alts):
+        title = (f"Write {alt} (what Flux reads)" if i == 0
+                 else f"Write {alt} (keep it a string)")
+        out.append(_replace(doc, d, alt, title, preferred=i == 0))
+    return out
+
+
+def _line_bounds(doc, offset):
+    pos = doc.lines.position(offset)
+    start = doc.lines.line_start(pos.line)
+    return pos.line, start, start + len(doc.lines.line_text(pos.line))
+
+
+def _insert_key_after(doc, key_node, text_lines, title, code) -> Fix | None:
+    """Insert ``text_lines`` as sibling keys after the line of ``key_node``'s pair."""
+    line, start, end = _line_bounds(doc, key_node.start)
+    col = key_node.start - start
+    indent = " " * col
+    body = "".join("\n" + indent + t for t in text_lines)
+    return Fix(title, (Edit(end, end, body),), code, True)
+
+
+def _child_indent(doc, mapping: Mapping, fallback_col: int) -> int:
+    if mapping.pairs:
+        k = mapping.pairs[0][0]
+        return k.start - doc.lines.line_start(doc.lines.position(k.start).line)
+    return fallback_col + 2
+
+
+def _add_label(doc, d):
+    vertex = _parent_mapping(doc, d.start)
+    if vertex is None:
+        return []
+    name = _data(d, "suggestion") or "task"
+    type_key = vertex.key_node("type")
+    return [_insert_key_after(doc, type_key, [f"label: {name}"], f"Add label: {name}", d.code)]
+
+
+def _parent_mapping(doc, offset):
+    """The innermost mapping that has a key starting the line of ``offset`` or containing it."""
+    best = None
+    stack = [doc.root]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Mapping):
+            if n.start <= offset <= n.end:
+                for k, v in n.pairs:
+                    if k.start <= offset <= v.end:
+                        best = n
+                        stack.append(v)
+        elif isinstance(n, Sequence):
+            stack.extend(i for i in n.items if i.start <= offset <= i.end)
+    return best
+
+
+def _add_system(doc, d):
+    attrs = doc.root.get("attributes")
+    key = doc.root.key_node("attributes")
+    if not isinstance(attrs, Mapping):
+        return []
+    title = "Add attributes.system with duration: 0 (unlimited)"
+    if attrs.flow:
+        if attrs.pairs:
+            first = attrs.pairs[0][0]
+            return [Fix(title, (Edit(first.start, first.start, "system: {duration: 0}, "),),
+                        d.code, True)]
+        return [Fix(title, (Edit(attrs.start, attrs.end, "{system: {duration: 0}}"),), d.code, True)]
+    col = _child_indent(doc, attrs, key.start - _line_bounds(doc, key.start)[1])
+    if attrs.pairs:
+        first = attrs.pairs[0][0]
+        line, start, _ = _line_bounds(doc, first.start)
+        text = " " * col + "system:\n" + " " * (col + 2) + "duration: 0\n"
+        return [Fix(title, (Edit(start, start, text),), d.code, True)]
+    return []
+
+
+def _add_duration(doc, d):
+    attrs = doc.root.get("attributes")
+    system = attrs.get("system") if isinstance(attrs, Mapping) else None
+    key = attrs.key_node("system") if isinstance(attrs, Mapping) else None
+    if not isinstance(system, Mapping) or key is None:
+        return []
+    if system.flow:
+        if system.pairs:
+            first = system.pairs[0][0]
+            return [Fix("Add duration: 0 (unlimited)", (Edit(first.start, first.start,
+                                                             "duration: 0, "),), d.code, True)]
+        return [Fix("Add duration: 0 (unlimited)", (Edit(system.start, system.end,
+                                                         "{duration: 0}"),), d.code, True)]
+    first = system.pairs[0][0]
+    line, start, _ = _line_bounds(doc, first.start)
+    col = first.start - start
+    return [Fix("Add duration: 0 (unlimited)", (Edit(start, start, " " * col + "duration: 0\n"),),
+                d.code, True)]
+
+
+def _remove_key(doc, d):
+    """Remove the key at the diagnostic and its value (whole lines in block style)."""
+    mapping = _parent_mapping(doc, d.start)
+    if mapping is None:
+        return []
+    for k, v in mapping.pairs:
+        if k.start == d.start:
+            name = doc.text[k.start:k.end]
+            if mapping.flow:
+                return []
+            first_line, start, _ = _line_bounds(doc, k.start)
+            last_line, _, end = _line_bounds(doc, max(v.end - 1, k.end))
+            if doc.text[start:k.start].strip() not in ("", "-"):
+                return []
+            if doc.text[start:k.start].strip() == "-":
+                return []  # the key opens a list item; removing it would change the structure
+            end = min(end + 1, len(doc.text))
+            return [Fix(f"Remove {name}", (Edit(start, end, ""),), d.code, True)]
+    return []
+
+
+def _expand_shape(doc, d):
+    resources = _data(d, "resources")
+    if not resources:
+        return []
+    import yaml
+
+    key = doc.root.key_node("resources")
+    value = doc.root.get("resources")
+    col = key.start - _line_bounds(doc, key.start)[1]
+    dumped = yaml.safe_dump(resources, sort_keys=False, default_flow_style=False, indent=2)
+    body = "".join("\n" + " " * (col + 2) + line if line else "\n"
+                   for line in dumped.splitlines())
+    return [Fix(f"Expand the shape {_data(d, 'shape')!r} into resource vertices",
+                (Edit(key.end + 1, value.end, body),), d.code, True)]
+
+
+def _yaml_scalar(s: str) -> str:
+    from .document import parse as _parse
+
+    doc = _parse(f"x: {s}\n")
+    ok = doc.root is not None and not doc.problems and doc.root.get("x").value == s
+    return s if ok and s and "," not in s and "[" not in s and "]" not in s else json.dumps(s)
+
+
+_FIXERS = {
+    "JS103": _replacement, "JS113": _replacement, "JS201": _replacement, "JS307": _suggestion,
+    "JS303": _suggestion, "JS301": _add_label, "JS313": _replacement, "JS405": _replacement,
+    "JS406": _replacement, "JS407": _replacement, "JS409": _replacement, "JS410": _replacement,
+    "JS112": _suggestion, "JS309": _suggestion, "JS403": _suggestion, "JS502": _suggestion,
+    "JS513": _suggestion, "JS506": _replacement, "JS505": _replacement, "JS512": _replacement,
+    "JS515": _replacement, "JS523": _replacement, "JS525": _replacement, "JS605": _replacement,
+    "JS608": _add_system, "JS609": _add_duration, "JS610": _remove_key, "JS611": _remove_key,
+    "JS612": _remove_key, "JS905": _ambiguous, "JS910": _replacement, "JS104": _expand_shape,
+}

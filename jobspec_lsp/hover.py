@@ -1,0 +1,226 @@
+"""Hover texts: what the key or value under the cursor means, concretely."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import analysis, docs_text, formats
+from .context import kind_of, node_at
+from .diagnostics import RULES
+from .document import Document, Mapping, Scalar, to_python
+
+@dataclass(frozen=True)
+class Hover:
+    markdown: str
+    start: int
+    end: int
+
+
+def hover(doc: Document, offset: int) -> Hover | None:
+    path, node, role = node_at(doc, offset)
+    if node is None or not path and role != "key":
+        return None
+    ctx = analysis.model(doc)
+    if role == "key":
+        parent = path[:-1]
+        kind = kind_of(parent)
+        text = docs_text.key_doc(kind, path[-1])
+        if text is None:
+            return None
+        parts = [f"**{path[-1]}**", text]
+        vertex = _vertex_for(ctx, parent) if kind == "vertex" else None
+        if vertex is not None and path[-1] in ("type", "with"):
+            parts.append(_vertex_summary(ctx, vertex))
+        return Hover("\n\n".join(parts), node.start, node.end)
+    key = path[-1] if path else None
+    if isinstance(node, Mapping) and key == "count" and kind_of(path[:-1]) == "vertex":
+        vertex = _vertex_for(ctx, path[:-1])
+        return Hover(explain_count(to_python(node), vertex.type if vertex else None),
+                     node.start, node.end)
+    if not isinstance(node, Scalar):
+        return None
+    parent = path[:-1]
+    kind = kind_of(parent)
+    if kind == "vertex" and key == "count":
+        vertex = _vertex_for(ctx, parent)
+        return Hover(explain_count(node.value, vertex.type if vertex else None), node.start, node.end)
+    if kind == "count":
+        vertex = _vertex_for(ctx, parent[:-1])
+        d = _vertex_count(vertex)
+        if isinstance(d, dict):
+            return Hover(explain_count(d, vertex.type), node.start, node.end)
+    if kind == "vertex" and key in ("type", "label"):
+        vertex = _vertex_for(ctx, parent)
+        if vertex is not None:
+            return Hover(_vertex_summary(ctx, vertex), node.start, node.end)
+    if kind == "task" and key == "slot":
+        for v in ctx.vertices:
+            if v.type == "slot" and v.label == node.value:
+                return Hover(f"Runs in slot **{v.label}**.\n\n" + _vertex_summary(ctx, v),
+                             node.start, node.end)
+    if kind == "system" and key == "duration" and type(node.value) in (int, float):
+        return Hover(f"Time limit: {human_duration(node.value)}.", node.start, node.end)
+    doc_text = docs_text.key_doc(kind, key)
+    if doc_text:
+        return Hover(f"**{key}**\n\n{doc_text}", node.start, node.end)
+    return None
+
+
+def diagnostic_hover(code: str) -> str:
+    rule = RULES.get(code)
+    return f"**{code}** {rule.summary}\n\n{rule.why}" if rule else code
+
+
+# --------------------------------------------------------------------------- helpers
+def _vertex_for(ctx, path):
+    target = _node(ctx.doc.root, path)
+    for v in ctx.vertices:
+        if v.node is target:
+            return v
+    return None
+
+
+def _node(root, path):
+    node = root
+    for step in path:
+        if isinstance(node, Mapping):
+            node = node.get(step)
+        elif hasattr(node, "items") and isinstance(step, int) and step < len(node.items):
+            node = node.items[step]
+        else:
+            return None
+    return node
+
+
+def _vertex_count(v):
+    if v is None:
+        return None
+    c = v.node.get("count")
+    return to_python(c) if c is not None else None
+
+
+def _plural(word: str | None, n) -> str:
+    word = word or "resource"
+    return word if n == 1 else (word + "es" if word.endswith(("s", "x", "ch", "sh")) else word + "s")
+
+
+def explain_count(value, rtype: str | None) -> str:
+    """A count in words: "between 3 and 30 nodes, in steps of 1"."""
+    t = rtype
+    if isinstance(value, bool) or value is None:
+        return "Not a valid count."
+    if isinstance(value, int):
+        return f"Exactly {value} {_plural(t, value)}."
+    if isinstance(value, str):
+        try:
+            kind, parsed = formats.parse_count_string(value)
+        except formats.FormatError as err:
+            return f"Not a valid count: {err.message}."
+        if kind == "idset":
+            counts = [str(lo) if lo == hi else f"{lo} to {hi}" for lo, hi in parsed]
+            choice = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " or " + counts[-1]
+            return f"{choice} {_plural(t, 2)} (an RFC 22 idset of acceptable counts)."
+        value = parsed
+    if isinstance(value, dict):
+        lo, hi = value.get("min"), value.get("max")
+        op, operand = value.get("operator"), value.get("operand")
+        if not isinstance(lo, int):
+            return "A range count needs an integer min."
+        if hi is None and op is None:
+            return f"At least {lo} {_plural(t, lo)}: as many as are available."
+        seq = _series(lo, hi, op or "+", operand or 1)
+        top = f"up to {hi}" if hi is not None else "with no upper bound"
+        how = {"+": f"in steps of {operand}", "*": f"multiplying by {operand}",
+               "^": f"raising to the power {operand}"}.get(op or "+", "")
+        return (f"Between {lo} and {hi} {_plural(t, 2)}, {how}" if hi is not None
+                else f"From {lo} {_plural(t, 2)} {top}, {how}") + (f": {seq}." if seq else ".")
+    return "Not a valid count."
+
+
+def _series(lo, hi, op, operand, limit=6) -> str:
+    out, x = [], lo
+    while len(out) < limit and (hi is None or x <= hi):
+        out.append(x)
+        nxt = x + operand if op == "+" else x * operand if op == "*" else x ** operand
+        if nxt <= x:
+            break
+        x = nxt
+    if not out:
+        return ""
+    more = hi is None or (x <= hi and len(out) == limit)
+    return ", ".join(map(str, out)) + (", …" if more else "")
+
+
+def _multiplicity(v) -> int | None:
+    n = 1
+    while v is not None:
+        c = v.node.get("count")
+        if not (isinstance(c, Scalar) and type(c.value) is int):
+            return None
+        n *= c.value
+        v = v.parent
+    return n
+
+
+def _vertex_summary(ctx, v) -> str:
+    from . import shape
+
+    lines = []
+    try:
+        lines.append(f"Shape: `{shape.shape_of(to_python(v.node))}`")
+    except shape.ShapeError:
+        pass
+    slots = [s for s in [v, *v.descendants(), *v.ancestors()] if s.type == "slot"]
+    for s in slots[:4]:
+        n = _multiplicity(s)
+        per = {}
+        for d in s.descendants():
+            dm, sm = _multiplicity(d), _multiplicity(s)
+            if d.type and dm is not None and sm:
+                per[d.type] = per.get(d.type, 0) + dm // sm
+        contents = ", ".join(f"{c} {_plural(k, c)}" for k, c in per.items()) or "nothing"
+        tasks = _tasks_for(ctx, s.label, n, per)
+        total = f"{n} {_plural('slot', n)}" if n is not None else "a varying number of slots"
+        lines.append(f"Slot **{s.label}**: {total}, each with {contents}"
+                     + (f"; {tasks}" if tasks else "") + ".")
+        if n is not None and per:
+            lines.append("Overall: " + ", ".join(f"{c * n} {_plural(k, c * n)}"
+                                                 for k, c in per.items()) + ".")
+    return "\n\n".join(lines)
+
+
+def _tasks_for(ctx, label, n_slots, per) -> str:
+    for task in ctx.tasks:
+        if not isinstance(task, Mapping):
+            continue
+        slot = task.get("slot")
+        if not (isinstance(slot, Scalar) and slot.value == label):
+            continue
+        count = to_python(task.get("count"))
+        if not isinstance(count, dict):
+            return ""
+        if isinstance(count.get("per_slot"), int) and n_slots is not None:
+            t = count["per_slot"] * n_slots
+            return f"{t} {_plural('task', t)} ({count['per_slot']} per slot)"
+        if isinstance(count.get("total"), int):
+            return f"{count['total']} {_plural('task', count['total'])} in total"
+        pr = count.get("per_resource")
+        if isinstance(pr, dict) and isinstance(pr.get("count"), int) and n_slots is not None \
+                and pr.get("type") in per:
+            t = pr["count"] * per[pr["type"]] * n_slots
+            return f"{t} {_plural('task', t)} ({pr['count']} per {pr['type']})"
+    return ""
+
+
+def human_duration(seconds) -> str:
+    if seconds == 0:
+        return "unlimited (0)"
+    parts, rest = [], float(seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if rest >= size:
+            n = int(rest // size)
+            parts.append(f"{n}{unit}")
+            rest -= n * size
+    if rest or not parts:
+        parts.append(f"{rest:g}s")
+    return f"{' '.join(parts)} ({seconds:g} seconds)"

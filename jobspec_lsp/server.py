@@ -1,0 +1,557 @@
+"""The jobspec language server: adapts the pure core to LSP types (pygls 2).
+
+Every feature lives in a pure module (analysis, completion, hover, fixes,
+navigation, format); the handlers here only translate offsets and data
+to and from LSP.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import fnmatch
+import logging
+import re
+import sys
+from dataclasses import dataclass, field
+from importlib import resources as importlib_resources
+from pathlib import Path
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from . import __version__, analysis, completion, fixes, hover, navigation
+from .diagnostics import Diagnostic, Severity
+from .document import Document, parse
+
+log = logging.getLogger("jobspec_lsp")
+
+DEFAULT_GLOBS = ("*.jobspec.yaml", "*.jobspec.yml", "*.jobspec.json", "jobspec.yaml",
+                 "jobspec.yml", "jobspec.json")
+LANGUAGES = ("yaml", "json", "flux-jobspec", "jsonc")
+BIG = 200_000  # characters: analysed off the event loop
+BURST_GAP = 0.05    # seconds between changes that make a burst
+BURST_DELAY = 0.03  # how long a change in a burst waits for a newer one
+_LOOKS = re.compile(r'^(?:resources|tasks)\s*:|"(?:resources|tasks)"\s*:', re.M)
+
+
+@dataclass
+class Settings:
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    version_rules: str = "auto"
+    files: tuple[str, ...] = DEFAULT_GLOBS
+    sort_keys: bool = True
+    docs_url: str | None = None
+
+    @classmethod
+    def from_dict(cls, raw) -> "Settings":
+        s = cls()
+        if not isinstance(raw, dict):
+            return s
+        raw = raw.get("jobspec", raw) if isinstance(raw.get("jobspec", raw), dict) else raw
+        if isinstance(raw.get("select"), list):
+            s.select = [str(c).upper() for c in raw["select"]] or None
+        if isinstance(raw.get("ignore"), list):
+            s.ignore = [str(c).upper() for c in raw["ignore"]]
+        if raw.get("versionRules") in analysis.VERSION_RULES:
+            s.version_rules = raw["versionRules"]
+        if isinstance(raw.get("files"), list) and raw["files"]:
+            s.files = tuple(str(g) for g in raw["files"])
+        fmt = raw.get("format")
+        if isinstance(fmt, dict) and isinstance(fmt.get("sortKeys"), bool):
+            s.sort_keys = fmt["sortKeys"]
+        if isinstance(raw.get("docsUrl"), str):
+            s.docs_url = raw["docsUrl"]
+        return s
+
+
+@dataclass
+class Analysis:
+    version: int | None
+    doc: Document
+    diagnostics: list[Diagnostic]
+
+
+class JobspecServer(LanguageServer):
+    def __init__(self):
+        super().__init__("jobspec-lsp", __version__,
+                         text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self.cache: dict[str, Analysis] = {}
+        self.tasks: dict[str, asyncio.Task] = {}
+        self.pull = False
+        self.published: dict[str, int | None] = {}
+        self.last_change: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def encoding(self) -> str:
+        enc = self.workspace.position_encoding if self.protocol._workspace else None
+        return str(enc.value if hasattr(enc, "value") else enc or "utf-16")
+
+    def is_jobspec(self, uri: str) -> bool:
+        doc = self.workspace.get_text_document(uri)
+        lang = (doc.language_id or "").lower()
+        if lang and lang not in LANGUAGES:
+            return False
+        path = to_fs_path(uri) or uri
+        name = Path(path).name
+        for g in self.settings.files:
+            if fnmatch.fnmatch(name, g) or fnmatch.fnmatch(path, g):
+                return True
+        return len(_LOOKS.findall(doc.source[:200_000])) >= 2
+
+    def language(self, uri: str) -> str:
+        doc = self.workspace.get_text_document(uri)
+        if (doc.language_id or "").lower() in ("json", "jsonc") or uri.lower().endswith(".json"):
+            return "json"
+        return "yaml"
+
+    def analyse(self, uri: str) -> Analysis | None:
+        """The analysis of the current text, cached per document version."""
+        if not self.is_jobspec(uri):
+            return None
+        tdoc = self.workspace.get_text_document(uri)
+        got = self.cache.get(uri)
+        if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
+            return got
+        text = tdoc.source
+        doc = parse(text, self.language(uri))
+        diags = analysis.check(doc, version_rules=self.settings.version_rules,
+                               select=self.settings.select, ignore=self.settings.ignore)
+        result = Analysis(tdoc.version, doc, diags)
+        self.cache[uri] = result
+        return result
+
+    def document(self, uri: str) -> Document | None:
+        a = self.analyse(uri)
+        return a.doc if a else None
+
+    def offset(self, doc: Document, pos: T.Position) -> int:
+        return doc.lines.offset(pos.line, pos.character, encoding=self.encoding)
+
+    def lsp_range(self, doc: Document, start: int, end: int) -> T.Range:
+        r = doc.lines.range(start, end, encoding=self.encoding)
+        return T.Range(T.Position(r.start.line, r.start.character),
+                       T.Position(r.end.line, r.end.character))
+
+    def docs_href(self, code: str) -> str | None:
+        base = self.settings.docs_url or _packaged_rules_doc()
+        return f"{base}#{code.lower()}" if base else None
+
+    def to_lsp(self, doc: Document, d: Diagnostic) -> T.Diagnostic:
+        href = self.docs_href(d.code)
+        return T.Diagnostic(
+            range=self.lsp_range(doc, d.start, d.end), message=d.message,
+            severity=T.DiagnosticSeverity(int(d.severity)), code=d.code, source="jobspec",
+            code_description=T.CodeDescription(href=href) if href else None,
+            data={"code": d.code, **(d.data or {})} if d.data else None)
+
+    # ------------------------------------------------------------------ diagnostics
+    def schedule(self, uri: str) -> None:
+        """Analyse and publish the newest version; a newer change cancels older work."""
+        if self.pull:
+            return
+        loop = asyncio.get_event_loop()
+        now = loop.time()
+        # the first change after a pause is analysed at once; within a burst of
+        # changes, wait a moment so only the newest version is analysed
+        in_burst = now - self.last_change.get(uri, -1.0) < BURST_GAP
+        self.last_change[uri] = now
+        old = self.tasks.pop(uri, None)
+        if old is not None and not old.done():
+            old.cancel()
+        self.tasks[uri] = loop.create_task(self._publish(uri, BURST_DELAY if in_burst else 0))
+
+    async def _publish(self, uri: str, delay: float = 0) -> None:
+        try:
+            await asyncio.sleep(delay)  # cancelled if a newer change arrives meanwhile
+            try:
+                tdoc = self.workspace.get_text_document(uri)
+            except KeyError:
+                return
+            version = tdoc.version
+            if not self.is_jobspec(uri):
+                if self.published.get(uri, False) is not False:
+                    self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri, []))
+                    self.published.pop(uri, None)
+                return
+            if len(tdoc.source) > BIG:
+                loop = asyncio.get_event_loop()
+                result = await loop.run_in_executor(None, self.analyse, uri)
+            else:
+                result = self.analyse(uri)
+            current = self.workspace.get_text_document(uri).version
+            if result is None or current != version or result.version != version:
+                return  # stale: a newer version is on its way
+            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+                uri=uri, version=version,
+                diagnostics=[self.to_lsp(result.doc, d) for d in result.diagnostics]))
+            self.published[uri] = version
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # never let one document take the server down
+            log.exception("analysis of %s failed", uri)
+
+    def refresh_all(self) -> None:
+        self.cache.clear()
+        if self.pull:
+            try:
+                self.workspace_diagnostic_refresh(None)
+            except Exception:  # the client may not support refresh
+                log.debug("diagnostic refresh not supported")
+            return
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri)
+
+
+_RULES_DOC: list = []
+
+
+def _packaged_rules_doc() -> str | None:
+    if not _RULES_DOC:
+        try:
+            p = importlib_resources.files("jobspec_lsp") / "docs" / "rules.md"
+            path = Path(str(p))
+            if not path.is_file():
+                path = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+            _RULES_DOC.append(path.as_uri() if path.is_file() else None)
+        except Exception:
+            _RULES_DOC.append(None)
+    return _RULES_DOC[0]
+
+
+server = JobspecServer()
+
+_KINDS = {"key": T.CompletionItemKind.Property, "value": T.CompletionItemKind.Value,
+          "snippet": T.CompletionItemKind.Snippet}
+_SYMBOLS = {"array": T.SymbolKind.Array, "struct": T.SymbolKind.Struct,
+            "field": T.SymbolKind.Field, "function": T.SymbolKind.Function,
+            "key": T.SymbolKind.Key}
+
+
+def _guard(default):
+    """Log a handler's exception and answer ``default``: input never kills the server."""
+    def wrap(fn):
+        def inner(ls, params):
+            try:
+                return fn(ls, params)
+            except Exception:
+                log.exception("%s failed", fn.__name__)
+                return default
+        inner.__name__ = fn.__name__
+        return inner
+    return wrap
+
+
+# ---------------------------------------------------------------------- lifecycle
+@server.feature(T.INITIALIZE)
+def initialize(ls: JobspecServer, params: T.InitializeParams):
+    ls.settings = Settings.from_dict(params.initialization_options or {})
+    td = params.capabilities.text_document if params.capabilities else None
+    ls.pull = bool(td and td.diagnostic)
+
+
+@server.feature(T.INITIALIZED)
+async def initialized(ls: JobspecServer, params):
+    await _pull_configuration(ls)
+
+
+async def _pull_configuration(ls: JobspecServer) -> None:
+    caps = ls.client_capabilities.workspace
+    if not (caps and caps.configuration):
+        return
+    try:
+        got = await ls.workspace_configuration_async(
+            T.ConfigurationParams(items=[T.ConfigurationItem(section="jobspec")]))
+    except Exception:
+        log.debug("workspace/configuration failed", exc_info=True)
+        return
+    if got and isinstance(got[0], dict):
+        ls.settings = Settings.from_dict(got[0])
+        ls.refresh_all()
+
+
+@server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: JobspecServer, params: T.DidChangeConfigurationParams):
+    settings = params.settings
+    if isinstance(settings, dict) and isinstance(settings.get("jobspec"), dict):
+        ls.settings = Settings.from_dict(settings["jobspec"])
+        ls.refresh_all()
+    else:
+        await _pull_configuration(ls)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: JobspecServer, params: T.DidOpenTextDocumentParams):
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: JobspecServer, params: T.DidChangeTextDocumentParams):
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: JobspecServer, params: T.DidSaveTextDocumentParams):
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: JobspecServer, params: T.DidCloseTextDocumentParams):
+    uri = params.text_document.uri
+    ls.cache.pop(uri, None)
+    task = ls.tasks.pop(uri, None)
+    if task is not None:
+        task.cancel()
+    if not ls.pull and ls.published.pop(uri, None) is not None:
+        ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(T.TEXT_DOCUMENT_DIAGNOSTIC,
+                T.DiagnosticOptions(identifier="jobspec", inter_file_dependencies=False,
+                                    workspace_diagnostics=False))
+def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
+    try:
+        a = ls.analyse(params.text_document.uri)
+    except Exception:
+        log.exception("analysis failed")
+        a = None
+    items = [ls.to_lsp(a.doc, d) for d in a.diagnostics] if a else []
+    return T.RelatedFullDocumentDiagnosticReport(items=items, result_id=str(a.version) if a else None)
+
+
+# ---------------------------------------------------------------------- completion & hover
+@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " ", "-"]))
+@_guard(None)
+def on_completion(ls: JobspecServer, params: T.CompletionParams):
+    uri = params.text_document.uri
+    if not ls.is_jobspec(uri) and ls.workspace.get_text_document(uri).source.strip():
+        return None
+    tdoc = ls.workspace.get_text_document(uri)
+    text = tdoc.source
+    from .positions import LineIndex
+    lines = LineIndex(text)
+    offset = lines.offset(params.position.line, params.position.character, encoding=ls.encoding)
+    cands = completion.complete(text, offset, ls.language(uri))
+    items = []
+    for c in cands:
+        start = _word_start(text, offset)
+        rng = _range_of(lines, start, offset, ls.encoding)
+        insert = c.insert_text if c.insert_text is not None else c.label
+        items.append(T.CompletionItem(
+            label=c.label, kind=_KINDS.get(c.kind), detail=c.detail or None,
+            documentation=T.MarkupContent(T.MarkupKind.Markdown, c.documentation)
+            if c.documentation else None,
+            insert_text_format=T.InsertTextFormat.Snippet if c.snippet else T.InsertTextFormat.PlainText,
+            text_edit=T.TextEdit(rng, insert), filter_text=c.label))
+    return T.CompletionList(is_incomplete=False, items=items)
+
+
+def _word_start(text: str, offset: int) -> int:
+    i = offset
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_-.+*^/\"'"):
+        i -= 1
+    return i
+
+
+def _range_of(lines, start, end, encoding) -> T.Range:
+    r = lines.range(start, end, encoding=encoding)
+    return T.Range(T.Position(r.start.line, r.start.character), T.Position(r.end.line, r.end.character))
+
+
+@server.feature(T.TEXT_DOCUMENT_HOVER)
+@_guard(None)
+def on_hover(ls: JobspecServer, params: T.HoverParams):
+    doc = ls.document(params.text_document.uri)
+    if doc is None or doc.root is None:
+        return None
+    h = hover.hover(doc, ls.offset(doc, params.position))
+    if h is None:
+        return None
+    return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, h.markdown),
+                   range=ls.lsp_range(doc, h.start, h.end))
+
+
+# ---------------------------------------------------------------------- formatting
+def _format_edits(ls: JobspecServer, uri: str):
+    from . import format as formatter
+
+    a = ls.analyse(uri)
+    if a is None or a.doc.root is None:
+        return []
+    text = a.doc.text
+    path = to_fs_path(uri)
+    options = formatter.load_options(path) if path else formatter.FormatOptions()
+    try:
+        new = formatter.format_text(text, ls.language(uri), options)
+    except formatter.FormatError:
+        return []
+    if new == text:
+        return []
+    return [T.TextEdit(ls.lsp_range(a.doc, s, e), t) for s, e, t in minimal_edits(text, new)]
+
+
+def minimal_edits(old: str, new: str):
+    """Line-based minimal replacements turning ``old`` into ``new`` (offsets into old)."""
+    import difflib
+
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    starts = [0]
+    for line in a:
+        starts.append(starts[-1] + len(line))
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            out.append((starts[i1], starts[i2], "".join(b[j1:j2])))
+    return out
+
+
+@server.feature(T.TEXT_DOCUMENT_FORMATTING)
+@_guard([])
+def on_formatting(ls: JobspecServer, params: T.DocumentFormattingParams):
+    return _format_edits(ls, params.text_document.uri)
+
+
+# ---------------------------------------------------------------------- code actions
+@server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
+                T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+@_guard([])
+def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
+    uri = params.text_document.uri
+    a = ls.analyse(uri)
+    if a is None:
+        return []
+    doc = a.doc
+    lo = ls.offset(doc, params.range.start)
+    hi = ls.offset(doc, params.range.end)
+    wanted = {(d.code, d.range.start.line, d.range.start.character)
+              for d in params.context.diagnostics if isinstance(d.code, str)}
+    actions = []
+    for d in a.diagnostics:
+        if not (d.start <= hi and lo <= d.end):
+            continue
+        lsp_diag = ls.to_lsp(doc, d)
+        key = (d.code, lsp_diag.range.start.line, lsp_diag.range.start.character)
+        if wanted and key not in wanted:
+            continue
+        for fix in fixes.fixes_for(doc, d):
+            edits = [T.TextEdit(ls.lsp_range(doc, e.start, e.end), e.text) for e in fix.edits]
+            actions.append(T.CodeAction(
+                title=fix.title, kind=T.CodeActionKind.QuickFix, diagnostics=[lsp_diag],
+                is_preferred=fix.preferred,
+                edit=T.WorkspaceEdit(document_changes=[T.TextDocumentEdit(
+                    T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version),
+                    edits)])))
+    return actions
+
+
+# ---------------------------------------------------------------------- navigation
+@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+@_guard(None)
+def on_definition(ls: JobspecServer, params: T.DefinitionParams):
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return None
+    node = navigation.definition(doc, ls.offset(doc, params.position))
+    if node is None:
+        return None
+    return T.Location(params.text_document.uri, ls.lsp_range(doc, node.start, node.end))
+
+
+@server.feature(T.TEXT_DOCUMENT_REFERENCES)
+@_guard([])
+def on_references(ls: JobspecServer, params: T.ReferenceParams):
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return []
+    nodes = navigation.references(doc, ls.offset(doc, params.position),
+                                  params.context.include_declaration)
+    return [T.Location(params.text_document.uri, ls.lsp_range(doc, n.start, n.end)) for n in nodes]
+
+
+@server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
+@_guard(None)
+def on_prepare_rename(ls: JobspecServer, params: T.PrepareRenameParams):
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return None
+    node = navigation.prepare_rename(doc, ls.offset(doc, params.position))
+    if node is None:
+        return None
+    src = doc.text[node.start:node.end]
+    q = 1 if src[:1] in ("'", '"') else 0
+    return T.PrepareRenamePlaceholder(range=ls.lsp_range(doc, node.start + q, node.end - q),
+                                      placeholder=str(node.value))
+
+
+@server.feature(T.TEXT_DOCUMENT_RENAME, T.RenameOptions(prepare_provider=True))
+def on_rename(ls: JobspecServer, params: T.RenameParams):
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    uri = params.text_document.uri
+    a = ls.analyse(uri)
+    if a is None:
+        return None
+    try:
+        edits = navigation.rename(a.doc, ls.offset(a.doc, params.position), params.new_name)
+    except navigation.RenameError as err:
+        raise JsonRpcInvalidParams(str(err)) from None
+    return T.WorkspaceEdit(document_changes=[T.TextDocumentEdit(
+        T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version),
+        [T.TextEdit(ls.lsp_range(a.doc, s, e), t) for s, e, t in edits])])
+
+
+@server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_guard([])
+def on_document_symbol(ls: JobspecServer, params: T.DocumentSymbolParams):
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return []
+
+    def conv(s):
+        return T.DocumentSymbol(name=s.name, detail=s.detail or None, kind=_SYMBOLS[s.kind],
+                                range=ls.lsp_range(doc, s.start, s.end),
+                                selection_range=ls.lsp_range(doc, s.sel_start, s.sel_end),
+                                children=[conv(c) for c in s.children] or None)
+    return [conv(s) for s in navigation.document_symbols(doc)]
+
+
+@server.feature(T.TEXT_DOCUMENT_FOLDING_RANGE)
+@_guard([])
+def on_folding_range(ls: JobspecServer, params: T.FoldingRangeParams):
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return []
+    return [T.FoldingRange(start_line=a, end_line=b) for a, b in navigation.folding_ranges(doc)]
+
+
+# ---------------------------------------------------------------------- entry point
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="jobspec-lsp", description="Flux jobspec language server.")
+    ap.add_argument("--version", action="version", version=f"jobspec-lsp {__version__}")
+    group = ap.add_mutually_exclusive_group()
+    group.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
+    group.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket")
+    group.add_argument("--ws", metavar="HOST:PORT", help="listen for WebSocket connections")
+    ap.add_argument("--log-level", default="WARNING",
+                    choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    args = ap.parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=args.log_level,
+                        format="jobspec-lsp %(levelname)s %(message)s")
+    if args.tcp or args.ws:
+        spec = args.tcp or args.ws
+        host, _, port = spec.rpartition(":")
+        if not port.isdigit():
+            ap.error(f"expected HOST:PORT, not {spec!r}")
+        (server.start_tcp if args.tcp else server.start_ws)(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,94 @@
+"""Completion (including mid-edit) and hover over LSP."""
+
+from lsprotocol import types as T
+
+from lsp_support import open_doc, pos
+
+DOC = """version: 1
+resources:
+  - type: node
+    count: 4
+    with:
+      - type: slot
+        count: 1
+        label: work
+        with:
+          - type: core
+            count: 2
+tasks:
+  - command: [app]
+    slot: work
+    count:
+      per_slot: 1
+attributes:
+  system:
+    duration: 3600
+"""
+
+
+async def complete(client, uri, text, needle, delta=0):
+    res = await client.text_document_completion_async(T.CompletionParams(
+        T.TextDocumentIdentifier(uri), pos(text, needle, delta)))
+    return res.items if isinstance(res, T.CompletionList) else (res or [])
+
+
+async def change(client, uri, text, version):
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        T.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        [T.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+async def test_value_completion_for_slot_labels_and_v1_types(client):
+    uri = await open_doc(client, "c1.jobspec.yaml", DOC)
+    mid = DOC.replace("slot: work", "slot: w")
+    await change(client, uri, mid, 2)
+    items = await complete(client, uri, mid, "slot: w", len("slot: w"))
+    assert [i.label for i in items] == ["work"]
+    edit = items[0].text_edit
+    assert edit.new_text == "work" and edit.range.start == pos(mid, "slot: w", 6)
+    mid = DOC.replace("type: core", "type: ")
+    await change(client, uri, mid, 3)
+    items = await complete(client, uri, mid, "type: \n", len("type: "))
+    assert [i.label for i in items] == ["node", "slot", "core", "gpu"]
+
+
+async def test_key_completion_mid_edit_skips_present_keys(client):
+    mid = DOC.replace("      per_slot: 1\n", "      per_\n")
+    uri = await open_doc(client, "c2.jobspec.yaml", mid, wait=False)
+    items = await complete(client, uri, mid, "per_\n", 4)
+    assert [i.label for i in items] == ["per_slot", "total"]  # per_resource: not in V1
+    assert items[0].text_edit.new_text == "per_slot: "
+    mid2 = DOC.replace("    duration: 3600\n", "    duration: 3600\n    qu\n")
+    uri2 = await open_doc(client, "c3.jobspec.yaml", mid2, wait=False)
+    labels = [i.label for i in await complete(client, uri2, mid2, "qu\n", 2)]
+    assert "queue" in labels and "duration" not in labels
+
+
+async def test_snippet_in_an_empty_document(client):
+    uri = await open_doc(client, "empty.jobspec.yaml", "", wait=False)
+    items = await complete(client, uri, "x", "x")
+    assert items[0].label == "jobspec V1"
+    assert items[0].insert_text_format == T.InsertTextFormat.Snippet
+    assert "version: 1" in items[0].text_edit.new_text
+
+
+async def test_hover_explains_counts_and_vertices(client):
+    text = DOC.replace("count: 4", "count: {min: 3, max: 30, operator: '+', operand: 1}")
+    text = text.replace("version: 1", "version: 999")
+    uri = await open_doc(client, "h.jobspec.yaml", text)
+    h = await client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri), pos(text, "{min: 3", 1)))
+    assert "smallest acceptable count" in h.contents.value  # the min key's doc
+    h = await client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri), pos(text, "{min: 3")))
+    assert h.contents.value.startswith("Between 3 and 30 nodes, in steps of 1")
+    uri2 = await open_doc(client, "h2.jobspec.yaml", DOC)
+    h = await client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri2), pos(DOC, "node")))
+    assert "`node=4/slot{work}/core=2`" in h.contents.value
+    assert "4 slots, each with 2 cores; 4 tasks (1 per slot)" in h.contents.value
+    assert "Overall: 8 cores." in h.contents.value
+    assert h.range == T.Range(pos(DOC, "node"), pos(DOC, "node", 4))
+    h = await client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri2), pos(DOC, "duration")))
+    assert "seconds" in h.contents.value and "RFC 14" in h.contents.value

@@ -1,0 +1,144 @@
+"""Diagnostics over LSP: exact ranges, push with versions, bursts, pull, config."""
+
+import asyncio
+
+from lsprotocol import types as T
+
+from lsp_support import open_doc, rng, wait_published
+
+BROKEN = """version: 1
+resources:
+  - type: node
+    count: 2
+    with:
+      - type: slot
+        count: 1
+        label: task
+        with:
+          - type: core
+            count: 0
+tasks:
+  - command: [app]
+    slot: tsak
+    count:
+      per_slot: 1
+attributes:
+  system:
+    duration: 1h
+"""
+
+
+async def test_diagnostics_have_exact_ranges_codes_and_doc_links(client):
+    uri = await open_doc(client, "a.jobspec.yaml", BROKEN)
+    diags = {d.code: d for d in client.diagnostics[uri]}
+    assert set(diags) == {"JS202", "JS307", "JS405"}
+    assert diags["JS202"].range == rng(BROKEN, "0")
+    assert diags["JS307"].range == rng(BROKEN, "tsak")
+    assert diags["JS405"].range == rng(BROKEN, "1h")
+    assert diags["JS307"].severity == T.DiagnosticSeverity.Error
+    assert diags["JS307"].source == "jobspec"
+    assert diags["JS307"].code_description.href.endswith("rules.md#js307")
+    assert diags["JS405"].data["replacement"] == "3600"
+
+
+async def test_utf16_columns(client):
+    text = BROKEN.replace("command: [app]", 'command: ["😀é", app]').replace("slot: tsak", "slot: tsak")
+    uri = await open_doc(client, "u.jobspec.yaml", text)
+    (d,) = [d for d in client.diagnostics[uri] if d.code == "JS307"]
+    assert d.range.start.character == 10  # the line has no emoji: unchanged
+    text2 = BROKEN.replace("slot: tsak", 'slot: "é😀tsak"')
+    uri2 = await open_doc(client, "u2.jobspec.yaml", text2)
+    (d,) = [d for d in client.diagnostics[uri2] if d.code == "JS307"]
+    assert (d.range.start.character, d.range.end.character) == (10, 19)  # emoji = 2 units
+
+
+async def test_changes_update_and_fixing_clears(client):
+    uri = await open_doc(client, "b.jobspec.yaml", BROKEN)
+    fixed = BROKEN.replace("count: 0", "count: 1").replace("tsak", "task").replace("1h", "3600")
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [T.TextDocumentContentChangeWholeDocument(text=fixed)]))
+    assert await wait_published(client, uri, 2) == []
+
+
+async def test_incremental_change(client):
+    uri = await open_doc(client, "c.jobspec.yaml", BROKEN)
+    r = rng(BROKEN, "tsak")
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [T.TextDocumentContentChangePartial(range=r, text="task")]))
+    diags = await wait_published(client, uri, 2)
+    assert sorted(d.code for d in diags) == ["JS202", "JS405"]
+
+
+async def test_a_burst_publishes_only_current_versions_and_ends_on_the_last(client):
+    uri = await open_doc(client, "d.jobspec.yaml", BROKEN)
+    client.published.clear()
+    text = BROKEN
+    for v in range(2, 42):
+        text = text.replace("per_slot: %d" % (v - 1 if v > 2 else 1), "per_slot: %d" % v)
+        client.text_document_did_change(T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri, version=v),
+            [T.TextDocumentContentChangeWholeDocument(text=text)]))
+    await wait_published(client, uri, 41)
+    await asyncio.sleep(0.3)
+    versions = [v for u, v, _ in client.published if u == uri]
+    assert versions[-1] == 41
+    assert versions == sorted(versions)           # never an older version after a newer one
+    assert len(versions) < 40                     # most of the burst was never analysed
+
+
+async def test_other_yaml_gets_nothing_but_jobspec_lookalikes_do(client):
+    uri = await open_doc(client, "docker-compose.yaml", "services: {a: {image: x}}\nfoo: [\n",
+                         wait=False)
+    await asyncio.sleep(0.3)
+    assert uri not in client.diagnostics
+    uri2 = await open_doc(client, "job.yaml", BROKEN)
+    assert {d.code for d in client.diagnostics[uri2]} == {"JS202", "JS307", "JS405"}
+
+
+async def test_json_documents(client):
+    text = '{"version": 1, "resources": [], "tasks": [], "attributes": {}}'
+    uri = await open_doc(client, "x.jobspec.json", text, language="json")
+    assert {d.code for d in client.diagnostics[uri]} >= {"JS104", "JS105", "JS608"}
+
+
+async def test_close_clears_diagnostics(client):
+    uri = await open_doc(client, "e.jobspec.yaml", BROKEN)
+    client.published.clear()
+    client.text_document_did_close(T.DidCloseTextDocumentParams(T.TextDocumentIdentifier(uri)))
+    for _ in range(100):
+        if client.published:
+            break
+        await asyncio.sleep(0.01)
+    assert client.published[-1][0] == uri and client.published[-1][2] == []
+
+
+async def test_broken_and_binary_input_never_kill_the_server(client):
+    for i, junk in enumerate(["[" * 100000, "a: &a [*a]\n", "\x00\x01\x02", "a:\n\t- b",
+                              "key: " + "x" * 2_000_000]):
+        uri = await open_doc(client, f"junk{i}.jobspec.yaml", junk)
+        assert client.diagnostics[uri]
+    uri = await open_doc(client, "after.jobspec.yaml", BROKEN)
+    assert len(client.diagnostics[uri]) == 3
+
+
+async def test_configuration_select_ignore_through_did_change_configuration(client):
+    uri = await open_doc(client, "f.jobspec.yaml", BROKEN)
+    client.workspace_did_change_configuration(T.DidChangeConfigurationParams(
+        settings={"jobspec": {"ignore": ["JS3"], "versionRules": "canonical"}}))
+    for _ in range(200):
+        if {d.code for d in client.diagnostics.get(uri, [])} == {"JS202", "JS405"}:
+            break
+        await asyncio.sleep(0.01)
+    assert {d.code for d in client.diagnostics[uri]} == {"JS202", "JS405"}
+
+
+async def test_pull_diagnostics(pull_client):
+    client = pull_client
+    uri = await open_doc(client, "g.jobspec.yaml", BROKEN, wait=False)
+    report = await client.text_document_diagnostic_async(
+        T.DocumentDiagnosticParams(T.TextDocumentIdentifier(uri)))
+    assert sorted(d.code for d in report.items) == ["JS202", "JS307", "JS405"]
+    await asyncio.sleep(0.2)
+    assert uri not in client.diagnostics   # a pull client gets no pushed duplicates
