@@ -94,7 +94,8 @@ class JobspecServer(LanguageServer):
     def is_jobspec(self, uri: str) -> bool:
         doc = self.workspace.get_text_document(uri)
         lang = (doc.language_id or "").lower()
-        if lang and lang not in LANGUAGES:
+        if lang and lang not in LANGUAGES and not lang.startswith(("yaml", "json")) \
+                and "jobspec" not in lang:
             return False
         path = to_fs_path(uri) or uri
         name = Path(path).name
@@ -105,7 +106,7 @@ class JobspecServer(LanguageServer):
 
     def language(self, uri: str) -> str:
         doc = self.workspace.get_text_document(uri)
-        if (doc.language_id or "").lower() in ("json", "jsonc") or uri.lower().endswith(".json"):
+        if (doc.language_id or "").lower().startswith("json") or uri.lower().endswith(".json"):
             return "json"
         return "yaml"
 
