@@ -164,19 +164,16 @@ def folding_ranges(doc: Document) -> list[tuple[int, int]]:
     while stack:
         n = stack.pop()
         if isinstance(n, Mapping):
-            for k, v in n.pairs:
-                if isinstance(v, (Mapping, Sequence)):
-                    a = lines.position(k.start).line
-                    b = lines.position(max(v.end - 1, v.start)).line
-                    if b > a:
-                        out.append((a, b))
-                    stack.append(v)
+            children = [(k.start, v) for k, v in n.pairs]   # a pair folds from its key
         elif isinstance(n, Sequence):
-            for item in n.items:
-                if isinstance(item, (Mapping, Sequence)):
-                    a = lines.position(item.start).line
-                    b = lines.position(max(item.end - 1, item.start)).line
-                    if b > a:
-                        out.append((a, b))
-                    stack.append(item)
+            children = [(item.start, item) for item in n.items]
+        else:
+            continue
+        for start, child in children:
+            if isinstance(child, (Mapping, Sequence)):
+                a = lines.position(start).line
+                b = lines.position(max(child.end - 1, child.start)).line
+                if b > a:
+                    out.append((a, b))
+                stack.append(child)
     return sorted(set(out))

@@ -256,12 +256,8 @@ def _collapse_vertex(v, path, sole_slot, label) -> str:
             continue
         if key == "exclusive" and isinstance(value, bool):
             items.append("x" if value else "-x")
-        elif value is True:
-            items.append(_name(key))
-        elif value is False:
-            items.append("-" + _name(key))
         else:
-            items.append(f"{_name(key)}:{_collapse_value(value, f'{path}.{key}')}")
+            items.append(_item(key, value, path))
     if items:
         out += "{" + ",".join(items) + "}"
     if "with" in v:
@@ -315,17 +311,18 @@ def _name(key) -> str:
     return json.dumps(key)
 
 
+def _item(key, value, where) -> str:
+    """One brace entry: ``key`` for true, ``-key`` for false, else ``key:value``."""
+    if value is True:
+        return _name(key)
+    if value is False:
+        return "-" + _name(key)
+    return f"{_name(key)}:{_collapse_value(value, f'{where}.{key}')}"
+
+
 def _collapse_value(value, where) -> str:
     if isinstance(value, dict):
-        items = []
-        for k, v in value.items():
-            if v is True:
-                items.append(_name(k))
-            elif v is False:
-                items.append("-" + _name(k))
-            else:
-                items.append(f"{_name(k)}:{_collapse_value(v, f'{where}.{k}')}")
-        return "{" + ",".join(items) + "}"
+        return "{" + ",".join(_item(k, v, where) for k, v in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ",".join(_collapse_value(v, where) for v in value) + "]"
     if value is None or isinstance(value, (bool, int)):

@@ -36,6 +36,7 @@ def test_wheel_ships_the_grammars(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     for g in ("idset", "range", "hostlist", "fsd", "shape"):
         assert f"jobspec_lsp/grammars/{g}.lark" in names
+    assert "jobspec_lsp/docs/rules.md" in names  # the server links diagnostics to it
 
 
 def test_installed_wheel_runs_outside_the_source_tree(wheel, tmp_path):
