@@ -177,3 +177,30 @@ def folding_ranges(doc: Document) -> list[tuple[int, int]]:
                     out.append((a, b))
                 stack.append(child)
     return sorted(set(out))
+
+
+def inlay_hints(doc: Document, start: int, end: int) -> list[tuple[int, str]]:
+    """(offset, label) hints: after a resource count whose vertex is repeated by its
+    parents, the total it amounts to (e.g. cores under 4 nodes x 2 slots: "= 16 in all")."""
+    if doc.root is None:
+        return []
+    ctx = analysis.model(doc)
+    out = []
+    for v in ctx.vertices:
+        count = v.node.get("count")
+        if not (isinstance(count, Scalar) and type(count.value) is int) or v.parent is None:
+            continue
+        if not (start <= count.end <= end):
+            continue
+        total = count.value
+        p = v.parent
+        while p is not None:
+            c = p.node.get("count")
+            if not (isinstance(c, Scalar) and type(c.value) is int):
+                total = None
+                break
+            total *= c.value
+            p = p.parent
+        if total is not None and total != count.value:
+            out.append((count.end, f"= {total} in all"))
+    return out

@@ -530,6 +530,20 @@ def on_folding_range(ls: JobspecServer, params: T.FoldingRangeParams):
     return [T.FoldingRange(start_line=a, end_line=b) for a, b in navigation.folding_ranges(doc)]
 
 
+@server.feature(T.TEXT_DOCUMENT_INLAY_HINT)
+@_guard([])
+def on_inlay_hint(ls: JobspecServer, params: T.InlayHintParams):
+    doc = ls.document(params.text_document.uri)
+    if doc is None:
+        return []
+    lo, hi = ls.offset(doc, params.range.start), ls.offset(doc, params.range.end)
+    hints = []
+    for off, label in navigation.inlay_hints(doc, lo, hi):
+        p = ls.lsp_range(doc, off, off).start
+        hints.append(T.InlayHint(position=p, label=label, padding_left=True))
+    return hints
+
+
 # ---------------------------------------------------------------------- entry point
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="jobspec-lsp", description="Flux jobspec language server.")

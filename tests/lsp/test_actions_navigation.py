@@ -118,3 +118,12 @@ async def test_document_symbols_and_folding(client):
     folds = await client.text_document_folding_range_async(T.FoldingRangeParams(
         T.TextDocumentIdentifier(uri)))
     assert (1, 11) in [(f.start_line, f.end_line) for f in folds]
+
+
+async def test_inlay_hints_show_totals(client):
+    fixed = DOC.replace("wrk", "work").replace('"4"', "4")
+    uri = await open_doc(client, "i.jobspec.yaml", fixed)
+    hints = await client.text_document_inlay_hint_async(T.InlayHintParams(
+        T.TextDocumentIdentifier(uri), T.Range(T.Position(0, 0), T.Position(30, 0))))
+    got = [(h.position.line, h.position.character, h.label) for h in hints]
+    assert got == [(7, 16, "= 8 in all"), (11, 20, "= 8 in all")]

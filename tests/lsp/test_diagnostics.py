@@ -142,3 +142,18 @@ async def test_pull_diagnostics(pull_client):
     assert sorted(d.code for d in report.items) == ["JS202", "JS307", "JS405"]
     await asyncio.sleep(0.2)
     assert uri not in client.diagnostics   # a pull client gets no pushed duplicates
+
+
+async def test_a_huge_document_does_not_freeze_the_others(client):
+    import time
+    huge = BROKEN + "    environment:\n" + "".join(
+        f'      VARIABLE_{i}: "value number {i}"\n' for i in range(280_000))
+    assert len(huge) > 10_000_000
+    big = await open_doc(client, "huge.jobspec.yaml", huge, wait=False)
+    t0 = time.monotonic()
+    small = await open_doc(client, "small.jobspec.yaml", BROKEN)
+    small_time = time.monotonic() - t0
+    assert len(client.diagnostics[small]) == 3
+    await wait_published(client, big, 1, timeout=120)
+    big_time = time.monotonic() - t0
+    assert small_time < big_time / 3, (small_time, big_time)
