@@ -60,7 +60,13 @@ def _replacement(doc, d):
 
 def _suggestion(doc, d):
     s = _data(d, "suggestion")
-    return [_replace(doc, d, s, f"Change to {s!r}")] if s else []
+    if not s:
+        return []
+    mapping = _parent_mapping(doc, d.start)
+    if mapping is not None and mapping.key_node(s) is not None and \
+            any(k.start == d.start for k, _ in mapping.pairs):
+        return []  # renaming this key would duplicate an existing one
+    return [_replace(doc, d, s, f"Change to {s!r}")]
 
 
 def _ambiguous(doc, d):

@@ -24,6 +24,7 @@ from pygls.uris import to_fs_path
 from . import __version__, analysis, completion, fixes, hover, navigation
 from .diagnostics import Diagnostic, Severity
 from .document import Document, parse
+from .positions import LineIndex
 
 log = logging.getLogger("jobspec_lsp")
 
@@ -88,8 +89,12 @@ class JobspecServer(LanguageServer):
     # ------------------------------------------------------------------ helpers
     @property
     def encoding(self) -> str:
-        enc = self.workspace.position_encoding if self.protocol._workspace else None
-        return str(enc.value if hasattr(enc, "value") else enc or "utf-16")
+        """The position encoding negotiated with the client ("utf-16" by default)."""
+        try:
+            enc = self.workspace.position_encoding
+        except RuntimeError:  # before initialize
+            enc = None
+        return str(getattr(enc, "value", enc) or "utf-16")
 
     def is_jobspec(self, uri: str) -> bool:
         doc = self.workspace.get_text_document(uri)
@@ -329,11 +334,9 @@ def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
 @_guard(None)
 def on_completion(ls: JobspecServer, params: T.CompletionParams):
     uri = params.text_document.uri
-    if not ls.is_jobspec(uri) and ls.workspace.get_text_document(uri).source.strip():
+    if not ls.is_jobspec(uri):
         return None
-    tdoc = ls.workspace.get_text_document(uri)
-    text = tdoc.source
-    from .positions import LineIndex
+    text = ls.workspace.get_text_document(uri).source
     lines = LineIndex(text)
     offset = lines.offset(params.position.line, params.position.character, encoding=ls.encoding)
     cands = completion.complete(text, offset, ls.language(uri))
