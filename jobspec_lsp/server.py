@@ -340,6 +340,9 @@ def on_completion(ls: JobspecServer, params: T.CompletionParams):
     lines = LineIndex(text)
     offset = lines.offset(params.position.line, params.position.character, encoding=ls.encoding)
     cands = completion.complete(text, offset, ls.language(uri))
+    item_caps = getattr(getattr(ls.client_capabilities.text_document, "completion", None),
+                        "completion_item", None)
+    markdown = T.MarkupKind.Markdown in (getattr(item_caps, "documentation_format", None) or [])
     items = []
     for c in cands:
         start = _word_start(text, offset)
@@ -347,8 +350,8 @@ def on_completion(ls: JobspecServer, params: T.CompletionParams):
         insert = c.insert_text if c.insert_text is not None else c.label
         items.append(T.CompletionItem(
             label=c.label, kind=_KINDS.get(c.kind), detail=c.detail or None,
-            documentation=T.MarkupContent(T.MarkupKind.Markdown, c.documentation)
-            if c.documentation else None,
+            documentation=(T.MarkupContent(T.MarkupKind.Markdown, c.documentation) if markdown
+                           else c.documentation) if c.documentation else None,
             insert_text_format=T.InsertTextFormat.Snippet if c.snippet else T.InsertTextFormat.PlainText,
             text_edit=T.TextEdit(rng, insert), filter_text=c.label))
     return T.CompletionList(is_incomplete=False, items=items)
