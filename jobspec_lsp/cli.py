@@ -231,6 +231,93 @@ def cmd_shape(args) -> int:
     return 0
 
 
+def cmd_fmt(args) -> int:
+    from .format import FormatError, format_text, load_options
+
+    status = 0
+    changed = unchanged = 0
+    for shown, path, error in discover(args.paths):
+        if error is None:
+            try:
+                data = read_input(path)
+                text = data.decode("utf-8")
+            except OSError as exc:
+                error = exc.strerror or str(exc)
+            except UnicodeDecodeError:
+                error = "not UTF-8 text"
+        if error is not None:
+            print(f"jobspec: error: cannot read {shown}: {error}", file=sys.stderr)
+            status = 2
+            continue
+        if path is None:
+            shown = args.stdin_filename or "-"
+            language = language_for(shown) if args.stdin_filename else detect_stdin_language(data)
+            options = load_options(Path.cwd())
+        else:
+            language = language_for(str(path))
+            options = load_options(path)
+        bom = text.startswith("\ufeff")
+        try:
+            new = format_text(text[1:] if bom else text, language, options)
+        except FormatError as err:
+            lines = parse(text[1:] if bom else text, language).lines
+            pos = lines.position(err.start)
+            print(f"{shown}:{pos.line + 1}:{pos.character + 1}: error: {err.message}",
+                  file=sys.stderr)
+            status = 2
+            if path is None and not (args.check or args.diff):
+                sys.stdout.write(text)  # a pipe gets its input back unchanged
+            continue
+        new = ("\ufeff" + new) if bom else new
+        if path is None and not (args.check or args.diff):
+            sys.stdout.write(new)
+            continue
+        if new == text:
+            unchanged += 1
+            continue
+        changed += 1
+        if args.diff:
+            import difflib
+            sys.stdout.writelines(difflib.unified_diff(
+                text.splitlines(keepends=True), new.splitlines(keepends=True),
+                fromfile=shown, tofile=shown))
+            status = max(status, 1)
+        elif args.check:
+            print(f"would reformat {shown}")
+            status = max(status, 1)
+        else:
+            try:
+                write_atomic(path, new)
+            except OSError as exc:
+                print(f"jobspec: error: cannot write {shown}: {exc.strerror or exc}",
+                      file=sys.stderr)
+                status = 2
+                continue
+            print(f"reformatted {shown}", file=sys.stderr)
+    if not args.quiet and (changed or unchanged):
+        verb = "would be reformatted" if (args.check or args.diff) else "reformatted"
+        print(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} left unchanged",
+              file=sys.stderr)
+    return status
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically, keeping its mode."""
+    import tempfile
+
+    mode = path.stat().st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
 def _indent(text):
     return "".join("    " + line + "\n" for line in text.splitlines())
 
@@ -256,6 +343,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="name to report for '-' (its suffix picks YAML or JSON)")
     c.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     c.set_defaults(func=cmd_check)
+
+    f = sub.add_parser("fmt", help="format jobspec files (comments and meaning kept)",
+                       description="Format jobspec files in place. Exit 0: nothing to do or "
+                                   "done; 1: --check/--diff found files to reformat; 2: error.")
+    f.add_argument("paths", nargs="+", metavar="PATH")
+    f.add_argument("--check", action="store_true", help="only report files that would change")
+    f.add_argument("--diff", action="store_true", help="print a unified diff instead of writing")
+    f.add_argument("--stdin-filename", metavar="NAME",
+                   help="name for '-' (its suffix picks YAML or JSON)")
+    f.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    f.set_defaults(func=cmd_fmt)
 
     r = sub.add_parser("rules", help="list rule codes, or explain one")
     r.add_argument("code", nargs="?")

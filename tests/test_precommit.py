@@ -1,0 +1,76 @@
+"""The pre-commit hooks, run by the real pre-commit (`try-repo`) in a throwaway repo:
+the first run fixes and fails, the second passes."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import REPO
+
+MESSY = """version: 1
+tasks:
+- command: [ app ]
+  slot: task
+  count: {per_slot: 1}
+resources:
+- type: slot
+  count: 1
+  label: task
+  with:
+  - {type: core, count: 1}
+attributes:
+  system: {duration: 0}
+"""
+
+
+def git(*args, cwd):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def test_precommit_try_repo(tmp_path):
+    pre_commit = Path(sys.executable).parent / "pre-commit"
+    assert pre_commit.exists(), "pre-commit is missing: install the test extras"
+    # the hook repository: this checkout's files, committed in a fresh repo
+    hook_repo = tmp_path / "hooks"
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    for f in filter(None, files):
+        src = REPO / f
+        if src.is_file():
+            dst = hook_repo / f
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
+    git("init", "-q", cwd=hook_repo)
+    git("add", "-A", cwd=hook_repo)
+    git("commit", "-q", "-m", "hooks", cwd=hook_repo)
+    # the user's repository
+    work = tmp_path / "work"
+    work.mkdir()
+    git("init", "-q", cwd=work)
+    (work / "run.jobspec.yaml").write_text(MESSY)
+    (work / "notes.yaml").write_text("a:   [1,2]\n")   # not a jobspec name: left alone
+    git("add", "-A", cwd=work)
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"))
+
+    def run(hook):
+        return subprocess.run([str(pre_commit), "try-repo", str(hook_repo), hook, "--all-files"],
+                              cwd=work, env=env, capture_output=True, text=True, timeout=900)
+
+    first = run("jobspec-fmt")
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "files were modified by this hook" in first.stdout
+    assert (work / "run.jobspec.yaml").read_text().startswith("version: 1\nresources:\n  - type: slot")
+    assert (work / "notes.yaml").read_text() == "a:   [1,2]\n"
+    git("add", "-A", cwd=work)
+    second = run("jobspec-fmt")
+    assert second.returncode == 0, second.stdout + second.stderr
+    check = run("jobspec-check")
+    assert check.returncode == 0, check.stdout + check.stderr
+    (work / "run.jobspec.yaml").write_text(MESSY.replace("slot: task", "slot: tsak"))
+    git("add", "-A", cwd=work)
+    broken = run("jobspec-check")
+    assert broken.returncode == 1 and "JS307" in broken.stdout
