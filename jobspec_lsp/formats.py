@@ -15,8 +15,8 @@ import functools
 import importlib.resources
 from pathlib import Path
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+# lark is imported on first use: most jobspecs never need these parsers, and the
+# CLI (a pre-commit hook) should start quickly.
 
 
 class FormatError(ValueError):
@@ -47,7 +47,9 @@ def grammar_text(name: str) -> str:
 
 
 @functools.cache
-def parser(name: str) -> Lark:
+def parser(name: str):
+    from lark import Lark
+
     return Lark(grammar_text(name), parser="lalr", lexer="contextual", start="start",
                 propagate_positions=name == "shape", maybe_placeholders=False)
 
@@ -89,6 +91,9 @@ def _found(s: str, pos: int) -> str:
 
 
 def _parse(name: str, s: str):
+    from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                                 UnexpectedToken)
+
     try:
         return parser(name).parse(s)
     except UnexpectedCharacters as err:
@@ -127,6 +132,8 @@ def _semantic(message, start, end=None):
 
 
 def _tokens(tree, kind=None):
+    from lark import Token
+
     for tok in tree.scan_values(lambda v: isinstance(v, Token)):
         if kind is None or tok.type == kind:
             yield tok
@@ -144,6 +151,8 @@ def _int(tok: Token) -> int:
 # --------------------------------------------------------------------------- idset
 def parse_idset(s: str) -> list[tuple[int, int]]:
     """RFC 22 idset -> inclusive (lo, hi) runs, in order.  "" is the empty set."""
+    from lark import Token, Tree  # noqa: F401 - lazily, see the top
+
     tree = _parse("idset", s)
     runs: list[tuple[int, int]] = []
     prev_hi = -1
@@ -172,6 +181,8 @@ def format_idset(runs) -> str:
 # --------------------------------------------------------------------------- range
 def parse_range(s: str) -> dict:
     """RFC 45 range -> the RFC 14 count dictionary it stands for."""
+    from lark import Token, Tree  # noqa: F401 - lazily, see the top
+
     tree = _parse("range", s)
     body = next(t for t in tree.iter_subtrees_topdown() if t.data in ("bounded", "unbounded"))
     ints = [t for t in body.children if isinstance(t, Token)]
@@ -241,6 +252,8 @@ def parse_count_string(s: str):
 # --------------------------------------------------------------------------- hostlist
 def parse_hostlist(s: str):
     """RFC 29 hostlist -> [(prefix, [(lo, hi)] or None, suffix)], never expanded."""
+    from lark import Token, Tree  # noqa: F401 - lazily, see the top
+
     tree = _parse("hostlist", s)
     terms = []
     for term in tree.find_data("host_term"):
