@@ -423,6 +423,18 @@ def on_formatting(ls: JobspecServer, params: T.DocumentFormattingParams):
     return _format_edits(ls, params.text_document.uri)
 
 
+@server.feature(T.TEXT_DOCUMENT_RANGE_FORMATTING)
+@_guard([])
+def on_range_formatting(ls: JobspecServer, params: T.DocumentRangeFormattingParams):
+    """The whole-document formatting edits that fall inside the range (the style,
+    key order in particular, is a property of whole mappings)."""
+    edits = _format_edits(ls, params.text_document.uri)
+    lo, hi = params.range.start, params.range.end
+    return [e for e in edits
+            if (e.range.start.line, e.range.start.character) >= (lo.line, lo.character)
+            and (e.range.end.line, e.range.end.character) <= (hi.line, hi.character)]
+
+
 # ---------------------------------------------------------------------- code actions
 @server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
                 T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))

@@ -28,8 +28,8 @@ tasks:
     count:
       per_slot: 1
 attributes:
-  system:
-    duration: 1h
+    system:
+        duration: 1h
 """
 
 
@@ -64,4 +64,5 @@ def test_neovim_open_diagnose_hover_fix_format(tmp_path):
     assert "    slot: task\n" in result["after_fix"] and "# A broken jobspec" in result["after_fix"]
     assert "# A broken jobspec" in result["after_format"]
     assert result["after_format"].startswith("# A broken jobspec\nversion: 1\n")
+    assert result["after_format"].endswith("attributes:\n  system:\n    duration: 1h")
     assert sorted(result["codes_after"]) == ["JS313", "JS405"]

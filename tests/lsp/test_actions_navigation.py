@@ -127,3 +127,55 @@ async def test_inlay_hints_show_totals(client):
         T.TextDocumentIdentifier(uri), T.Range(T.Position(0, 0), T.Position(30, 0))))
     got = [(h.position.line, h.position.character, h.label) for h in hints]
     assert got == [(7, 16, "= 8 in all"), (11, 20, "= 8 in all")]
+
+
+MESSY = """version: 1
+resources:
+- type: slot
+  count: 1
+  label: task
+  with:
+  - {type: core, count: 1}   # one core
+tasks:
+- command: [ app ]
+  slot: task
+  count: {per_slot: 1}
+attributes:
+    system:
+        duration: 0
+"""
+
+
+async def test_formatting_and_range_formatting(client):
+    uri = await open_doc(client, "fmt.jobspec.yaml", MESSY)
+    edits = await client.text_document_formatting_async(T.DocumentFormattingParams(
+        T.TextDocumentIdentifier(uri), T.FormattingOptions(tab_size=2, insert_spaces=True)))
+    out = apply_edits(MESSY, edits)
+    assert out == """version: 1
+resources:
+  - type: slot
+    count: 1
+    label: task
+    with:
+      - {type: core, count: 1} # one core
+tasks:
+  - command: [app]
+    slot: task
+    count: {per_slot: 1}
+attributes:
+  system:
+    duration: 0
+"""
+    assert all(e.range.start.line >= 2 for e in edits)   # minimal: line 0-1 untouched
+    part = await client.text_document_range_formatting_async(T.DocumentRangeFormattingParams(
+        T.TextDocumentIdentifier(uri), T.Range(T.Position(11, 0), T.Position(14, 0)),
+        T.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert apply_edits(MESSY, part).endswith("attributes:\n  system:\n    duration: 0\n")
+    assert apply_edits(MESSY, part).startswith("version: 1\nresources:\n- type: slot")
+
+
+async def test_formatting_a_broken_document_returns_no_edits(client):
+    uri = await open_doc(client, "broken-fmt.jobspec.yaml", "version: 1\nresources: [\n")
+    edits = await client.text_document_formatting_async(T.DocumentFormattingParams(
+        T.TextDocumentIdentifier(uri), T.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert not edits
