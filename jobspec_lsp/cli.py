@@ -318,6 +318,77 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def _print_problems(shown, text, diags, stream) -> None:
+    from .positions import LineIndex
+
+    lines = LineIndex(text)
+    for d in diags:
+        pos = lines.position(d.start)
+        stream.write(f"{shown}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] "
+                     f"{d.message}\n")
+
+
+def cmd_convert(args) -> int:
+    from . import convert
+
+    path = args.file
+    try:
+        data = read_input(None if path == "-" else Path(path))
+        text = data.decode("utf-8")
+    except OSError as exc:
+        print(f"jobspec: error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"jobspec: error: cannot read {path}: not UTF-8 text", file=sys.stderr)
+        return 2
+    language = language_for(path) if path != "-" else detect_stdin_language(data)
+    if args.source == "psij":
+        conv = convert.from_psij_text(text, language)
+    elif args.to == "v1":
+        conv = convert.to_v1(text, language)
+    elif args.to == "canonical":
+        conv = convert.to_canonical(text, language)
+    elif args.to == "psij":
+        conv = convert.to_psij(text, language)
+    else:
+        raise UsageError("say what to convert to: --to v1|canonical|psij (or --from psij)")
+    _print_problems(path, text, conv.warnings, sys.stderr)
+    if not conv.ok:
+        _print_problems(path, text, conv.blockers, sys.stdout)
+        print(f"jobspec: {path} cannot be converted: {len(conv.blockers)} "
+              f"blocker{'s' if len(conv.blockers) != 1 else ''}", file=sys.stderr)
+        return 1
+    for ch in conv.changes:
+        pos = parse(text, language).lines.position(ch.start)
+        print(f"{path}:{pos.line + 1}:{pos.character + 1}: changed: {ch.message}", file=sys.stderr)
+    out = conv.text
+    if args.format == "json" and args.to != "psij":
+        from .document import to_python
+        out = json.dumps(to_python(parse(out, "yaml" if not out.lstrip().startswith("{")
+                                         else "json").root), indent=2) + "\n"
+    if args.output:
+        write_atomic(Path(args.output), out) if Path(args.output).exists() else \
+            Path(args.output).write_text(out, encoding="utf-8")
+    else:
+        sys.stdout.write(out)
+    return 0
+
+
+def cmd_new(args, argv) -> int:
+    from . import convert
+
+    try:
+        conv = convert.from_command_line(argv)
+    except convert.UsageError as err:
+        raise UsageError(str(err)) from None
+    if not conv.ok:
+        for d in conv.blockers:
+            print(f"jobspec: error: {d.message}", file=sys.stderr)
+        return 1
+    sys.stdout.write(conv.text)
+    return 0
+
+
 def _indent(text):
     return "".join("    " + line + "\n" for line in text.splitlines())
 
@@ -355,6 +426,21 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     f.set_defaults(func=cmd_fmt)
 
+    cv = sub.add_parser("convert", help="canonical <-> V1 jobspec, PSI/J -> jobspec",
+                        description="Convert a jobspec (comments kept). Exit 0 converted, 1 "
+                                    "blocked (the blockers are listed), 2 error.")
+    cv.add_argument("file", metavar="FILE", help="a jobspec, or a PSI/J job ('-' for stdin)")
+    cv.add_argument("--to", choices=("v1", "canonical", "psij"))
+    cv.add_argument("--from", dest="source", choices=("psij",))
+    cv.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    cv.add_argument("-o", "--output", metavar="FILE")
+    cv.set_defaults(func=cmd_convert)
+
+    nw = sub.add_parser("new", add_help=False,
+                        help="a V1 jobspec from flux-submit-like options (jobspec new -h)")
+    nw.add_argument("new_args", nargs=argparse.REMAINDER)
+    nw.set_defaults(func=lambda a: cmd_new(a, a.new_args))
+
     r = sub.add_parser("rules", help="list rule codes, or explain one")
     r.add_argument("code", nargs="?")
     r.set_defaults(func=cmd_rules)
@@ -377,6 +463,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # these two pass their options through untouched (argparse would eat them)
+    if argv[:1] == ["lsp"]:
+        return lsp_main(argv[1:])
+    if argv[:1] == ["new"]:
+        try:
+            return cmd_new(None, argv[1:])
+        except UsageError as exc:
+            print(f"jobspec new: error: {exc}", file=sys.stderr)
+            return 2
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

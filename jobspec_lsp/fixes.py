@@ -127,45 +127,48 @@ def _parent_mapping(doc, offset):
     return best
 
 
-def _add_system(doc, d):
+def add_system_edits(doc) -> list[Edit]:
+    """Edits adding ``attributes.system`` with ``duration: 0`` (unlimited)."""
     attrs = doc.root.get("attributes")
     key = doc.root.key_node("attributes")
     if not isinstance(attrs, Mapping):
         return []
-    title = "Add attributes.system with duration: 0 (unlimited)"
     if attrs.flow:
         if attrs.pairs:
             first = attrs.pairs[0][0]
-            return [Fix(title, (Edit(first.start, first.start, "system: {duration: 0}, "),),
-                        d.code, True)]
-        return [Fix(title, (Edit(attrs.start, attrs.end, "{system: {duration: 0}}"),), d.code, True)]
+            return [Edit(first.start, first.start, "system: {duration: 0}, ")]
+        return [Edit(attrs.start, attrs.end, "{system: {duration: 0}}")]
     col = _child_indent(doc, attrs, key.start - _line_bounds(doc, key.start)[1])
-    if attrs.pairs:
-        first = attrs.pairs[0][0]
-        line, start, _ = _line_bounds(doc, first.start)
-        text = " " * col + "system:\n" + " " * (col + 2) + "duration: 0\n"
-        return [Fix(title, (Edit(start, start, text),), d.code, True)]
-    return []
+    first = attrs.pairs[0][0]
+    line, start, _ = _line_bounds(doc, first.start)
+    return [Edit(start, start, " " * col + "system:\n" + " " * (col + 2) + "duration: 0\n")]
 
 
-def _add_duration(doc, d):
+def add_duration_edits(doc) -> list[Edit]:
+    """Edits adding ``duration: 0`` (unlimited) to an existing ``attributes.system``."""
     attrs = doc.root.get("attributes")
     system = attrs.get("system") if isinstance(attrs, Mapping) else None
-    key = attrs.key_node("system") if isinstance(attrs, Mapping) else None
-    if not isinstance(system, Mapping) or key is None:
+    if not isinstance(system, Mapping):
         return []
     if system.flow:
         if system.pairs:
             first = system.pairs[0][0]
-            return [Fix("Add duration: 0 (unlimited)", (Edit(first.start, first.start,
-                                                             "duration: 0, "),), d.code, True)]
-        return [Fix("Add duration: 0 (unlimited)", (Edit(system.start, system.end,
-                                                         "{duration: 0}"),), d.code, True)]
+            return [Edit(first.start, first.start, "duration: 0, ")]
+        return [Edit(system.start, system.end, "{duration: 0}")]
     first = system.pairs[0][0]
     line, start, _ = _line_bounds(doc, first.start)
-    col = first.start - start
-    return [Fix("Add duration: 0 (unlimited)", (Edit(start, start, " " * col + "duration: 0\n"),),
-                d.code, True)]
+    return [Edit(start, start, " " * (first.start - start) + "duration: 0\n")]
+
+
+def _add_system(doc, d):
+    edits = add_system_edits(doc)
+    return [Fix("Add attributes.system with duration: 0 (unlimited)", tuple(edits), d.code,
+                True)] if edits else []
+
+
+def _add_duration(doc, d):
+    edits = add_duration_edits(doc)
+    return [Fix("Add duration: 0 (unlimited)", tuple(edits), d.code, True)] if edits else []
 
 
 def _remove_key(doc, d):

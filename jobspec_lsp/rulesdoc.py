@@ -21,12 +21,16 @@ FAMILIES = [
     ("JS51", "Dependencies (RFC 26)"),
     ("JS52", "File archive (RFC 37)"),
     ("JS6", "Jobspec V1 (RFC 25)"),
+    ("JS70", "Conversion to V1 (`jobspec convert --to v1`)"),
+    ("JS71", "PSI/J job descriptions (`jobspec convert --from psij`)"),
     ("JS8", "Portability: allowed by the RFC, refused by an implementation"),
     ("JS9", "YAML level"),
 ]
 
 APPLIES = {"all": "every jobspec", "v1": "V1 rules only (`version: 1` or `--version-rules v1`)",
-           "canonical": "canonical rules only"}
+           "canonical": "canonical rules only",
+           "convert": "conversion to V1 (reported by `jobspec convert`, not `jobspec check`)",
+           "psij": "PSI/J input (reported by `jobspec convert --from psij`)"}
 
 
 def render() -> str:

@@ -73,6 +73,7 @@ class Analysis:
     version: int | None
     doc: Document
     diagnostics: list[Diagnostic]
+    conversion: object = None  # computed on the first code-action request for this version
 
 
 class JobspecServer(LanguageServer):
@@ -437,7 +438,8 @@ def on_range_formatting(ls: JobspecServer, params: T.DocumentRangeFormattingPara
 
 # ---------------------------------------------------------------------- code actions
 @server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
-                T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+                T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix,
+                                                       T.CodeActionKind.RefactorRewrite]))
 @_guard([])
 def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
     uri = params.text_document.uri
@@ -465,7 +467,37 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
                 edit=T.WorkspaceEdit(document_changes=[T.TextDocumentEdit(
                     T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version),
                     edits)])))
+    only = params.context.only
+    if a.doc.root is not None and (not only or any(getattr(k, "value", k).startswith("refactor") for k in only)):
+        actions.extend(_conversion_actions(ls, uri, a))
     return actions
+
+
+def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
+    """"Convert to jobspec V1" / "Convert to canonical jobspec" over the whole document
+    (minimal edits, comments kept); a blocked conversion is shown disabled, with why."""
+    from . import convert
+
+    lang = ls.language(uri)
+    v1 = analysis.uses_v1(a.doc)
+    if a.conversion is None:  # code actions are asked for on every cursor move: once per version
+        a.conversion = (convert.to_canonical(a.doc.text, lang) if v1
+                        else convert.to_v1(a.doc.text, lang))
+    conv = a.conversion
+    title = "Convert to canonical jobspec" if v1 else "Convert to jobspec V1"
+    if not conv.ok:
+        first = conv.blockers[0] if conv.blockers else None
+        pos = a.doc.lines.position(first.start) if first else None
+        reason = (f"{first.message} (line {pos.line + 1}; {len(conv.blockers)} blocker"
+                  f"{'s' if len(conv.blockers) != 1 else ''})") if first else "not convertible"
+        return [T.CodeAction(title=title, kind=T.CodeActionKind.RefactorRewrite,
+                             disabled=T.CodeActionDisabled(reason=reason))]
+    edits = [T.TextEdit(ls.lsp_range(a.doc, s_, e_), t)
+             for s_, e_, t in minimal_edits(a.doc.text, conv.text)]
+    return [T.CodeAction(title=title, kind=T.CodeActionKind.RefactorRewrite,
+                         edit=T.WorkspaceEdit(document_changes=[T.TextDocumentEdit(
+                             T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version),
+                             edits)]))]
 
 
 # ---------------------------------------------------------------------- navigation

@@ -36,7 +36,8 @@ def test_precommit_try_repo(tmp_path):
     assert pre_commit.exists(), "pre-commit is missing: install the test extras"
     # the hook repository: this checkout's files, committed in a fresh repo
     hook_repo = tmp_path / "hooks"
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True,
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=REPO, capture_output=True,
                            check=True).stdout.decode().split("\0")
     for f in filter(None, files):
         src = REPO / f

@@ -8,7 +8,7 @@ warning at all).  A rule added without an entry here fails the suite.
 
 import pytest
 
-from jobspec_lsp import rules  # noqa: F401 - registers the rule families
+from jobspec_lsp import convert, rules  # noqa: F401 - registers the rule families
 from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import RULES, Severity
 from jobspec_lsp.document import parse, parse_bytes
@@ -98,6 +98,17 @@ AT = {
     "JS611": "exclusive",
     "JS612": "distribution",
     "JS613": "preemptible-after",
+    "JS701": "{min: 2}",
+    "JS702": "memory",
+    "JS703": "node",
+    "JS704": ("command", 1),
+    "JS705": "per_resource",
+    "JS706": ("node", 0),
+    "JS707": "id",
+    "JS708": None,           # the error it wraps is placed by its own rule (JS202 here)
+    "JS711": '"memory"',
+    "JS712": '"process_count"',
+    "JS713": None,           # no executable key to point at: the document start
     "JS801": '"2-8"',
     "JS802": "operator",
     "JS803": "|",
@@ -125,6 +136,12 @@ def _doc(rule, text, bad):
 
 def _run(rule, text, bad=True):
     doc = _doc(rule, text, bad)
+    if rule.applies == "convert":  # JS70x come from `jobspec convert --to v1` only
+        conv = convert.to_v1(text)
+        return doc, conv.blockers + conv.warnings
+    if rule.applies == "psij":     # JS71x from `jobspec convert --from psij`
+        conv = convert.from_psij_text(text, "json")
+        return doc, conv.blockers + conv.warnings
     return doc, check(doc, version_rules="v1" if rule.applies == "v1" else "auto")
 
 
@@ -162,7 +179,7 @@ def test_fixed_example_is_clean(code):
     rule = RULES[code]
     _, diags = _run(rule, rule.good, bad=False)
     assert code not in [d.code for d in diags]
-    if not code.startswith("JS9"):
+    if not code.startswith(("JS9", "JS71")):
         loud = [(d.code, d.message) for d in diags if d.severity <= Severity.WARNING]
         assert not loud, f"{code}: fixed example still has {loud}"
 

@@ -2,8 +2,10 @@
 
 JS1xx structure, JS2xx counts, JS3xx labels and tasks, JS4xx attributes,
 JS50x constraints, JS51x dependencies, JS52x files, JS6xx V1, JS8xx
-portability notes (the RFC allows it, an implementation does not), JS9xx
+portability notes (the RFC allows it, an implementation does not), JS7xx
+what blocks a conversion (reported by `jobspec convert` only), JS9xx
 YAML level (defined in ``jobspec_lsp.document``).
 """
 
-from . import attributes, constraints, counts, dependencies, files, structure, tasks, v1  # noqa: F401
+from . import (attributes, constraints, convert, counts, dependencies, files,  # noqa: F401
+               structure, tasks, v1)

@@ -2,7 +2,7 @@
 
 from lsprotocol import types as T
 
-from lsp_support import apply_edits, open_doc, pos, rng
+from lsp_support import apply_edits, open_doc, pos, rng, wait_published
 
 DOC = """version: 1
 resources:
@@ -179,3 +179,53 @@ async def test_formatting_a_broken_document_returns_no_edits(client):
     edits = await client.text_document_formatting_async(T.DocumentFormattingParams(
         T.TextDocumentIdentifier(uri), T.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert not edits
+
+
+CANONICAL = """# a canonical jobspec that V1 can say
+version: 999
+resources:
+  - type: slot
+    count: "4"   # four slots
+    label: task
+    with:
+      - type: core
+        count: 2
+tasks:
+  - command: [app]
+    slot: task
+    count: {per_slot: 1}
+attributes:
+  user: {}
+"""
+
+
+async def test_convert_to_v1_and_back_as_code_actions(client):
+    uri = await open_doc(client, "conv.jobspec.yaml", CANONICAL)
+    acts = await client.text_document_code_action_async(T.CodeActionParams(
+        T.TextDocumentIdentifier(uri), T.Range(T.Position(0, 0), T.Position(0, 0)),
+        T.CodeActionContext(diagnostics=[], only=[T.CodeActionKind.Refactor])))
+    (act,) = acts
+    assert act.title == "Convert to jobspec V1" and act.disabled is None
+    v1 = apply_edits(CANONICAL, edits_of(act))
+    assert v1.startswith("# a canonical jobspec that V1 can say\nversion: 1\n")
+    assert 'count: 4   # four slots' in v1 and "  system:\n    duration: 0\n" in v1
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [T.TextDocumentContentChangeWholeDocument(text=v1)]))
+    await wait_published(client, uri, 2)
+    assert client.diagnostics[uri] == [] or all(d.severity > 2 for d in client.diagnostics[uri])
+    acts = await client.text_document_code_action_async(T.CodeActionParams(
+        T.TextDocumentIdentifier(uri), T.Range(T.Position(0, 0), T.Position(0, 0)),
+        T.CodeActionContext(diagnostics=[], only=[T.CodeActionKind.RefactorRewrite])))
+    assert [a.title for a in acts] == ["Convert to canonical jobspec"]
+    assert apply_edits(v1, edits_of(acts[0])).startswith("# a canonical jobspec that V1 can say\nversion: 999\n")
+
+
+async def test_blocked_conversion_is_offered_disabled_with_the_reason(client):
+    text = CANONICAL.replace('count: "4"', "count: {min: 2}")
+    uri = await open_doc(client, "conv2.jobspec.yaml", text)
+    acts = await client.text_document_code_action_async(T.CodeActionParams(
+        T.TextDocumentIdentifier(uri), T.Range(T.Position(0, 0), T.Position(0, 0)),
+        T.CodeActionContext(diagnostics=[])))
+    (act,) = [a for a in acts if a.title == "Convert to jobspec V1"]
+    assert act.edit is None and "V1 counts are fixed" in act.disabled.reason
