@@ -37,6 +37,8 @@ def test_wheel_ships_the_grammars(wheel):
     for g in ("idset", "range", "hostlist", "fsd", "shape"):
         assert f"jobspec_lsp/grammars/{g}.lark" in names
     assert "jobspec_lsp/docs/rules.md" in names  # the server links diagnostics to it
+    assert "jobspec_lsp/schemas/jobspec-canonical.schema.json" in names
+    assert "jobspec_lsp/schemas/jobspec-v1.schema.json" in names
 
 
 def test_installed_wheel_runs_outside_the_source_tree(wheel, tmp_path):
