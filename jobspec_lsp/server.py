@@ -32,8 +32,8 @@ DEFAULT_GLOBS = ("*.jobspec.yaml", "*.jobspec.yml", "*.jobspec.json", "jobspec.y
                  "jobspec.yml", "jobspec.json")
 LANGUAGES = ("yaml", "json", "flux-jobspec", "jsonc")
 BIG = 200_000  # characters: analysed off the event loop
-BURST_GAP = 0.05    # seconds between changes that make a burst
-BURST_DELAY = 0.03  # how long a change in a burst waits for a newer one
+SETTLE_DELAY = 0.004  # how long a change waits for a newer one already on its way
+BURST_DELAY = 0.03    # ... and inside a burst of changes
 _LOOKS = re.compile(r'^(?:resources|tasks)\s*:|"(?:resources|tasks)"\s*:', re.M)
 
 
@@ -85,7 +85,6 @@ class JobspecServer(LanguageServer):
         self.tasks: dict[str, asyncio.Task] = {}
         self.pull = False
         self.published: dict[str, int | None] = {}
-        self.last_change: dict[str, float] = {}
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -162,15 +161,15 @@ class JobspecServer(LanguageServer):
         if self.pull:
             return
         loop = asyncio.get_event_loop()
-        now = loop.time()
-        # the first change after a pause is analysed at once; within a burst of
-        # changes, wait a moment so only the newest version is analysed
-        in_burst = now - self.last_change.get(uri, -1.0) < BURST_GAP
-        self.last_change[uri] = now
+        # a change waits a few milliseconds (changes already on the wire land first and
+        # cancel it); if the previous one was still waiting, changes come faster than
+        # that (a burst): the older work is cancelled and the newest waits a bit longer
         old = self.tasks.pop(uri, None)
-        if old is not None and not old.done():
+        in_burst = old is not None and not old.done()
+        if in_burst:
             old.cancel()
-        self.tasks[uri] = loop.create_task(self._publish(uri, BURST_DELAY if in_burst else 0))
+        self.tasks[uri] = loop.create_task(self._publish(uri, BURST_DELAY if in_burst
+                                                         else SETTLE_DELAY))
 
     async def _publish(self, uri: str, delay: float = 0) -> None:
         try:
