@@ -158,3 +158,35 @@ async def test_a_huge_document_does_not_freeze_the_others(client):
     assert big not in client.diagnostics  # the small one did not wait for the big one
     assert small_time < 2.0, small_time
     await wait_published(client, big, 1, timeout=120)
+
+
+async def test_initialization_options_and_workspace_configuration():
+    """Settings from initializationOptions, then from workspace/configuration."""
+    from lsp_support import CONFIG, capabilities
+    client = await CONFIG.start()
+    try:
+        client.set_configuration({"jobspec": {"select": ["JS4"]}})
+        await client.initialize_session(T.InitializeParams(
+            capabilities=capabilities(configuration=True),
+            initialization_options={"jobspec": {"ignore": ["JS307"]}}))
+        uri = await open_doc(client, "cfg.jobspec.yaml", BROKEN, wait=False)
+        for _ in range(300):
+            if {d.code for d in client.diagnostics.get(uri, [])} == {"JS405"}:
+                break
+            await asyncio.sleep(0.01)
+        assert {d.code for d in client.diagnostics[uri]} == {"JS405"}  # select JS4 from the client
+    finally:
+        await client.shutdown_session()
+
+
+async def test_initialization_options_alone():
+    from lsp_support import CONFIG, capabilities
+    client = await CONFIG.start()
+    try:
+        await client.initialize_session(T.InitializeParams(
+            capabilities=capabilities(configuration=False),
+            initialization_options={"jobspec": {"ignore": ["JS307"]}}))
+        uri = await open_doc(client, "cfg2.jobspec.yaml", BROKEN)
+        assert {d.code for d in client.diagnostics[uri]} == {"JS202", "JS405"}
+    finally:
+        await client.shutdown_session()
