@@ -63,6 +63,24 @@ def read_input(path: Path | None) -> bytes:
         return fh.read(MAX_BYTES + 1)
 
 
+class CannotRead(Exception):
+    pass
+
+
+def read_text(path: Path | None) -> tuple[bytes, str]:
+    """The bytes and UTF-8 text of a file (None: stdin); CannotRead says why not."""
+    try:
+        data = read_input(path)
+    except OSError as exc:
+        raise CannotRead(exc.strerror or str(exc)) from None
+    if len(data) > MAX_BYTES:
+        raise CannotRead(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    try:
+        return data, data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CannotRead("not UTF-8 text") from None
+
+
 def detect_stdin_language(data: bytes) -> str:
     head = data.lstrip()[:1]
     if head in (b"{", b"["):
@@ -196,11 +214,11 @@ def cmd_shape(args) -> int:
             raise UsageError("give a SHAPE or --from FILE, not both")
         path = args.from_file
         try:
-            data = read_input(None if path == "-" else Path(path))
-        except OSError as exc:
-            print(f"jobspec: error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            data, text = read_text(None if path == "-" else Path(path))
+        except CannotRead as exc:
+            print(f"jobspec: error: cannot read {path}: {exc}", file=sys.stderr)
             return 2
-        doc = parse_bytes(data, language_for(path) if path != "-" else detect_stdin_language(data))
+        doc = parse(text, language_for(path) if path != "-" else detect_stdin_language(data))
         if doc.root is None:
             first = doc.problems[0]
             pos = doc.lines.position(first.start)
@@ -239,12 +257,9 @@ def cmd_fmt(args) -> int:
     for shown, path, error in discover(args.paths):
         if error is None:
             try:
-                data = read_input(path)
-                text = data.decode("utf-8")
-            except OSError as exc:
-                error = exc.strerror or str(exc)
-            except UnicodeDecodeError:
-                error = "not UTF-8 text"
+                data, text = read_text(path)
+            except CannotRead as exc:
+                error = str(exc)
         if error is not None:
             print(f"jobspec: error: cannot read {shown}: {error}", file=sys.stderr)
             status = 2
@@ -333,13 +348,9 @@ def cmd_convert(args) -> int:
 
     path = args.file
     try:
-        data = read_input(None if path == "-" else Path(path))
-        text = data.decode("utf-8")
-    except OSError as exc:
-        print(f"jobspec: error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"jobspec: error: cannot read {path}: not UTF-8 text", file=sys.stderr)
+        data, text = read_text(None if path == "-" else Path(path))
+    except CannotRead as exc:
+        print(f"jobspec: error: cannot read {path}: {exc}", file=sys.stderr)
         return 2
     language = language_for(path) if path != "-" else detect_stdin_language(data)
     if args.source == "psij":

@@ -61,14 +61,22 @@ def _errors(text, language, version_rules):
             if d.severity == Severity.ERROR]
 
 
+def _refuse_invalid(doc, language, rules) -> Conversion | None:
+    """A conversion starts from a valid jobspec: its errors become JS708 blockers."""
+    errors = _errors(doc, language, rules)
+    if not errors:
+        return None
+    return Conversion(None, blockers=[_blocker(codes.NOT_VALID, (e.start, e.end),
+                                               f"fix this first: {e.message} ({e.code})")
+                                      for e in errors])
+
+
 # --------------------------------------------------------------------------- canonical -> V1
 def to_v1(text: str, language: str = "yaml") -> Conversion:
     doc = parse(text, language)
-    errors = _errors(doc, language, "canonical")
-    if errors:
-        return Conversion(None, blockers=[_blocker(codes.NOT_VALID, (e.start, e.end),
-                                                   f"fix this first: {e.message} ({e.code})")
-                                          for e in errors])
+    refused = _refuse_invalid(doc, language, "canonical")
+    if refused is not None:
+        return refused
     ctx = analysis.model(doc)
     blockers: list[Diagnostic] = []
     edits: list[fixes.Edit] = []
@@ -210,11 +218,9 @@ def _graph_blockers(ctx) -> list[Diagnostic]:
 # --------------------------------------------------------------------------- V1 -> canonical
 def to_canonical(text: str, language: str = "yaml") -> Conversion:
     doc = parse(text, language)
-    errors = _errors(doc, language, "v1")
-    if errors:
-        return Conversion(None, blockers=[_blocker(codes.NOT_VALID, (e.start, e.end),
-                                                   f"fix this first: {e.message} ({e.code})")
-                                          for e in errors])
+    refused = _refuse_invalid(doc, language, "v1")
+    if refused is not None:
+        return refused
     version = doc.root.get("version")
     edits = [fixes.Edit(version.start, version.end, str(CANONICAL_VERSION))]
     changes = [Change(f"version 1 -> {CANONICAL_VERSION} (canonical jobspec; every V1 jobspec "
@@ -365,11 +371,9 @@ def _psij_seconds(raw):
 def to_psij(text: str, language: str = "yaml") -> Conversion:
     """A V1 jobspec -> a PSI/J JobSpec dict (as JSON text) where PSI/J can say it."""
     doc = parse(text, language)
-    errors = _errors(doc, language, "v1")
-    if errors:
-        return Conversion(None, blockers=[_blocker(codes.NOT_VALID, (e.start, e.end),
-                                                   f"fix this first: {e.message} ({e.code})")
-                                          for e in errors])
+    refused = _refuse_invalid(doc, language, "v1")
+    if refused is not None:
+        return refused
     js = to_python(doc.root)
     top = js["resources"][0]
     node = top if top["type"] == "node" else None
