@@ -34,7 +34,7 @@ LANGUAGES = ("yaml", "json", "flux-jobspec", "jsonc")
 BIG = 200_000  # characters: analysed off the event loop
 SETTLE_DELAY = 0.004  # how long a change waits for a newer one already on its way
 BURST_DELAY = 0.03    # ... and inside a burst of changes
-_LOOKS = re.compile(r'^(?:resources|tasks)\s*:|"(?:resources|tasks)"\s*:', re.M)
+_LOOKS = re.compile(r'^(resources|tasks)\s*:|"(resources|tasks)"\s*:', re.M)
 
 
 @dataclass
@@ -51,7 +51,8 @@ class Settings:
         s = cls()
         if not isinstance(raw, dict):
             return s
-        raw = raw.get("jobspec", raw) if isinstance(raw.get("jobspec", raw), dict) else raw
+        if isinstance(raw.get("jobspec"), dict):  # {"jobspec": {...}} or the section itself
+            raw = raw["jobspec"]
         if isinstance(raw.get("select"), list):
             s.select = [str(c).upper() for c in raw["select"]] or None
         if isinstance(raw.get("ignore"), list):
@@ -107,7 +108,8 @@ class JobspecServer(LanguageServer):
         for g in self.settings.files:
             if fnmatch.fnmatch(name, g) or fnmatch.fnmatch(path, g):
                 return True
-        return len(_LOOKS.findall(doc.source[:200_000])) >= 2
+        keys = {a or b for a, b in _LOOKS.findall(doc.source[:200_000])}
+        return keys == {"resources", "tasks"}
 
     def language(self, uri: str) -> str:
         doc = self.workspace.get_text_document(uri)
