@@ -46,6 +46,7 @@ class Client:
         self.next_id = 0
         self.pending: dict[int, asyncio.Future] = {}
         self.published: dict[str, asyncio.Event] = {}
+        self.last_diagnostics: dict[str, list] = {}
         self.settings: dict = {}
         self.reader = asyncio.create_task(self._read())
 
@@ -71,7 +72,9 @@ class Client:
                 self._send({"jsonrpc": "2.0", "id": body["id"], "result": result})
             elif "method" in body:
                 if body["method"] == "textDocument/publishDiagnostics":
-                    ev = self.published.get(body["params"]["uri"])
+                    uri = body["params"]["uri"]
+                    self.last_diagnostics[uri] = body["params"]["diagnostics"]
+                    ev = self.published.get(uri)
                     if ev is not None:
                         ev.set()
             elif body.get("id") in self.pending:
