@@ -556,7 +556,17 @@ class _Parser:
             return
         problem = exc.problem or "invalid YAML"
         message = problem
-        if exc.context and exc.context_mark is not None and exc.context_mark is not mark:
+        at_end = off >= len(self.text.rstrip())
+        context_at_end = (exc.context_mark is not None
+                          and exc.context_mark.index >= len(self.text.rstrip()))
+        if at_end and (context_at_end or not exc.context):
+            opener = _unclosed_opener(self.text)
+            message = "the document ends too early: " + problem
+            if opener is not None:
+                pos = self.lines.position(opener)
+                message += (f" (the {self.text[opener]!r} at line {pos.line + 1}, column "
+                            f"{pos.character + 1} is never closed)")
+        elif exc.context and exc.context_mark is not None and exc.context_mark is not mark:
             cpos = self.lines.position(exc.context_mark.index)
             message = (f"{problem} ({exc.context} that starts at line {cpos.line + 1}, "
                        f"column {cpos.character + 1})")
@@ -727,6 +737,30 @@ class _Parser:
 
 class _Abort(Exception):
     pass
+
+
+def _unclosed_opener(text: str) -> int | None:
+    """Offset of the innermost '[' or '{' never closed (quotes and comments skipped)."""
+    stack: list[int] = []
+    quote = None
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n"):
+            nl = text.find("\n", i)
+            i = n if nl == -1 else nl
+            continue
+        elif ch in "[{":
+            stack.append(i)
+        elif ch in "]}" and stack:
+            stack.pop()
+        i += 1
+    return stack[-1] if stack else None
 
 
 def _short_tag(tag: str) -> str:
