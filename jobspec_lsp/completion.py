@@ -20,19 +20,45 @@ class Candidate:
 
 
 def complete(text: str, offset: int, language: str = "yaml") -> list[Candidate]:
+    return complete_at(text, offset, language)[0]
+
+
+def complete_at(text: str, offset: int, language: str = "yaml"):
+    """(candidates, start, end): what to offer and the span of text they replace."""
     cur = cursor_context(text, offset, language)
     if cur is None:
-        return []
+        return [], offset, offset
+    return _candidates(cur), cur.start, cur.end
+
+
+def _candidates(cur: Cursor) -> list[Candidate]:
     if cur.on == "empty":
         return [Candidate("jobspec V1", "snippet", "a whole V1 jobspec",
                           "node > slot > core, one task, a duration.",
                           docs_text.SNIPPET_V1, True)]
     v1 = _is_v1(cur)
     if cur.on == "key":
-        return _keys(cur, v1)
-    if cur.on == "value":
-        return _values(cur, v1)
-    return []
+        out = _keys(cur, v1)
+    elif cur.on == "value":
+        out = _values(cur, v1)
+    else:
+        return []
+    return [_as_json(c, cur.on) for c in out if c.kind != "snippet"] if cur.json else out
+
+
+def _as_json(c: Candidate, on: str) -> Candidate:
+    """The same candidate written as JSON: quoted keys and string values."""
+    import json as _json
+
+    if on == "key":
+        text = f"{_json.dumps(c.label)}: "
+    else:
+        try:
+            _json.loads(c.label)
+            text = c.label if not c.label.startswith("'") else _json.dumps(c.label.strip("'\""))
+        except ValueError:
+            text = _json.dumps(c.label.strip("'\""))
+    return Candidate(c.label.strip("'\""), c.kind, c.detail, c.documentation, text, False)
 
 
 def _is_v1(cur: Cursor) -> bool:

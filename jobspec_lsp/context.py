@@ -146,6 +146,7 @@ class Cursor:
     doc: Document | None = None                 # the (repaired) document, for labels and types
     block: bool = True        # block context (not inside [] or {})
     indent: int = 0           # column where a new key at the cursor starts
+    json: bool = False        # a JSON document: insert JSON text
 
 
 _WORD = re.compile(r"[A-Za-z0-9_\-.+*^/]*\Z")
@@ -172,7 +173,7 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
 
     openers = _unclosed(head)
     if language == "json":
-        return _json_context(text, offset, word_start, word_end, prefix)
+        return _json_context(text, line_start, line_end, head, prefix, word_start, word_end)
     if openers:
         last = openers[-1]
         after_open = head[head.rfind(last) + 1:] if last in head else head
@@ -214,8 +215,36 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     return Cursor(path, "item", None, prefix, word_start, word_end, set(), doc, block, indent)
 
 
-def _json_context(text, offset, word_start, word_end, prefix):
-    return None  # JSON completion is not offered (yet): JSON jobspecs are mostly generated
+def _json_context(text, line_start, line_end, head, prefix, word_start, word_end):
+    """JSON: the line is repaired as a YAML flow entry (JSON is YAML flow syntax, and
+    YAML flow collections accept a plain marker and a trailing comma)."""
+    quoted = head.endswith('"')
+    if quoted:
+        head = head[:-1]
+    seg = re.split(r"[,{\[]", head)[-1]
+    on_value = ":" in seg
+    rest = text[word_end:line_end]
+    if quoted and rest.startswith('"'):
+        rest = rest[1:]
+    sep = "" if rest.lstrip()[:1] in (",", "}", "]") else ","
+    repl = head + (MARKER if on_value else MARKER + ": x") + sep + rest
+    doc = parse(text[:line_start] + repl + text[line_end:], "yaml")
+    if doc.root is None:
+        return None
+    found = _find_marker(doc.root)
+    if found is None:
+        return None
+    path, role, mapping = found
+    start = word_start - 1 if quoted else word_start
+    end = word_end + (1 if quoted and text[word_end:word_end + 1] == '"' else 0)
+    if role == "key":
+        present = {k.value for k, _ in mapping.pairs if k.value != MARKER} if mapping else set()
+        return Cursor(path, "key", None, prefix, start, end, present, doc, False, 0, json=True)
+    if role == "value":
+        present = {k.value for k, _ in mapping.pairs} if mapping else set()
+        return Cursor(path[:-1], "value", path[-1], prefix, start, end, present, doc, False, 0,
+                      json=True)
+    return None
 
 
 def _in_comment(before: str) -> bool:

@@ -341,14 +341,13 @@ def on_completion(ls: JobspecServer, params: T.CompletionParams):
     text = ls.workspace.get_text_document(uri).source
     lines = LineIndex(text)
     offset = lines.offset(params.position.line, params.position.character, encoding=ls.encoding)
-    cands = completion.complete(text, offset, ls.language(uri))
+    cands, start, end = completion.complete_at(text, offset, ls.language(uri))
     item_caps = getattr(getattr(ls.client_capabilities.text_document, "completion", None),
                         "completion_item", None)
     markdown = T.MarkupKind.Markdown in (getattr(item_caps, "documentation_format", None) or [])
     items = []
+    rng = _range_of(lines, start, max(end, offset), ls.encoding)
     for c in cands:
-        start = _word_start(text, offset)
-        rng = _range_of(lines, start, offset, ls.encoding)
         insert = c.insert_text if c.insert_text is not None else c.label
         items.append(T.CompletionItem(
             label=c.label, kind=_KINDS.get(c.kind), detail=c.detail or None,
@@ -357,13 +356,6 @@ def on_completion(ls: JobspecServer, params: T.CompletionParams):
             insert_text_format=T.InsertTextFormat.Snippet if c.snippet else T.InsertTextFormat.PlainText,
             text_edit=T.TextEdit(rng, insert), filter_text=c.label))
     return T.CompletionList(is_incomplete=False, items=items)
-
-
-def _word_start(text: str, offset: int) -> int:
-    i = offset
-    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_-.+*^/\"'"):
-        i -= 1
-    return i
 
 
 def _range_of(lines, start, end, encoding) -> T.Range:

@@ -92,3 +92,19 @@ async def test_hover_explains_counts_and_vertices(client):
     h = await client.text_document_hover_async(T.HoverParams(
         T.TextDocumentIdentifier(uri2), pos(DOC, "duration")))
     assert "seconds" in h.contents.value and "RFC 14" in h.contents.value
+
+
+async def test_json_completion_quotes_keys_and_values(client):
+    head = ('{"version": 1, "resources": [{"type": "slot", "label": "work", "count": 1, '
+            '"with": [{"type": "core", "count": 1}]}], "tasks": [{"command": ["a"], ')
+    text = head + '"slot": "w", "count": {"per_slot": 1}}]}'
+    uri = await open_doc(client, "c.jobspec.json", text, language="json", wait=False)
+    items = await complete(client, uri, text, '"w"', 2)
+    assert [i.label for i in items] == ["work"]
+    edit = items[0].text_edit
+    assert edit.new_text == '"work"'
+    assert (edit.range.start, edit.range.end) == (pos(text, '"w"'), pos(text, '"w"', 3))
+    text2 = head + '"slot": "work", "count": {"per_}}]}'
+    await change(client, uri, text2, 2)
+    items = await complete(client, uri, text2, '"per_', 5)
+    assert [i.text_edit.new_text for i in items] == ['"per_slot": ', '"total": ']
