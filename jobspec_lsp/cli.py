@@ -527,4 +527,4 @@ def lsp_main(argv=None) -> int:
     return server_main(argv)
 
 
-__all__ = ["main", "lsp_main", "parse"]
+__all__ = ["main", "lsp_main"]

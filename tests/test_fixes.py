@@ -69,8 +69,9 @@ def test_shape_resources_expand_fix_gives_a_valid_list():
     ("    lable: x\n", "JS112", "label"),
 ])
 def test_fixes_offered_in_the_safe_cases(text, code, replacement):
-    base = "version: 999\nresources:\n  - type: node\n"
-    doc_text = base + (text if code != "JS201" else text) + ("    count: 1\n" if code != "JS201" else "")
+    doc_text = "version: 999\nresources:\n  - type: node\n" + text
+    if code != "JS201":
+        doc_text += "    count: 1\n"
     (d,) = [d for d in check(doc_text) if d.code == code]
     (fix,) = fixes.fixes_for(parse(doc_text), d)
     assert fix.edits[0].text == replacement

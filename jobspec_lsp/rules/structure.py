@@ -157,14 +157,12 @@ def _int_fix(node):
 
 
 def _shape_data(text: str):
-    """The expansion of a shape string, when the shape module can parse it."""
-    try:
-        from .. import shape
-    except ImportError:  # pragma: no cover - shape support not installed
-        return None
+    """The expansion of a shape string, for a quick-fix; None when it is no valid shape."""
+    from .. import shape
+
     try:
         resources = shape.expand(text)
-    except Exception:  # noqa: BLE001 - any failure means "not a valid shape"
+    except shape.ShapeError:
         return None
     return {"shape": text, "resources": resources}
 
