@@ -14,8 +14,9 @@ def _js(resources: str, tasks: str = None) -> str:
             "    duration: 0\n")
 
 
-_GOOD = _js("  - type: slot\n    count: 2\n    label: task\n    with:\n      - type: core\n"
-            "        count: 4\n")
+_SLOT = ("  - type: slot\n    count: 2\n    label: task\n    with:\n      - type: core\n"
+         "        count: 4\n")
+_GOOD = _js(_SLOT)
 
 RANGE = define(
     "JS701", "v1-blocked-count", E, "A count V1 cannot express: a range or a set of counts.",
@@ -37,15 +38,13 @@ GRAPH = define(
 TASKS = define(
     "JS704", "v1-blocked-tasks", E, "More than one task.",
     why="A V1 jobspec runs exactly one task set.",
-    bad=_js("  - type: slot\n    count: 2\n    label: task\n    with:\n      - type: core\n"
-            "        count: 4\n", "  - command: [a]\n    slot: task\n    count:\n      per_slot: 1\n"
+    bad=_js(_SLOT, "  - command: [a]\n    slot: task\n    count:\n      per_slot: 1\n"
             "  - command: [b]\n    slot: task\n    count:\n      per_slot: 1\n"),
     good=_GOOD, applies="convert")
 PER_RESOURCE = define(
     "JS705", "v1-blocked-per-resource", E, "A per_resource task count.",
     why="V1 task counts are per_slot or total; tasks per resource have no V1 spelling.",
-    bad=_js("  - type: slot\n    count: 2\n    label: task\n    with:\n      - type: core\n"
-            "        count: 4\n", "  - command: [a]\n    slot: task\n    count:\n"
+    bad=_js(_SLOT, "  - command: [a]\n    slot: task\n    count:\n"
             "      per_resource: {type: core, count: 1}\n"), good=_GOOD, applies="convert")
 TOP = define(
     "JS706", "v1-blocked-top", E, "More than one top-level resource.",
