@@ -605,6 +605,13 @@ def main(argv=None) -> int:
         host, _, port = spec.rpartition(":")
         if not port.isdigit():
             ap.error(f"expected HOST:PORT, not {spec!r}")
+        if args.ws:
+            try:
+                import websockets  # noqa: F401 - pygls serves WebSocket through it
+            except ImportError:
+                print("jobspec-lsp: --ws needs the websockets package "
+                      "(pip install 'pygls[ws]')", file=sys.stderr)
+                return 2
         (server.start_tcp if args.tcp else server.start_ws)(host or "127.0.0.1", int(port))
     else:
         server.start_io()

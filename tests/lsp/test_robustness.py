@@ -63,3 +63,34 @@ def test_version_and_usage():
     assert out.returncode == 0 and out.stdout.startswith("jobspec-lsp ")
     bad = subprocess.run([SERVER, "--tcp", "nonsense"], capture_output=True, text=True)
     assert bad.returncode == 2 and "HOST:PORT" in bad.stderr
+
+
+def test_tcp_transport():
+    import socket
+    import time
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([SERVER, "--tcp", f"127.0.0.1:{port}"], stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not listen"
+                time.sleep(0.1)
+        with sock:
+            sock.sendall(frame(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                           "params": {"capabilities": {}, "processId": None}})
+                               .encode()))
+            stream = sock.makefile("rb")
+            msg = read_message(stream)
+            while msg.get("id") != 1:
+                msg = read_message(stream)
+            assert msg["result"]["serverInfo"]["name"] == "jobspec-lsp"
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stderr.close()
