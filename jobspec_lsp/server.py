@@ -86,6 +86,8 @@ class JobspecServer(LanguageServer):
         self.tasks: dict[str, asyncio.Task] = {}
         self.pull = False
         self.published: dict[str, int | None] = {}
+        self.running: set[str] = set()  # big documents being analysed in a thread
+        self.rerun: set[str] = set()    # ... that changed meanwhile
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -187,8 +189,21 @@ class JobspecServer(LanguageServer):
                     self.published.pop(uri, None)
                 return
             if len(tdoc.source) > BIG:
-                loop = asyncio.get_event_loop()
-                result = await loop.run_in_executor(None, self.analyse, uri)
+                # one analysis of a big document at a time: a thread cannot be
+                # cancelled, so changes meanwhile are analysed once it is done
+                if uri in self.running:
+                    self.rerun.add(uri)
+                    return
+                self.running.add(uri)
+                fut = asyncio.get_event_loop().run_in_executor(None, self.analyse, uri)
+
+                def finished(_, uri=uri):
+                    self.running.discard(uri)
+                    if uri in self.rerun:
+                        self.rerun.discard(uri)
+                        self.schedule(uri)
+                fut.add_done_callback(finished)
+                result = await asyncio.shield(fut)
             else:
                 result = self.analyse(uri)
             current = self.workspace.get_text_document(uri).version

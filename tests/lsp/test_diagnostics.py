@@ -190,3 +190,19 @@ async def test_initialization_options_alone():
         assert {d.code for d in client.diagnostics[uri]} == {"JS202", "JS405"}
     finally:
         await client.shutdown_session()
+
+
+async def test_edits_to_a_big_document_end_on_its_last_version(client):
+    big = BROKEN + "    environment:\n" + "".join(
+        f'      V{i}: "x"\n' for i in range(12_000))
+    assert len(big) > 200_000
+    uri = await open_doc(client, "big-edits.jobspec.yaml", big, wait=False)
+    for v in range(2, 8):
+        await asyncio.sleep(0.05)
+        big = big.replace(f"per_slot: {v - 1}", f"per_slot: {v}")
+        client.text_document_did_change(T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri, version=v),
+            [T.TextDocumentContentChangeWholeDocument(text=big)]))
+    await wait_published(client, uri, 7, timeout=60)
+    versions = [v for u, v, _ in client.published if u == uri]
+    assert versions == sorted(versions) and versions[-1] == 7
