@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import re
 from pathlib import Path
 
 # lark is imported on first use: most jobspecs never need these parsers, and the
@@ -31,6 +32,12 @@ class FormatError(ValueError):
         self.end = start if end is None else end
         self.expected = list(expected)
         self.semantic = semantic
+
+    @property
+    def short(self) -> str:
+        """The message without its column, for a diagnostic whose range already shows it."""
+        msg = re.sub(r" at column \d+, the end", " at the end", self.message)
+        return re.sub(r" at column \d+", "", msg)
 
 
 def grammar_dir():

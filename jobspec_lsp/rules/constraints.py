@@ -120,4 +120,4 @@ def _check_formatted(ctx, item, parser, code, what) -> None:
         parser(item.value)
     except formats.FormatError as err:
         start, end = range_in_string(item, err.start, err.end, ctx.doc)
-        ctx.report(code, (start, end), f"{item.value!r} is not a valid {what}: {err.message}")
+        ctx.report(code, (start, end), f"{item.value!r} is not a valid {what}: {err.short}")

@@ -129,7 +129,7 @@ def check_count(ctx: Context, key, value) -> None:
     except formats.FormatError as err:
         start, end = range_in_string(value, err.start, err.end, ctx.doc)
         return ctx.report(BAD_STRING, (start, end), f"count {n!r} is not an idset or range: "
-                          f"{err.message}")
+                          f"{err.short}")
     if kind == "idset":
         if parsed and parsed[0][0] == 0:
             start, end = range_in_string(value, _zero_offset(n), _zero_offset(n) + 1, ctx.doc)
