@@ -61,6 +61,11 @@ def hover(doc: Document, offset: int) -> Hover | None:
     if kind == "system" and key == "duration" and type(node.value) in (int, float):
         return Hover(f"Time limit: {human_duration(node.value)}.", node.start, node.end)
     doc_text = docs_text.key_doc(kind, key)
+    value_doc = next((d for v, d in docs_text.VALUES.get((kind or "", key or ""), [])
+                      if v.strip("'\"") == str(node.value) and d), None)
+    if value_doc:
+        return Hover(f"`{node.value}`: {value_doc}" + (f"\n\n**{key}**: {doc_text}" if doc_text
+                                                       else ""), node.start, node.end)
     if doc_text:
         return Hover(f"**{key}**\n\n{doc_text}", node.start, node.end)
     return None

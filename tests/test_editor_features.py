@@ -47,3 +47,15 @@ def test_features_survive_mutated_examples_at_every_kind_of_offset():
 @given(st.text(alphabet=" -:{}[],'\"#\nabcy0123&*", max_size=80), st.integers(0, 80))
 def test_completion_never_raises(text, off):
     completion.complete(text, min(off, len(text)))
+
+
+def test_hover_on_values_explains_the_value():
+    text = (REPO / "examples" / "canonical-range.jobspec.yaml").read_text()
+    doc = parse(text)
+    h = hover.hover(doc, text.index("afterok") + 2)
+    assert h.markdown.startswith("`afterok`: Start after the job completed successfully.")
+    assert text[h.start:h.end] == "afterok"
+    h = hover.hover(doc, text.index('"*"') + 1)
+    assert h.markdown == "Between 2 and 16 nodes, multiplying by 2: 2, 4, 8, 16."
+    h = hover.hover(doc, text.index("{min: 2}"))
+    assert h.markdown == "At least 2 sockets: as many as are available."
