@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from . import analysis, fixes, formats
 from .diagnostics import Diagnostic, Severity
-from .document import Mapping, Scalar, Sequence, parse, to_python
+from .document import Mapping, Scalar, parse, to_python
 from .rules import convert as codes
 
 CANONICAL_VERSION = 999  # what RFC 14's own canonical examples use

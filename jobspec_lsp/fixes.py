@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 
 from .diagnostics import Diagnostic
-from .document import Document, Mapping, Scalar, Sequence
+from .document import Document, Mapping, Sequence
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ def _tokens(tree, kind=None):
             yield tok
 
 
-def _int(tok: Token) -> int:
+def _int(tok) -> int:
     text = str(tok)
     if len(text) > 1 and text[0] == "0":
         raise _semantic(f"leading zero in {text!r}", tok.start_pos, tok.end_pos)
@@ -158,7 +158,7 @@ def _int(tok: Token) -> int:
 # --------------------------------------------------------------------------- idset
 def parse_idset(s: str) -> list[tuple[int, int]]:
     """RFC 22 idset -> inclusive (lo, hi) runs, in order.  "" is the empty set."""
-    from lark import Token, Tree  # noqa: F401 - lazily, see the top
+    from lark import Token  # lazily, see the top
 
     tree = _parse("idset", s)
     runs: list[tuple[int, int]] = []
@@ -188,7 +188,7 @@ def format_idset(runs) -> str:
 # --------------------------------------------------------------------------- range
 def parse_range(s: str) -> dict:
     """RFC 45 range -> the RFC 14 count dictionary it stands for."""
-    from lark import Token, Tree  # noqa: F401 - lazily, see the top
+    from lark import Token  # lazily, see the top
 
     tree = _parse("range", s)
     body = next(t for t in tree.iter_subtrees_topdown() if t.data in ("bounded", "unbounded"))
@@ -259,7 +259,7 @@ def parse_count_string(s: str):
 # --------------------------------------------------------------------------- hostlist
 def parse_hostlist(s: str):
     """RFC 29 hostlist -> [(prefix, [(lo, hi)] or None, suffix)], never expanded."""
-    from lark import Token, Tree  # noqa: F401 - lazily, see the top
+    from lark import Token, Tree  # lazily, see the top
 
     tree = _parse("hostlist", s)
     terms = []

@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from . import __version__, analysis, completion, fixes, hover, navigation
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic
 from .document import Document, parse
 from .positions import LineIndex
 
@@ -621,9 +621,8 @@ def main(argv=None) -> int:
         if not port.isdigit():
             ap.error(f"expected HOST:PORT, not {spec!r}")
         if args.ws:
-            try:
-                import websockets  # noqa: F401 - pygls serves WebSocket through it
-            except ImportError:
+            import importlib.util
+            if importlib.util.find_spec("websockets") is None:  # pygls serves WebSocket with it
                 print("jobspec-lsp: --ws needs the websockets package "
                       "(pip install 'pygls[ws]')", file=sys.stderr)
                 return 2

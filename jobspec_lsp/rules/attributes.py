@@ -8,7 +8,7 @@ from .. import formats
 from . import constraints, dependencies, files  # the JS5xx families hang off system
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar
-from .base import (Context, check_keys, describe, did_you_mean, is_number, is_str, shown, suggest)
+from .base import (Context, check_keys, describe, did_you_mean, is_number, is_str, suggest)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Severity, define
 from ..document import Mapping
 from .attributes import SYSTEM_KEYS
-from .base import Context, anchor_for_missing, describe, is_int, is_str
+from .base import Context, anchor_for_missing, describe, is_str
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
