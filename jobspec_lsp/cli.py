@@ -130,6 +130,7 @@ def cmd_check(args) -> int:
     status = 0
     counts = {s: 0 for s in Severity}
     files_json = []
+    checked = 0
     out = sys.stdout
     for shown, path, error in discover(args.paths):
         if error is None:
@@ -150,6 +151,7 @@ def cmd_check(args) -> int:
         else:
             language = language_for(str(path))
         doc = parse_bytes(data, language)
+        checked += 1
         diags = check(doc, version_rules=args.version_rules, select=select, ignore=ignore)
         for d in diags:
             counts[d.severity] += 1
@@ -170,8 +172,11 @@ def cmd_check(args) -> int:
             parts = [f"{n} {s.label}{'s' if n != 1 and s != Severity.INFORMATION else ''}"
                      for s, n in counts.items() if n]
             print("Found " + ", ".join(parts) + ".", file=sys.stderr)
-        elif status == 0:
+        elif status == 0 and checked:
             print("All checks passed.", file=sys.stderr)
+    if not checked and status == 0:
+        print("jobspec: warning: no jobspec files found (directories are searched for "
+              "*.jobspec.yaml|yml|json and jobspec.yaml|yml|json)", file=sys.stderr)
     return status
 
 

@@ -222,3 +222,9 @@ def test_python_m_entry_point():
     proc = subprocess.run([sys.executable, "-m", "jobspec_lsp", "check", str(EXAMPLES)],
                           capture_output=True)
     assert proc.returncode == 1
+
+
+def test_a_directory_without_jobspecs_says_so(tmp_path):
+    (tmp_path / "notes.yaml").write_text("a: 1\n")
+    proc = run_cli("check", tmp_path)
+    assert proc.returncode == 0 and "no jobspec files found" in proc.stderr.decode()
