@@ -255,10 +255,18 @@ def cmd_shape(args) -> int:
 
 
 def cmd_fmt(args) -> int:
+    """`jobspec fmt`: exit 0 nothing to do or done, 1 --check/--diff found files to
+    reformat, 2 an error (a file unreadable, unparsable or refused; the others are
+    still formatted)."""
+    import difflib
+
     from .format import FormatError, format_text, load_options
+    from .positions import LineIndex
 
     status = 0
     changed = unchanged = 0
+    seen = 0
+    warned: set[str] = set()
     for shown, path, error in discover(args.paths):
         if error is None:
             try:
@@ -269,26 +277,29 @@ def cmd_fmt(args) -> int:
             print(f"jobspec: error: cannot read {shown}: {error}", file=sys.stderr)
             status = 2
             continue
+        seen += 1
         if path is None:
             shown = args.stdin_filename or "-"
             language = language_for(shown) if args.stdin_filename else detect_stdin_language(data)
-            options = load_options(Path.cwd())
+            options = load_options(Path(args.stdin_filename) if args.stdin_filename else Path.cwd())
         else:
             language = language_for(str(path))
             options = load_options(path)
-        bom = text.startswith("\ufeff")
+        for w in options.warnings:
+            if w not in warned:
+                warned.add(w)
+                print(f"jobspec: warning: {w}", file=sys.stderr)
         try:
-            new = format_text(text[1:] if bom else text, language, options)
+            new = format_text(text, language, options)
         except FormatError as err:
-            lines = parse(text[1:] if bom else text, language).lines
-            pos = lines.position(err.start)
+            bom = 1 if text.startswith("\ufeff") else 0
+            pos = LineIndex(text[bom:]).position(max(err.start - bom, 0))
             print(f"{shown}:{pos.line + 1}:{pos.character + 1}: error: {err.message}",
                   file=sys.stderr)
             status = 2
             if path is None and not (args.check or args.diff):
                 sys.stdout.write(text)  # a pipe gets its input back unchanged
             continue
-        new = ("\ufeff" + new) if bom else new
         if path is None and not (args.check or args.diff):
             sys.stdout.write(new)
             continue
@@ -297,7 +308,6 @@ def cmd_fmt(args) -> int:
             continue
         changed += 1
         if args.diff:
-            import difflib
             sys.stdout.writelines(difflib.unified_diff(
                 text.splitlines(keepends=True), new.splitlines(keepends=True),
                 fromfile=shown, tofile=shown))
@@ -306,18 +316,23 @@ def cmd_fmt(args) -> int:
             print(f"would reformat {shown}")
             status = max(status, 1)
         else:
-            try:
-                write_atomic(path, new)
+            try:  # through a symbolic link: replace the file it points to, not the link
+                write_atomic(Path(os.path.realpath(path)), new)
             except OSError as exc:
                 print(f"jobspec: error: cannot write {shown}: {exc.strerror or exc}",
                       file=sys.stderr)
                 status = 2
                 continue
-            print(f"reformatted {shown}", file=sys.stderr)
+            if not args.quiet:
+                print(f"reformatted {shown}", file=sys.stderr)
     if not args.quiet and (changed or unchanged):
         verb = "would be reformatted" if (args.check or args.diff) else "reformatted"
-        print(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} left unchanged",
+        print(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} "
+              f"{'already formatted' if (args.check or args.diff) else 'left unchanged'}",
               file=sys.stderr)
+    if not seen and status == 0:
+        print("jobspec: warning: no jobspec files found (directories are searched for "
+              "*.jobspec.yaml|yml|json and jobspec.yaml|yml|json)", file=sys.stderr)
     return status
 
 
@@ -441,14 +456,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_check)
 
     f = sub.add_parser("fmt", help="format jobspec files (comments and meaning kept)",
-                       description="Format jobspec files in place. Exit 0: nothing to do or "
-                                   "done; 1: --check/--diff found files to reformat; 2: error.")
+                       description="Format jobspec files in place (directories: the files "
+                                   "`jobspec check` finds; '-' formats stdin to stdout). Exit 0: "
+                                   "nothing to do or done; 1: --check/--diff found files to "
+                                   "reformat; 2: error. Options: [tool.jobspec.format] in "
+                                   "pyproject.toml (sort-keys, line-length).")
     f.add_argument("paths", nargs="+", metavar="PATH")
-    f.add_argument("--check", action="store_true", help="only report files that would change")
+    f.add_argument("--check", action="store_true", help="only list files that would change")
     f.add_argument("--diff", action="store_true", help="print a unified diff instead of writing")
     f.add_argument("--stdin-filename", metavar="NAME",
-                   help="name for '-' (its suffix picks YAML or JSON)")
-    f.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+                   help="name for '-' (its suffix picks YAML or JSON; its folder the pyproject.toml)")
+    f.add_argument("-q", "--quiet", action="store_true", help="no summary or progress lines")
     f.set_defaults(func=cmd_fmt)
 
     cv = sub.add_parser("convert", help="canonical <-> V1 jobspec, PSI/J -> jobspec",

@@ -1,30 +1,53 @@
-"""Conversions: canonical <-> V1 jobspec, PSI/J job descriptions -> jobspec and
-back, and a jobspec from a `flux submit`-like command line.
+"""Conversions the command line and the language server share (pure functions).
 
-Conversions of a jobspec are text edits on the original, so comments and
-layout survive; every change is listed, what cannot be converted is reported
-as a positioned blocker (JS7xx), and every result is checked with the same
-rules as `jobspec check` before it is returned.
+- :func:`to_v1` — canonical (RFC 14) jobspec -> jobspec V1 (RFC 25)
+- :func:`to_canonical` — V1 -> the explicit canonical form (``version: 999``)
+- :func:`from_psij` / :func:`from_psij_text` — a PSI/J ``JobSpec`` -> V1
+- :func:`to_psij` — V1 -> a PSI/J ``JobSpec`` (psij-python's JSON serialization)
+- :func:`from_command_line` — ``flux submit``-like options -> V1
+
+Every function returns a :class:`Conversion`: the new text (``None`` when the
+conversion is impossible), every change made (each with the range of the input
+it concerns), the blockers (JS7xx diagnostics on the exact input token that
+stops it) and warnings (what could not be carried).  A result is returned only
+after it checks clean with the rules of its version, so a conversion never
+hands back a jobspec that ``jobspec check`` would reject.
+
+Conversions between jobspec forms are text edits on the original, so comments
+and layout survive (the result is also compared, value by value, with the
+conversion done on the loaded data; should an edit ever disagree, the document
+is rewritten from the data instead, and that is listed as a change).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import re
-import shlex
 from dataclasses import dataclass, field
+from urllib.parse import parse_qs
 
-from . import analysis, fixes, formats
+from . import analysis, formats
 from .diagnostics import Diagnostic, Severity
-from .document import Mapping, Scalar, parse, to_python
+from .document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
 from .rules import convert as codes
+from .rules.base import head
 
-CANONICAL_VERSION = 999  # what RFC 14's own canonical examples use
+# The version written for the explicit canonical form: RFC 14 uses 999 for every
+# example that needs canonical jobspec; any version other than 1 selects the
+# canonical rules (here and in flux-core's validators).  See docs/convert.md.
+CANONICAL_VERSION = 999
+PSIJ_DEFAULT_DURATION = 600  # PSI/J's JobAttributes default: 10 minutes
+V1_TYPES = ("node", "slot", "core", "gpu")
+TASK_LABEL = "task"           # the slot label flux-core's tools write
 
 
 @dataclass
 class Change:
+    """One change a conversion made; ``start``/``end`` are code-point offsets of
+    the input it concerns (0, 0 when there is no input text)."""
+
     message: str
     start: int
     end: int
@@ -42,212 +65,684 @@ class Conversion:
         return self.text is not None
 
 
-def _blocker(code, node_or_span, message, severity=Severity.ERROR) -> Diagnostic:
-    if isinstance(node_or_span, tuple):
-        start, end = node_or_span
-    else:
-        start, end = node_or_span.start, node_or_span.end
+class UsageError(ValueError):
+    """Options that cannot be turned into a jobspec (``jobspec new`` exits 2)."""
+
+
+# --------------------------------------------------------------------------- helpers
+def _span(where) -> tuple[int, int]:
+    if isinstance(where, tuple):
+        return where
+    return head(where)
+
+
+def _diag(code: str, where, message: str, severity: Severity = Severity.ERROR) -> Diagnostic:
+    start, end = _span(where)
     return Diagnostic(code, severity, message, start, end)
 
 
-def _apply(text: str, edits) -> str:
-    for e in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        text = text[:e.start] + e.text + text[e.end:]
-    return text
-
-
-def _errors(text, language, version_rules):
-    return [d for d in analysis.check(text, language=language, version_rules=version_rules)
+def _errors(source, language: str, rules: str) -> list[Diagnostic]:
+    return [d for d in analysis.check(source, language=language, version_rules=rules)
             if d.severity == Severity.ERROR]
 
 
-def _refuse_invalid(doc, language, rules) -> Conversion | None:
-    """A conversion starts from a valid jobspec: its errors become JS708 blockers."""
-    errors = _errors(doc, language, rules)
-    if not errors:
-        return None
-    return Conversion(None, blockers=[_blocker(codes.NOT_VALID, (e.start, e.end),
-                                               f"fix this first: {e.message} ({e.code})")
-                                      for e in errors])
+def _refuse(errors) -> Conversion:
+    return Conversion(None, blockers=[
+        Diagnostic(codes.NOT_VALID, Severity.ERROR, f"fix this first: {e.message} ({e.code})",
+                   e.start, e.end) for e in errors])
 
 
-# --------------------------------------------------------------------------- canonical -> V1
-def to_v1(text: str, language: str = "yaml") -> Conversion:
-    doc = parse(text, language)
-    refused = _refuse_invalid(doc, language, "canonical")
-    if refused is not None:
-        return refused
-    ctx = analysis.model(doc)
-    blockers: list[Diagnostic] = []
-    edits: list[fixes.Edit] = []
-    changes: list[Change] = []
-    root = ctx.root
-
-    if len(ctx.top) > 1:
-        blockers.append(_blocker(codes.TOP, ctx.top[1].node.get("type"),
-                                 f"V1 has one top-level resource; this jobspec has {len(ctx.top)}"))
-    for v in ctx.vertices:
-        t = v.node.get("type")
-        if v.type not in ("node", "slot", "core", "gpu"):
-            blockers.append(_blocker(codes.TYPE, t, f"V1 has no {v.type!r} resources"))
-        count = v.node.get("count")
-        if isinstance(count, Mapping) or (isinstance(count, Scalar) and isinstance(count.value, str)):
-            fixed = _fixed_count(count)
-            if fixed is None:
-                blockers.append(_blocker(codes.RANGE, count, f"V1 counts are fixed; "
-                                         f"{_one_line(count)} leaves the choice to the scheduler"))
-            else:
-                edits.append(fixes.Edit(count.start, count.end, str(fixed)))
-                changes.append(Change(f"count {_src(text, count)} written as the integer {fixed}",
-                                      count.start, count.end))
-        for key, value in v.node.pairs:
-            if key.value == "id":
-                blockers.append(_blocker(codes.KEY, key, "V1 cannot say which resources (id)"))
-            elif key.value == "exclusive" and v.type != "node":
-                if v.type == "slot" and value.value is True:
-                    edits.append(_remove_line(doc, key, value))
-                    changes.append(Change("removed exclusive: true from the slot (slots are "
-                                          "exclusive anyway)", key.start, value.end))
-                else:
-                    blockers.append(_blocker(codes.KEY, key, f"V1 cannot carry exclusive on a "
-                                             f"{v.type}"))
-    blockers.extend(_graph_blockers(ctx))
-    if len(ctx.tasks) > 1:
-        blockers.append(_blocker(codes.TASKS, ctx.tasks[1].pairs[0][0] if isinstance(
-            ctx.tasks[1], Mapping) and ctx.tasks[1].pairs else ctx.tasks[1],
-            f"V1 runs one task set; this jobspec has {len(ctx.tasks)}"))
-    for task in ctx.tasks[:1]:
-        if not isinstance(task, Mapping):
-            continue
-        c = task.get("count")
-        if isinstance(c, Mapping) and "per_resource" in c:
-            blockers.append(_blocker(codes.PER_RESOURCE, c.key_node("per_resource"),
-                                     "V1 task counts are per_slot or total"))
-        for key, _ in task.pairs:
-            if key.value in ("distribution", "attributes"):
-                blockers.append(_blocker(codes.KEY, key, f"V1 tasks cannot carry {key.value}"))
-    if blockers:
-        return Conversion(None, changes, sorted(blockers, key=Diagnostic.sort_key))
-
-    version = root.get("version")
-    if not (isinstance(version, Scalar) and version.value == 1):
-        edits.append(fixes.Edit(version.start, version.end, "1"))
-        changes.append(Change(f"version {_src(text, version)} -> 1", version.start, version.end))
-    attrs = root.get("attributes")
-    system = attrs.get("system") if isinstance(attrs, Mapping) else None
-    if system is None:
-        edits.extend(fixes.add_system_edits(doc))
-        changes.append(Change("added attributes.system with duration: 0 (unlimited, the "
-                              "instance's limit applies)", attrs.start, attrs.start))
-    elif isinstance(system, Mapping) and "duration" not in system:
-        edits.extend(fixes.add_duration_edits(doc))
-        changes.append(Change("added duration: 0 (unlimited, the instance's limit applies)",
-                              system.start, system.start))
-    out = _apply(text, edits)
-    return _verified(out, language, "v1", changes)
+def _same(a, b) -> bool:
+    """Equal data with equal types (1, 1.0 and true differ)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return a == b
 
 
-def _verified(out, language, rules, changes) -> Conversion:
-    left = _errors(out, language, rules)
-    if left:  # a conversion that would not check clean is never returned
-        doc = parse(out, language)
-        return Conversion(None, changes, [_blocker(codes.NOT_VALID, (0, 0),
-                          f"the converted jobspec would still have {e.code} at line "
-                          f"{doc.lines.position(e.start).line + 1}: {e.message}") for e in left])
-    return Conversion(out, changes)
+def _plain(data):
+    """A deep copy with no shared objects (aliases become independent copies)."""
+    return json.loads(json.dumps(data, default=str))
 
 
-def _fixed_count(count):
-    if isinstance(count, Scalar):
-        try:
-            kind, parsed = formats.parse_count_string(count.value)
-        except formats.FormatError:
+def _apply(text: str, edits) -> str | None:
+    """Apply (start, end, new) edits; None when two of them overlap."""
+    edits = sorted(edits)
+    for (s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
+        if s2 < e1:
             return None
-        if kind == "idset" and len(parsed) == 1 and parsed[0][0] == parsed[0][1]:
-            return parsed[0][0]
-        if kind == "range" and parsed.get("max") == parsed["min"]:
-            return parsed["min"]
-        return None
-    d = to_python(count)
-    if isinstance(d, dict) and d.get("max") == d.get("min") and isinstance(d.get("min"), int):
-        return d["min"]
-    return None
+    for start, end, new in reversed(edits):
+        text = text[:start] + new + text[end:]
+    return text
 
 
-def _src(text, node) -> str:
-    return text[node.start:node.end]
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
 
 
-def _one_line(node) -> str:
+def _line_end(text: str, offset: int) -> int:
+    """Offset just after the newline ending the line of ``offset`` (or the end)."""
+    nl = text.find("\n", offset)
+    return len(text) if nl < 0 else nl + 1
+
+
+def _column(text: str, offset: int) -> int:
+    return offset - _line_start(text, offset)
+
+
+def _content_end(node: Node) -> int:
+    """Where a node's own text ends (a block collection's end mark lies further on,
+    at the next line's indentation)."""
+    while True:
+        if isinstance(node, Mapping) and not node.flow and node.pairs:
+            node = node.pairs[-1][1]
+        elif isinstance(node, Sequence) and not node.flow and node.items:
+            node = node.items[-1]
+        else:
+            return node.end
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z_/][A-Za-z0-9_./+@-]*\Z")
+
+
+def _yaml_str(s: str) -> str:
+    """A string as a YAML scalar safe in block and flow context."""
+    if _PLAIN_WORD.match(s):
+        doc = parse(f"x: {s}\n")
+        if not doc.problems and doc.root is not None and doc.root.get("x").value == s:
+            return s
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _scalar(value, language: str) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False) if language == "json" else _yaml_str(value)
+    return json.dumps(value)
+
+
+def _key(name: str, language: str) -> str:
+    return json.dumps(name) if language == "json" else name
+
+
+def dump(js: dict, fmt: str = "yaml") -> str:
+    """A jobspec (plain data) as YAML or JSON text in the formatter's style."""
+    from .format import FormatError, format_text
+
+    if fmt == "json":
+        text = json.dumps(js, indent=2, ensure_ascii=False) + "\n"
+    else:
+        import yaml
+
+        text = yaml.safe_dump(js, sort_keys=False, default_flow_style=None, allow_unicode=True,
+                              width=1 << 16)
+    try:
+        return format_text(text, fmt)
+    except FormatError:  # pragma: no cover - the formatter refuses nothing dump writes
+        return text
+
+
+def _verified(text: str, language: str, rules: str, changes, warnings=(), where=(0, 0)
+              ) -> Conversion:
+    """``text`` when it checks clean under ``rules``; otherwise blockers (a
+    conversion never returns a jobspec `jobspec check` would reject)."""
+    left = _errors(text, language, rules)
+    if left:
+        lines = parse(text, language).lines
+        return Conversion(None, list(changes), [
+            _diag(codes.NOT_VALID, where, f"the result would have {e.code} at line "
+                  f"{lines.position(e.start).line + 1}: {e.message}") for e in left],
+            list(warnings))
+    return Conversion(text, list(changes), [], list(warnings))
+
+
+# =========================================================================== canonical -> V1
+def to_v1(text: str, language: str = "yaml") -> Conversion:
+    """Canonical jobspec -> jobspec V1, by minimal edits of ``text``.
+
+    Blocked (``text`` None) when no V1 jobspec means the same: each blocker is
+    a JS70x diagnostic on the token responsible.  An input with errors is
+    refused (JS708, each error listed).  Offsets are those of ``jobspec check``
+    (after a byte order mark, which is kept)."""
+    bom, text = _split_bom(text)
+    return _with_bom(bom, _to_v1(text, language))
+
+
+def _split_bom(text: str) -> tuple[str, str]:
+    return ("\ufeff", text[1:]) if text.startswith("\ufeff") else ("", text)
+
+
+def _with_bom(bom: str, conv: Conversion) -> Conversion:
+    if bom and conv.text is not None:
+        conv.text = bom + conv.text
+    return conv
+
+
+def _newline(text: str) -> str:
+    nl = text.find("\n")
+    return "\r\n" if nl > 0 and text[nl - 1] == "\r" else "\n"
+
+
+def _to_v1(text: str, language: str) -> Conversion:
+    doc = parse(text, language)
+    errors = _errors(doc, language, "canonical")
+    bare = None
+    if errors:
+        bare = _bare_request(doc, errors)
+        if bare is None:
+            return _refuse(errors)
+    ctx = analysis.model(doc)
+    plan = _V1Plan(doc, ctx, bare)
+    plan.run()
+    if plan.blockers:
+        return Conversion(None, [], sorted(plan.blockers, key=Diagnostic.sort_key))
+    out = _apply(text, plan.edits)
+    changes = sorted(plan.changes, key=lambda c: (c.start, c.end))
+    if out is not None and bare is not None:
+        out = _wrap_bare(out, language, bare[1])
+    if bare is not None:
+        seq = bare[0]
+        changes.append(Change(
+            f"put the bare {' and '.join(_bare_types(seq))} request into one task slot "
+            f"labelled {bare[1]!r} (count 1), which V1 requires and which the task names",
+            *head(seq)))
+        changes.sort(key=lambda c: (c.start, c.end))
+    want = _v1_data(to_python(doc.root), bare[1] if bare else None)
+    return _checked_v1(text, out, language, want, changes)
+
+
+def _checked_v1(text, out, language, want, changes) -> Conversion:
+    reason = None
+    if out is None:
+        reason = "two edits overlapped"
+    else:
+        after = parse(out, language)
+        if after.root is None or not _same(to_python(after.root), want):
+            reason = "the edited text would not read as the converted data"
+        elif _errors(after, language, "v1"):
+            reason = "the edited text would not pass the V1 rules"
+    if reason is not None:  # never expected; correctness over layout
+        out = dump(want, language)
+        changes = changes + [Change(f"rewrote the whole document from its data ({reason}); "
+                                    "comments and layout are not kept", 0, len(text))]
+    root = parse(text, language).root
+    return _verified(out, language, "v1", changes, where=_span(root))
+
+
+class _V1Plan:
+    """What to edit, and what blocks, to turn one canonical document into V1."""
+
+    def __init__(self, doc: Document, ctx, bare):
+        self.doc = doc
+        self.text = doc.text
+        self.ctx = ctx
+        self.bare = bare
+        self.edits: list[tuple[int, int, str]] = []
+        self.changes: list[Change] = []
+        self.blockers: list[Diagnostic] = []
+
+    def block(self, code, where, message):
+        self.blockers.append(_diag(code, where, message))
+
+    def edit(self, start, end, new, message, span=None):
+        self.edits.append((start, end, new))
+        s, e = span if span is not None else (start, end)
+        self.changes.append(Change(message, s, e))
+
+    def run(self):
+        ctx = self.ctx
+        if len(ctx.top) > 1 and not self.bare:
+            extra = ctx.top[1]
+            self.block(codes.TOP, extra.node.get("type") or extra.node,
+                       f"V1 resources hold one top-level node or slot; this jobspec has "
+                       f"{len(ctx.top)} top-level resources and V1 cannot request them together")
+        for v in ctx.vertices:
+            self.vertex(v)
+        if not self.bare:
+            self.graph()
+        self.tasks()
+        if not self.blockers:
+            self.version()
+            self.system()
+
+    # ---------------------------------------------------------------- resources
+    def in_slot(self, v) -> bool:
+        return (self.bare is not None or v.type == "slot"
+                or any(a.type == "slot" for a in v.ancestors()))
+
+    def vertex(self, v):
+        node = v.node
+        if v.type not in V1_TYPES:
+            self.block(codes.TYPE, node.get("type") or node,
+                       f"V1 has no {v.type!r} resources (only node, slot, core and gpu); "
+                       "leaving it out would change the request")
+        count = node.get("count")
+        if isinstance(count, Mapping) or (isinstance(count, Scalar) and isinstance(count.value, str)):
+            self.count(node, count)
+        for key, value in node.pairs:
+            if key.value == "id":
+                self.block(codes.KEY, key, f"V1 cannot ask for particular resources (id "
+                           f"{self.text[value.start:value.end]}); leaving it out would let "
+                           "the scheduler choose any")
+            elif key.value == "exclusive" and v.type != "node":
+                self.exclusive(v, key, value)
+
+    def count(self, vertex: Mapping, count: Node):
+        fixed = _fixed_count(to_python(count))
+        shown = _one_line(count, self.text)
+        if fixed is None:
+            self.block(codes.RANGE, count, f"V1 counts are fixed integers; {shown} lets the "
+                       "scheduler choose among several counts")
+            return
+        key = vertex.key_node("count")
+        if isinstance(count, (Mapping, Sequence)) and not count.flow:
+            gap = self.text[key.end:count.start]
+            comment = re.search(r"#[^\n]*", gap)
+            new = f": {fixed}" + (f"  {comment.group(0)}" if comment else "")
+            start, end = key.end, _content_end(count)
+        else:
+            props = _PROPERTIES.match(self.text, count.start, count.end)
+            new, start, end = str(fixed), props.end() if props else count.start, count.end
+        self.edit(start, end, new, f"count {shown} written as the integer {fixed} (the same "
+                  "single count)", span=_span(count))
+
+    def exclusive(self, v, key: Scalar, value: Node):
+        if not self.in_slot(v):
+            self.block(codes.KEY, key, f"V1 allows exclusive only on a node, not on a {v.type} "
+                       "outside a slot")
+        elif value.value is True:
+            self.remove_pair(v.node, key, f"removed exclusive: true from the {v.type} (RFC 14: "
+                             "a slot and everything in it are exclusive by default)")
+        else:
+            what = "the slot" if v.type == "slot" else f"the {v.type}s of the slot"
+            self.block(codes.KEY, key, f"exclusive: {self.text[value.start:value.end]} lets other "
+                       f"jobs share {what}; V1 slots are always exclusive")
+
+    def remove_pair(self, mapping: Mapping, key: Scalar, message: str):
+        text = self.text
+        pairs = mapping.pairs
+        i = next(n for n, (k, _) in enumerate(pairs) if k is key)
+        value = pairs[i][1]
+        span = (key.start, _content_end(value))
+        if mapping.flow:
+            if i + 1 < len(pairs):
+                start, end = key.start, pairs[i + 1][0].start
+            elif i > 0:
+                start, end = _content_end(pairs[i - 1][1]), _content_end(value)
+            else:
+                start, end = key.start, _content_end(value)
+        else:
+            ls = _line_start(text, key.start)
+            if text[ls:key.start].strip() == "":
+                start, end = ls, _line_end(text, _content_end(value))
+            elif i + 1 < len(pairs):  # `- exclusive: true` opens a list item
+                start, end = key.start, pairs[i + 1][0].start
+            else:
+                start, end = key.start, _content_end(value)
+        self.edit(start, end, "", message, span=span)
+
+    def graph(self):
+        """Blockers for a V1-typed graph V1 does not allow.  Vertices of other
+        types are already blocked (JS702) and are not blamed twice."""
+        ctx = self.ctx
+        if not ctx.top:
+            return
+        top = ctx.top[0]
+        if top.type not in V1_TYPES:  # still say what is wrong inside its first slot
+            slot = next((d for d in top.descendants() if d.type == "slot"), None)
+            return self.slot_graph(slot) if slot is not None else None
+        anchor = lambda v: v.node.get("type") or v.node  # noqa: E731
+        known = lambda vs: [v for v in vs if v.type in V1_TYPES]  # noqa: E731
+        if top.type == "node":
+            kids = top.children
+            slots = [k for k in kids if k.type == "slot"]
+            if not slots:
+                return self.block(codes.GRAPH, anchor(top),
+                                  "a V1 node holds exactly one slot; this node holds "
+                                  f"{_kinds(kids)} and no slot")
+            if len(slots) > 1:
+                return self.block(codes.GRAPH, anchor(slots[1]),
+                                  f"a V1 node holds exactly one slot, not {len(slots)}; V1 has "
+                                  "one task set and one slot shape")
+            beside = known(k for k in kids if k is not slots[0])
+            if beside:
+                return self.block(codes.GRAPH, anchor(beside[0]),
+                                  f"a V1 node holds its slot and nothing beside it; this node "
+                                  f"also holds {_kinds(beside)} outside the slot")
+            slot = slots[0]
+        elif top.type == "slot":
+            slot = top
+        else:
+            below = [d for d in top.descendants() if d.type in ("node", "slot")]
+            where = f" above the {below[0].type}" if below else ""
+            return self.block(codes.GRAPH, anchor(top),
+                              f"a V1 jobspec starts with a node or a slot; a {top.type}{where} "
+                              "has no V1 form")
+        self.slot_graph(slot)
+
+    def slot_graph(self, slot):
+        anchor = lambda v: v.node.get("type") or v.node  # noqa: E731
+        known = lambda vs: [v for v in vs if v.type in V1_TYPES]  # noqa: E731
+        kids = slot.children
+        nodes = [k for k in kids if k.type == "node"]
+        if nodes:
+            return self.block(codes.GRAPH, anchor(nodes[0]),
+                              "V1 cannot make whole nodes the task slot (slot>node); the nearest "
+                              "V1 request, node(exclusive)>slot>core, asks for cores instead")
+        inner = [k for k in kids if k.type == "slot"]
+        if inner:
+            return self.block(codes.GRAPH, anchor(inner[0]),
+                              "a V1 slot holds one core (and optionally one gpu), not a slot")
+        cores = [k for k in kids if k.type == "core"]
+        gpus = [k for k in kids if k.type == "gpu"]
+        if not cores:
+            if len(known(kids)) == len(kids):  # else the other types are blocked already
+                return self.block(codes.GRAPH, anchor(gpus[0]) if gpus else anchor(slot),
+                                  "a V1 slot must hold a core; adding one would change the "
+                                  "request")
+            return
+        if len(cores) > 1 or len(gpus) > 1:
+            extra = (cores[1:] + gpus[1:])[0]
+            return self.block(codes.GRAPH, anchor(extra),
+                              f"a V1 slot holds one core vertex and at most one gpu vertex, not "
+                              f"{len(cores)} and {len(gpus)}")
+        for k in cores + gpus:
+            held = known(k.children)
+            if held:
+                return self.block(codes.GRAPH, anchor(held[0]),
+                                  f"in V1 a {k.type} contains nothing; this one holds "
+                                  f"{_kinds(k.children)}")
+
+    # ---------------------------------------------------------------- tasks
+    def tasks(self):
+        tasks = self.ctx.tasks
+        if len(tasks) > 1:
+            second = tasks[1]
+            self.block(codes.TASKS, second.pairs[0][0] if second.pairs else second,
+                       f"V1 runs exactly one task; this jobspec has {len(tasks)}, and which "
+                       "to keep cannot be guessed")
+        for task in tasks:
+            count = task.get("count")
+            if isinstance(count, Mapping) and "per_resource" in count:
+                self.block(codes.PER_RESOURCE, count.key_node("per_resource"),
+                           "V1 task counts are per_slot or total; tasks per resource have no "
+                           "V1 form")
+            for key, _ in task.pairs:
+                if key.value in ("distribution", "attributes"):
+                    self.block(codes.KEY, key, f"V1 tasks hold only command, slot and count; "
+                               f"leaving out task {key.value} would change how the job runs")
+
+    # ---------------------------------------------------------------- top level
+    def version(self):
+        version = self.doc.root.get("version")
+        if not (isinstance(version, Scalar) and type(version.value) is int and version.value == 1):
+            self.edit(version.start, version.end, "1",
+                      f"version {self.text[version.start:version.end]} changed to 1")
+
+    def system(self):
+        root = self.doc.root
+        attrs = root.get("attributes")
+        system = attrs.get("system")
+        why = "duration: 0 means no limit of its own (the instance's limit applies)"
+        if system is None:
+            value = (f"{{{_key('duration', self.doc.language)}: 0}}")
+            self.insert_pair(attrs, "system", value, ["system:", "  duration: 0"],
+                             f"added attributes.system with duration: 0, which V1 requires; {why}",
+                             _span(root.key_node("attributes")))
+        elif "duration" not in system:
+            self.insert_pair(system, "duration", "0", ["duration: 0"],
+                             f"added duration: 0, which V1 requires; {why}",
+                             _span(attrs.key_node("system")))
+
+    def insert_pair(self, mapping: Mapping, key: str, flow_value: str, block_lines, message, span):
+        text = self.text
+        pair = f"{_key(key, self.doc.language)}: {flow_value}"
+        if mapping.flow:
+            if not mapping.pairs:
+                return self.edit(mapping.start, mapping.end, "{" + pair + "}", message, span)
+            first = mapping.pairs[0][0]
+            if text.count("\n", mapping.start, first.start):
+                sep = ",\n" + " " * _column(text, first.start)
+            else:
+                sep = ", "
+            return self.edit(first.start, first.start, pair + sep, message, span)
+        first = mapping.pairs[0][0]
+        col = _column(text, first.start)
+        ls = _line_start(text, first.start)
+        nl = _newline(text)
+        body = "".join(" " * col + line + nl for line in block_lines)
+        self.edits.append((ls, ls, body))
+        self.changes.append(Change(message, *span))
+
+
+def _kinds(vertices) -> str:
+    names = [v.type or "?" for v in vertices]
+    return ", ".join(names) if names else "nothing"
+
+
+_PROPERTIES = re.compile(r"(?:[&!][^\s,\[\]{}]*\s+)+")  # an anchor and/or a tag before a value
+
+
+def _one_line(node: Node, text: str) -> str:
+    if isinstance(node, Scalar) or getattr(node, "flow", False):
+        props = _PROPERTIES.match(text, node.start, node.end)
+        src = text[props.end() if props else node.start:node.end]
+        if "\n" not in src:
+            return src
     return json.dumps(to_python(node), separators=(", ", ": "))
 
 
-def _remove_line(doc, key, value) -> fixes.Edit:
-    line = doc.lines.position(key.start).line
-    start = doc.lines.line_start(line)
-    end_line = doc.lines.position(value.end).line
-    end = doc.lines.line_start(end_line) + len(doc.lines.line_text(end_line)) + 1
-    return fixes.Edit(start, min(end, len(doc.text)), "")
+def _fixed_count(value):
+    """The one count a count string or mapping allows, or None."""
+    if isinstance(value, str):
+        try:
+            kind, parsed = formats.parse_count_string(value)
+        except formats.FormatError:
+            return None
+        if kind == "idset":
+            return parsed[0][0] if len(parsed) == 1 and parsed[0][0] == parsed[0][1] else None
+        return parsed["min"] if parsed.get("max") == parsed["min"] else None
+    if isinstance(value, dict):
+        lo, hi = value.get("min"), value.get("max")
+        return lo if type(lo) is int and lo == hi else None
+    return value if type(value) is int else None
 
 
-def _graph_blockers(ctx) -> list[Diagnostic]:
-    if not ctx.top:
-        return []
-    top = ctx.top[0]
-    slot = top
-    if top.type == "node":
-        kids = top.children
-        if len(kids) != 1 or kids[0].type != "slot":
-            where = kids[1] if len(kids) > 1 else (kids[0] if kids else top)
-            return [_blocker(codes.GRAPH, where.node.get("type") or where.node,
-                             "in V1 a node holds exactly one slot")]
-        slot = kids[0]
-    elif top.type != "slot":
-        return [_blocker(codes.GRAPH, top.node.get("type") or top.node,
-                         f"a V1 jobspec starts with a node or a slot, not a {top.type}")]
-    types = sorted(k.type or "" for k in slot.children)
-    if types not in (["core"], ["core", "gpu"]) or any(k.children for k in slot.children):
-        bad = next((k for k in slot.children if k.type not in ("core", "gpu") or k.children),
-                   slot.children[-1] if slot.children else slot)
-        return [_blocker(codes.GRAPH, bad.node.get("type") or bad.node,
-                         f"a V1 slot holds one core (and optionally one gpu), not "
-                         f"{', '.join(t or '?' for t in types) or 'nothing'}")]
-    return []
+# ---------------------------------------------------------------- bare core/gpu requests
+def _bare_request(doc: Document, errors):
+    """A request with no slot at all, e.g. `resources: [{type: core, count: 4}]`.
+
+    Its only errors are tasks naming a slot that does not exist; V1 needs the
+    cores (and gpus) in a slot, which is what one task slot over the whole
+    request means.  Returns (the list to wrap, the label) or None."""
+    if any(e.code != "JS307" for e in errors) or not isinstance(doc.root, Mapping):
+        return None
+    ctx = analysis.model(doc)
+    if any(v.type == "slot" for v in ctx.vertices) or not ctx.tasks:
+        return None
+    labels = {t.get("slot").value for t in ctx.tasks
+              if isinstance(t, Mapping) and isinstance(t.get("slot"), Scalar)}
+    if len(labels) != 1 or not isinstance(next(iter(labels)), str):
+        return None
+    resources = doc.root.get("resources")
+    target = resources
+    if len(ctx.top) == 1 and ctx.top[0].type == "node":
+        target = ctx.top[0].node.get("with")
+        group = ctx.top[0].children
+    else:
+        group = ctx.top
+    if not isinstance(target, Sequence):
+        return None
+    types = sorted(v.type or "" for v in group)
+    if types not in (["core"], ["core", "gpu"]) or any(v.children for v in group):
+        return None
+    return target, next(iter(labels))
 
 
-# --------------------------------------------------------------------------- V1 -> canonical
+def _bare_types(seq: Sequence) -> list[str]:
+    return [i.get("type").value for i in seq.items if isinstance(i, Mapping)]
+
+
+def _find_bare_list(doc: Document) -> Sequence | None:
+    resources = doc.root.get("resources")
+    if not isinstance(resources, Sequence) or not resources.items:
+        return None
+    first = resources.items[0]
+    if (len(resources.items) == 1 and isinstance(first, Mapping)
+            and isinstance(first.get("type"), Scalar) and first.get("type").value == "node"):
+        inner = first.get("with")
+        return inner if isinstance(inner, Sequence) else None
+    return resources
+
+
+def _wrap_bare(text: str, language: str, label: str) -> str | None:
+    """Put the bare core/gpu list of ``text`` into a slot (a second pass, after
+    the other edits, so no two edits overlap)."""
+    doc = parse(text, language)
+    seq = _find_bare_list(doc) if doc.root is not None else None
+    if seq is None or not seq.items:
+        return None
+    first, last = seq.items[0], seq.items[-1]
+    if seq.flow:
+        inner = text[first.start:_content_end(last)]
+        k = (lambda s: _key(s, language))  # noqa: E731
+        new = (f"{{{k('type')}: {_scalar('slot', language)}, {k('count')}: 1, "
+               f"{k('label')}: {_scalar(label, language)}, {k('with')}: [{inner}]}}")
+        return text[:first.start] + new + text[_content_end(last):]
+    dash, content = _column(text, seq.start), _column(text, first.start)
+    step = max(content - dash, 2)
+    start = _line_start(text, seq.start)
+    end = _line_end(text, _content_end(last))
+    region = text[start:end]
+    pad = " " * (2 * step)
+    moved = "".join(pad + line if line.strip() else line
+                    for line in region.splitlines(keepends=True))
+    nl = _newline(text)
+    if not moved.endswith("\n"):
+        moved += nl
+    at = " " * (dash + step)
+    header = (" " * dash + "- type: slot" + nl + at + "count: 1" + nl + at +
+              f"label: {_yaml_str(label)}" + nl + at + "with:" + nl)
+    return text[:start] + header + moved + text[end:]
+
+
+def _v1_data(data: dict, bare_label: str | None) -> dict:
+    """The conversion done on the loaded data (what the edited text must read as)."""
+    js = _plain(data)
+    js["version"] = 1
+    if bare_label is not None:
+        holder = js["resources"]
+        if len(holder) == 1 and holder[0].get("type") == "node":
+            node = holder[0]
+            node["with"] = [{"type": "slot", "count": 1, "label": bare_label, "with": node["with"]}]
+        else:
+            js["resources"] = [{"type": "slot", "count": 1, "label": bare_label, "with": holder}]
+
+    def walk(vertices, in_slot):
+        for v in vertices:
+            if isinstance(v.get("count"), (str, dict)):
+                v["count"] = _fixed_count(v["count"])
+            inside = in_slot or v.get("type") == "slot"
+            if inside and v.get("type") != "node" and v.get("exclusive") is True:
+                del v["exclusive"]
+            walk(v.get("with") or [], inside)
+
+    walk(js["resources"], False)
+    system = js["attributes"].setdefault("system", {})
+    system.setdefault("duration", 0)
+    return js
+
+
+# =========================================================================== V1 -> canonical
 def to_canonical(text: str, language: str = "yaml") -> Conversion:
+    """V1 -> the explicit canonical form: the version becomes 999 (see
+    CANONICAL_VERSION); nothing else changes, since every V1 jobspec is a valid
+    canonical jobspec.  A document already canonical is returned unchanged.
+    A ``version: 1`` document that breaks the V1 rules but is valid canonical
+    jobspec is converted too (that is what marking it canonical is for)."""
+    bom, text = _split_bom(text)
+    return _with_bom(bom, _to_canonical(text, language))
+
+
+def _to_canonical(text: str, language: str) -> Conversion:
     doc = parse(text, language)
-    refused = _refuse_invalid(doc, language, "v1")
-    if refused is not None:
-        return refused
+    errors = _errors(doc, language, "canonical")
+    if errors:
+        return _refuse(errors)
     version = doc.root.get("version")
-    edits = [fixes.Edit(version.start, version.end, str(CANONICAL_VERSION))]
-    changes = [Change(f"version 1 -> {CANONICAL_VERSION} (canonical jobspec; every V1 jobspec "
-                      "is already valid canonical jobspec)", version.start, version.end)]
-    return _verified(_apply(text, edits), language, "canonical", changes)
+    if not (type(version.value) is int and version.value == 1):
+        return _verified(text, language, "canonical", [])
+    out = text[:version.start] + str(CANONICAL_VERSION) + text[version.end:]
+    change = Change(f"version 1 changed to {CANONICAL_VERSION}, which marks canonical jobspec "
+                    "(every V1 jobspec is valid canonical jobspec; nothing else changes)",
+                    version.start, version.end)
+    return _verified(out, language, "canonical", [change], where=_span(version))
 
 
-# --------------------------------------------------------------------------- PSI/J
-PSIJ_DEFAULT_DURATION = 600  # PSI/J's default: 10 minutes
+# =========================================================================== PSI/J -> V1
+PSIJ_SPEC_KEYS = ("name", "executable", "arguments", "directory", "inherit_environment",
+                  "environment", "stdin_path", "stdout_path", "stderr_path", "resources",
+                  "attributes", "pre_launch", "post_launch", "launcher", "stage_in",
+                  "stage_out", "cleanup", "cleanup_flags")
+PSIJ_RESOURCE_KEYS = ("node_count", "process_count", "processes_per_node",
+                      "cpu_cores_per_process", "gpu_cores_per_process", "exclusive_node_use",
+                      "memory", "__version")
+PSIJ_ATTRIBUTE_KEYS = ("duration", "queue_name", "account", "project_name", "reservation_id",
+                       "custom_attributes")
+_PSIJ_NOT_CARRIED = {
+    "pre_launch": "a pre-launch script has no jobspec field (run it in a batch script)",
+    "post_launch": "a post-launch script has no jobspec field (run it in a batch script)",
+    "launcher": "Flux's job shell starts the tasks itself; a launcher cannot be chosen",
+    "stage_in": "file staging has no jobspec V1 field",
+    "stage_out": "file staging has no jobspec V1 field",
+    "cleanup": "cleanup lists have no jobspec V1 field",
+    "cleanup_flags": "cleanup flags have no jobspec V1 field",
+}
 
 
-def from_psij_text(text: str, language: str = "json") -> Conversion:
+def load_psij(text: str, language: str | None = None):
+    """Read a PSI/J job description (JSON, or the same fields in YAML).
+    Returns (data, document); data is None when the text does not parse."""
+    if language is None:
+        language = "json" if text.lstrip()[:1] == "{" else "yaml"
     doc = parse(text, language)
-    if doc.root is None:
+    return (to_python(doc.root) if doc.root is not None else None), doc
+
+
+def from_psij_text(text: str, language: str | None = "json") -> Conversion:
+    """:func:`from_psij` on JSON or YAML text; ranges point into ``text``."""
+    data, doc = load_psij(text, language)
+    if data is None:
         return Conversion(None, blockers=list(doc.problems))
-    return from_psij(to_python(doc.root), doc)
+    fatal = [p for p in doc.problems if p.severity == Severity.ERROR]
+    if fatal:
+        return Conversion(None, blockers=fatal)
+    return from_psij(data, doc)
 
 
-def from_psij(data: dict, doc=None) -> Conversion:
-    """A PSI/J JobSpec (psij-python's JSON serialization, or the same fields in
-    YAML) -> a V1 jobspec built the way flux's own tools build one."""
-    problems: list[Diagnostic] = []
-    warnings: list[Diagnostic] = []
+class _Psij:
+    """Positions of PSI/J fields in the source (when there is one)."""
 
-    def where(*path):
-        """The span of the deepest key of ``path`` found in the source."""
-        node, span = (doc.root if doc is not None else None), (0, 0)
+    def __init__(self, doc: Document | None):
+        self.doc = doc
+        self.blockers: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
+        self.changes: list[Change] = []
+
+    def where(self, *path) -> tuple[int, int]:
+        """The key of the deepest field of ``path`` present (the document's first
+        character when none is, or (0, 0) without a source)."""
+        if self.doc is None or self.doc.root is None:
+            return (0, 0)
+        node = self.doc.root
+        if isinstance(node, Mapping) and node.flow or not isinstance(node, Mapping):
+            span = (node.start, min(node.start + 1, len(self.doc.text)))  # the opening brace
+        else:
+            span = head(node)                                              # the first key
         for p in path:
             if not (isinstance(node, Mapping) and node.key_node(p) is not None):
                 break
@@ -255,170 +750,421 @@ def from_psij(data: dict, doc=None) -> Conversion:
             span, node = (key.start, key.end), node.get(p)
         return span
 
-    def err(code, msg, *path):
-        problems.append(_blocker(code, where(*path), msg))
+    def error(self, code, message, *path):
+        self.blockers.append(Diagnostic(code, Severity.ERROR, message, *self.where(*path)))
 
-    def warn(msg, *path):
-        warnings.append(_blocker(codes.PSIJ_LOST, where(*path), msg, Severity.WARNING))
+    def lost(self, message, *path):
+        self.warnings.append(Diagnostic(codes.PSIJ_LOST, Severity.WARNING, message,
+                                        *self.where(*path)))
 
+    def note(self, message, *path):
+        self.changes.append(Change(message, *self.where(*path)))
+
+
+def from_psij(data: dict, doc: Document | None = None) -> Conversion:
+    """A PSI/J ``JobSpec`` (psij-python's JSON serialization, or the same fields
+    as plain data) -> a V1 jobspec built the way flux-core's tools build one.
+
+    Resources follow PSI/J's ResourceSpecV1: process_count = node_count x
+    processes_per_node, the missing one inferred, each defaulting to 1; numbers
+    that disagree are an error naming them (JS712).  What V1 cannot carry is a
+    warning (JS711), never dropped silently.  ``doc``: the parsed source, for
+    ranges (see :func:`from_psij_text`)."""
+    p = _Psij(doc)
     if not isinstance(data, dict):
-        return Conversion(None, blockers=[_blocker(codes.PSIJ_FIELD, (0, 0),
-                                                   "a PSI/J job spec is a mapping")])
+        p.error(codes.PSIJ_FIELD, "a PSI/J job description is a mapping of JobSpec fields")
+        return Conversion(None, blockers=p.blockers)
+    for k in data:
+        if k not in PSIJ_SPEC_KEYS:
+            p.error(codes.PSIJ_FIELD, f"{k!r} is not a PSI/J JobSpec field (psij-python refuses "
+                    f"it too){_near(k, PSIJ_SPEC_KEYS)}", k)
     exe = data.get("executable")
     if not isinstance(exe, str) or not exe:
-        err(codes.PSIJ_FIELD, "the job needs an executable (a string)", "executable")
-    args = data.get("arguments") or []
-    if not isinstance(args, list) or not all(isinstance(a, (str, int, float)) for a in args):
-        err(codes.PSIJ_FIELD, "arguments must be a list of strings", "arguments")
-        args = []
-    res = data.get("resources") or {}
-    if not isinstance(res, dict):
-        err(codes.PSIJ_FIELD, "resources must be a mapping", "resources")
-        res = {}
-    counts = {}
+        p.error(codes.PSIJ_FIELD, "the job needs an executable (a non-empty string)",
+                "executable")
+    args = _psij_strings(p, data.get("arguments"), "arguments")
+    res = _psij_mapping(p, data.get("resources"), "resources")
+    attrs = _psij_mapping(p, data.get("attributes"), "attributes")
+    shape = _psij_resources(p, res)
+    system: dict = {"duration": _psij_attributes(p, attrs)}
+
+    directory = _psij_string(p, data, "directory")
+    if directory is not None:
+        if directory.startswith("/"):
+            system["cwd"] = directory
+        else:
+            p.error(codes.PSIJ_FIELD, f"directory {directory!r} is relative; a Flux job's "
+                    "working directory is an absolute path", "directory")
+    env = data.get("environment")
+    if env is not None:
+        if not isinstance(env, dict) or not all(
+                isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool)
+                for k, v in env.items()):
+            p.error(codes.PSIJ_FIELD, "environment must map names to string values",
+                    "environment")
+        elif env:
+            system["environment"] = {k: str(v) for k, v in env.items()}
+    inherit = data.get("inherit_environment", True)
+    if not isinstance(inherit, bool):
+        p.error(codes.PSIJ_FIELD, "inherit_environment must be true or false",
+                "inherit_environment")
+    elif inherit:
+        p.lost("inherit_environment is true (PSI/J's default), but Flux starts tasks with "
+               "exactly the jobspec's environment and nothing inherited; list every variable "
+               "the job needs under environment (flux submit copies the submitting "
+               "environment there)", "inherit_environment")
+    name = _psij_string(p, data, "name")
+    if name is not None:
+        system["job"] = {"name": name}
+    io_opts: dict = {}
+    for key, (group, stream) in (("stdin_path", ("input", "stdin")),
+                                 ("stdout_path", ("output", "stdout")),
+                                 ("stderr_path", ("output", "stderr"))):
+        path = _psij_string(p, data, key)
+        if path is not None:
+            io_opts.setdefault(group, {})[stream] = {"type": "file", "path": path}
+    if io_opts:
+        system["shell"] = {"options": io_opts}
+    for key, why in _PSIJ_NOT_CARRIED.items():
+        if data.get(key) not in (None, [], {}, ""):
+            p.lost(f"{key} is not carried: {why}", key)
+    if isinstance(attrs, dict):
+        queue = _psij_string(p, attrs, "queue_name", "attributes")
+        if queue is not None:
+            system["queue"] = queue
+        account = _psij_string(p, attrs, "account", "attributes")
+        project = _psij_string(p, attrs, "project_name", "attributes")
+        if account is not None and project is not None and account != project:
+            p.error(codes.PSIJ_FIELD, f"account {account!r} and the deprecated project_name "
+                    f"{project!r} disagree", "attributes", "project_name")
+        elif account is not None or project is not None:
+            system["bank"] = account if account is not None else project
+            if account is None:
+                p.note("project_name (PSI/J's deprecated name for account) becomes the bank",
+                       "attributes", "project_name")
+    if p.blockers or shape is None:
+        return Conversion(None, [], sorted(p.blockers, key=Diagnostic.sort_key),
+                          sorted(p.warnings, key=Diagnostic.sort_key))
+    nodes, tasks, cores, gpus, exclusive = shape
+    js = build_v1([exe, *args], nodes=nodes, tasks=tasks, cores=cores, gpus=gpus,
+                  exclusive=exclusive)
+    js["attributes"]["system"].update(system)
+    text = dump(js)
+    return _verified(text, "yaml", "v1", p.changes, sorted(p.warnings, key=Diagnostic.sort_key),
+                     where=p.where())
+
+
+def _near(word: str, candidates) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.7)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _psij_string(p: _Psij, data: dict, key: str, *parent):
+    v = data.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, str):
+        p.error(codes.PSIJ_FIELD, f"{key} must be a string, not {type(v).__name__}", *parent, key)
+        return None
+    return v
+
+
+def _psij_strings(p: _Psij, v, key: str) -> list[str]:
+    if v is None:
+        return []
+    if not isinstance(v, list) or not all(
+            isinstance(a, (str, int)) and not isinstance(a, bool) for a in v):
+        p.error(codes.PSIJ_FIELD, f"{key} must be a list of strings", key)
+        return []
+    return [str(a) for a in v]
+
+
+def _psij_mapping(p: _Psij, v, key: str):
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        p.error(codes.PSIJ_FIELD, f"{key} must be a mapping", key)
+        return None
+    return v
+
+
+def _psij_resources(p: _Psij, res):
+    """ResourceSpecV1 -> (nodes or None, tasks, cores, gpus, exclusive), or None."""
+    if res is None:
+        return None
+    ok = True
+    for k in res:
+        if k not in PSIJ_RESOURCE_KEYS:
+            p.error(codes.PSIJ_FIELD, f"{k!r} is not a ResourceSpecV1 field"
+                    f"{_near(k, PSIJ_RESOURCE_KEYS)}", "resources", k)
+            ok = False
+    version = res.get("__version", 1)
+    if version != 1:
+        p.error(codes.PSIJ_FIELD, f"ResourceSpec version {version!r} is not supported (only 1)",
+                "resources", "__version")
+        ok = False
+    counts: dict[str, int] = {}
     for k in ("node_count", "process_count", "processes_per_node", "cpu_cores_per_process",
               "gpu_cores_per_process"):
         v = res.get(k)
         if v is None:
             continue
-        if type(v) is not int or v < (0 if k == "gpu_cores_per_process" else 1):
-            err(codes.PSIJ_FIELD, f"{k} must be a positive integer, not {v!r}", "resources", k)
+        least = 0 if k == "gpu_cores_per_process" else 1
+        if type(v) is not int or v < least:
+            p.error(codes.PSIJ_FIELD, f"{k} must be an integer of at least {least}, not {v!r}",
+                    "resources", k)
+            ok = False
         else:
             counts[k] = v
-    nodes, procs, ppn = (counts.get("node_count"), counts.get("process_count"),
-                         counts.get("processes_per_node"))
-    # ResourceSpecV1: process_count = node_count x processes_per_node; infer the missing one
-    if nodes is None and procs is not None and ppn is not None:
-        if procs % ppn:
-            err(codes.PSIJ_COUNTS, f"process_count {procs} is not a multiple of "
-                f"processes_per_node {ppn}", "resources", "process_count")
-        nodes = procs // ppn or 1
-    if procs is None:
-        procs = (nodes or 1) * (ppn or 1)
-    if nodes is not None and ppn is not None and nodes * ppn != procs:
-        err(codes.PSIJ_COUNTS, f"process_count {procs} != node_count {nodes} x processes_per_node "
-            f"{ppn}", "resources", "process_count")
-    if nodes is not None and ppn is None and "process_count" in counts and procs % nodes:
-        err(codes.PSIJ_COUNTS, f"process_count {procs} is not a multiple of node_count {nodes}",
-            "resources", "process_count")
-    cores = counts.get("cpu_cores_per_process", 1)
+    exclusive = res.get("exclusive_node_use", False)
+    if not isinstance(exclusive, bool):
+        p.error(codes.PSIJ_FIELD, "exclusive_node_use must be true or false", "resources",
+                "exclusive_node_use")
+        ok = False
+    memory = res.get("memory")
+    if memory is not None:
+        p.lost(f"memory ({memory} bytes) is not carried: V1 jobspec cannot request memory "
+               "(canonical jobspec can, as a memory vertex)", "resources", "memory")
+    if not ok:
+        return None
+    n, pc, ppn = (counts.get("node_count"), counts.get("process_count"),
+                  counts.get("processes_per_node"))
+    where = ("resources", "process_count") if pc is not None else ("resources",)
+    if n is not None and pc is not None and ppn is not None:
+        if n * ppn != pc:
+            p.error(codes.PSIJ_COUNTS, f"process_count {pc} is not node_count {n} x "
+                    f"processes_per_node {ppn} (= {n * ppn})", *where)
+            return None
+    elif pc is not None and ppn is not None:
+        if pc % ppn:
+            p.error(codes.PSIJ_COUNTS, f"process_count {pc} is not a multiple of "
+                    f"processes_per_node {ppn}, so no node count fits", *where)
+            return None
+        n = pc // ppn
+        p.note(f"node_count {n} inferred: process_count {pc} / processes_per_node {ppn}",
+               "resources", "processes_per_node")
+    elif pc is not None and n is not None:
+        if pc % n:
+            p.error(codes.PSIJ_COUNTS, f"process_count {pc} is not a multiple of node_count "
+                    f"{n}, so the processes cannot be spread evenly", *where)
+            return None
+        ppn = pc // n
+    elif n is not None:
+        pc = n * (ppn or 1)
+    elif ppn is not None:
+        n, pc = 1, ppn
+        p.note("node_count 1 assumed: processes_per_node is given without a node count",
+               "resources", "processes_per_node")
+    else:
+        pc = pc or 1  # process_count alone (or nothing): the scheduler picks the nodes
+    cores = counts.get("cpu_cores_per_process")
+    if cores is None:
+        cores = 1
+        p.note("cpu_cores_per_process not given: 1 core per process", "resources")
     gpus = counts.get("gpu_cores_per_process", 0)
-    exclusive = res.get("exclusive_node_use")
-    if exclusive is not None and not isinstance(exclusive, bool):
-        err(codes.PSIJ_FIELD, "exclusive_node_use must be true or false", "resources",
-            "exclusive_node_use")
-    if res.get("memory") is not None:
-        warn("V1 jobspec cannot request memory; memory is not carried", "resources", "memory")
-    attrs = data.get("attributes") or {}
-    duration = PSIJ_DEFAULT_DURATION
-    raw = attrs.get("duration") if isinstance(attrs, dict) else None
-    if raw is not None:
-        secs = _psij_seconds(raw)
-        if secs is None:
-            err(codes.PSIJ_FIELD, f"duration {raw!r} is not 'N s' or seconds", "attributes",
-                "duration")
-        else:
-            duration = secs
+    if exclusive and n is None:
+        p.lost("exclusive_node_use is not carried: jobspec V1 marks nodes exclusive on a node "
+               "vertex, and without node_count or processes_per_node there is none",
+               "resources", "exclusive_node_use")
+        exclusive = False
+    return n, pc, cores, gpus, exclusive
+
+
+_PSIJ_SECONDS = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([smh])\s*\Z")
+_PSIJ_CLOCK = re.compile(r"\s*([0-9]+):([0-9]+)(?::([0-9]+))?\s*\Z")
+
+
+def psij_duration(raw) -> float | int | None:
+    """Seconds from a PSI/J duration: "N s" (psij-python writes "3600.0 s"), "N m",
+    "N h", "hh:mm:ss", "hh:mm", or a bare integer string (minutes, as
+    psij-python reads it).  None when it is none of these."""
+    if not isinstance(raw, str):
+        return None
+    m = _PSIJ_SECONDS.match(raw)
+    if m:
+        seconds = float(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2)]
+    elif _PSIJ_CLOCK.match(raw):
+        h, mi, s = _PSIJ_CLOCK.match(raw).groups()
+        seconds = int(h) * 3600 + int(mi) * 60 + int(s or 0)
+    elif raw.strip().isdigit():
+        seconds = int(raw) * 60
+    else:
+        return None
+    return int(seconds) if float(seconds).is_integer() else seconds
+
+
+def _psij_attributes(p: _Psij, attrs) -> float | int:
+    if not isinstance(attrs, dict):
+        return PSIJ_DEFAULT_DURATION
+    for k in attrs:
+        if k not in PSIJ_ATTRIBUTE_KEYS:
+            p.error(codes.PSIJ_FIELD, f"{k!r} is not a JobAttributes field"
+                    f"{_near(k, PSIJ_ATTRIBUTE_KEYS)}", "attributes", k)
     for k in ("reservation_id", "custom_attributes"):
-        if isinstance(attrs, dict) and attrs.get(k):
-            warn(f"V1 jobspec has no place for {k}; it is not carried", "attributes", k)
-    if data.get("inherit_environment") is False:
-        warn("inherit_environment: false cannot be expressed (Flux passes the environment the "
-             "jobspec lists); it is not carried", "inherit_environment")
-    if problems:
-        return Conversion(None, blockers=problems, warnings=warnings)
-
-    js = build_v1(command=[exe, *map(str, args)], nodes=nodes, tasks=procs, cores=cores,
-                  gpus=gpus, exclusive=bool(exclusive), duration=duration)
-    system = js["attributes"]["system"]
-    if data.get("directory"):
-        system["cwd"] = str(data["directory"])
-    if isinstance(data.get("environment"), dict) and data["environment"]:
-        system["environment"] = {str(k): str(v) for k, v in data["environment"].items()}
-    if data.get("name"):
-        system["job"] = {"name": str(data["name"])}
-    if isinstance(attrs, dict):
-        if attrs.get("queue_name"):
-            system["queue"] = str(attrs["queue_name"])
-        account = attrs.get("account") or attrs.get("project_name")
-        if account:
-            system["bank"] = str(account)
-    io_opts = {}
-    if data.get("stdin_path"):
-        io_opts.setdefault("input", {})["stdin"] = {"type": "file", "path": str(data["stdin_path"])}
-    for k, stream in (("stdout_path", "stdout"), ("stderr_path", "stderr")):
-        if data.get(k):
-            io_opts.setdefault("output", {})[stream] = {"type": "file", "path": str(data[k])}
-    if io_opts:
-        system["shell"] = {"options": io_opts}
-    text = dump(js)
-    conv = _verified(text, "yaml", "v1", [])
-    conv.warnings = warnings
-    return conv
+        if attrs.get(k) not in (None, {}, ""):
+            why = ("Flux jobspec has no reservation field" if k == "reservation_id" else
+                   "they are meant for a particular PSI/J executor")
+            p.lost(f"{k} is not carried: {why}", "attributes", k)
+    raw = attrs.get("duration")
+    if raw is None:
+        p.note(f"no duration: PSI/J's default of 10 minutes ({PSIJ_DEFAULT_DURATION} s)",
+               "attributes")
+        return PSIJ_DEFAULT_DURATION
+    seconds = psij_duration(raw)
+    if seconds is None:
+        shown = json.dumps(raw) if isinstance(raw, str) else repr(raw)
+        p.error(codes.PSIJ_FIELD, f"duration {shown} is not a PSI/J duration; write "
+                "\"3600 s\", \"1:00:00\" or \"60\" (minutes)", "attributes", "duration")
+        return PSIJ_DEFAULT_DURATION
+    return seconds
 
 
-def _psij_seconds(raw):
-    if isinstance(raw, (int, float)) and not isinstance(raw, bool) and raw >= 0:
-        return raw
-    if isinstance(raw, str):
-        m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*s?\s*", raw)
-        if m:
-            v = float(m.group(1))
-            return int(v) if v.is_integer() else v
-    return None
-
-
+# =========================================================================== V1 -> PSI/J
 def to_psij(text: str, language: str = "yaml") -> Conversion:
-    """A V1 jobspec -> a PSI/J JobSpec dict (as JSON text) where PSI/J can say it."""
-    doc = parse(text, language)
-    refused = _refuse_invalid(doc, language, "v1")
-    if refused is not None:
-        return refused
-    js = to_python(doc.root)
+    """A V1 jobspec -> a PSI/J JobSpec (psij-python's JSON serialization).
+
+    Blocked (JS714) where PSI/J's ResourceSpecV1 asks for a different
+    allocation; what a JobSpec has no field for is a warning (JS715)."""
+    doc = parse(text, language)  # (offsets after a byte order mark, as `jobspec check`'s)
+    errors = _errors(doc, language, "v1")
+    if errors:
+        return _refuse(errors)
+    root = doc.root
+    js = to_python(root)
+    blockers: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
+
+    def dropped(where, message):
+        warnings.append(_diag(codes.PSIJ_DROPPED, where, message, Severity.WARNING))
+
+    top_node = root.get("resources").items[0]
     top = js["resources"][0]
-    node = top if top["type"] == "node" else None
-    slot = node["with"][0] if node else top
-    per = {c["type"]: c["count"] for c in slot["with"]}
+    node, slot_node = (top, top["with"][0]) if top["type"] == "node" else (None, top)
+    slot_vertex = top_node.get("with").items[0] if node else top_node
+    per = {c["type"]: c["count"] for c in slot_node["with"]}
+    for vnode in dict.fromkeys([top_node, slot_vertex, *slot_vertex.get("with").items]):
+        if "unit" in vnode:
+            dropped(vnode.key_node("unit"), "a unit on a V1 vertex has no PSI/J form")
+    task_node = root.get("tasks").items[0]
+    count_node = task_node.get("count")
     task = js["tasks"][0]
-    nslots = slot["count"] * (node["count"] if node else 1)
-    tcount = task["count"]
-    procs = tcount.get("total", nslots * tcount.get("per_slot", 1))
-    res = {"__version": 1, "process_count": procs, "cpu_cores_per_process": per.get("core", 1)}
+    slots = slot_node["count"]
+    nodes = node["count"] if node else None
+    total_slots = slots * (nodes or 1)
+    count = task["count"]
+    if "per_slot" in count and count["per_slot"] != 1:
+        blockers.append(_diag(codes.PSIJ_BLOCKED, count_node.key_node("per_slot"),
+                              f"{count['per_slot']} tasks share each slot; PSI/J gives every "
+                              "process its own cores (cpu_cores_per_process)"))
+    if "total" in count and count["total"] != total_slots:
+        where = "the scheduler" if nodes is None else f"{nodes} nodes"
+        blockers.append(_diag(codes.PSIJ_BLOCKED, count_node.key_node("total"),
+                              f"{count['total']} tasks in {total_slots} slots over {where}; "
+                              "PSI/J needs one process per slot (process_count = node_count x "
+                              "processes_per_node)"))
+    if blockers:
+        return Conversion(None, [], blockers, [])
+    resources: dict = {}
+    if nodes is not None:
+        resources["node_count"] = nodes
+        resources["processes_per_node"] = slots
+    else:
+        resources["process_count"] = slots
+    resources["cpu_cores_per_process"] = per["core"]
     if per.get("gpu"):
-        res["gpu_cores_per_process"] = per["gpu"]
-    if node:
-        res["node_count"] = node["count"]
-        if node.get("exclusive"):
-            res["exclusive_node_use"] = True
+        resources["gpu_cores_per_process"] = per["gpu"]
+    resources["exclusive_node_use"] = bool(node and node.get("exclusive"))
+    resources["__version"] = 1
+    out: dict = {}
     system = js["attributes"]["system"]
-    out = {"executable": task["command"][0], "arguments": task["command"][1:]}
-    if system.get("cwd"):
+    sys_node = root.get("attributes").get("system")
+    job = system.get("job") or {}
+    if isinstance(job, dict) and isinstance(job.get("name"), str):
+        out["name"] = job["name"]
+    out["executable"] = task["command"][0]
+    if task["command"][1:]:
+        out["arguments"] = task["command"][1:]
+    if isinstance(system.get("cwd"), str):
         out["directory"] = system["cwd"]
+    out["inherit_environment"] = False  # a jobspec's environment is the whole environment
     if system.get("environment"):
         out["environment"] = system["environment"]
-    if (system.get("job") or {}).get("name"):
-        out["name"] = system["job"]["name"]
-    out["resources"] = res
-    attrs = {"duration": f"{float(system['duration'])} s"} if system.get("duration") else {}
-    if system.get("queue"):
+    attrs: dict = {}
+    duration = system.get("duration")
+    if duration:
+        attrs["duration"] = f"{float(duration)} s"
+    else:
+        dropped(sys_node.get("duration"),
+                "duration 0 (no limit) has no PSI/J form: without a duration PSI/J applies "
+                "its 10-minute default; set one in the PSI/J job")
+    if isinstance(system.get("queue"), str):
         attrs["queue_name"] = system["queue"]
-    if system.get("bank"):
+    if isinstance(system.get("bank"), str):
         attrs["account"] = system["bank"]
+    opts = ((system.get("shell") or {}).get("options") or {}) if isinstance(
+        system.get("shell"), dict) else {}
+    for (group, stream), key in ((("input", "stdin"), "stdin_path"),
+                                 (("output", "stdout"), "stdout_path"),
+                                 (("output", "stderr"), "stderr_path")):
+        v = (opts.get(group) or {}).get(stream) if isinstance(opts.get(group), dict) else None
+        if isinstance(v, dict) and v.get("type") == "file" and isinstance(v.get("path"), str):
+            out[key] = v["path"]
+    out["resources"] = resources
     if attrs:
         out["attributes"] = attrs
-    opts = (system.get("shell") or {}).get("options") or {}
-    for path, key in ((("input", "stdin"), "stdin_path"), (("output", "stdout"), "stdout_path"),
-                      (("output", "stderr"), "stderr_path")):
-        v = (opts.get(path[0]) or {}).get(path[1])
-        if isinstance(v, dict) and v.get("path"):
-            out[key] = v["path"]
-    return Conversion(json.dumps(out, indent=2) + "\n")
+    _psij_leftovers(root, sys_node, dropped)
+    result = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    return Conversion(result, [], [], sorted(warnings, key=Diagnostic.sort_key))
 
 
-# --------------------------------------------------------------------------- command line
+def _psij_leftovers(root: Mapping, sys_node: Mapping, dropped) -> None:
+    """Warn about each part of the jobspec a PSI/J JobSpec has no field for."""
+    attrs = root.get("attributes")
+    for key, _ in attrs.pairs:
+        if key.value == "user":
+            dropped(key, "user attributes have no PSI/J field")
+    carried = {"duration", "cwd", "environment", "queue", "bank", "job", "shell"}
+    for key, value in sys_node.pairs:
+        k = key.value
+        if k not in carried:
+            dropped(key, f"attributes.system.{k} has no PSI/J field")
+        elif k == "job" and isinstance(value, Mapping):
+            for jk, _ in value.pairs:
+                if jk.value != "name":
+                    dropped(jk, f"job.{jk.value} has no PSI/J field")
+        elif k == "shell" and isinstance(value, Mapping):
+            _shell_leftovers(value, dropped)
+
+
+def _shell_leftovers(shell: Mapping, dropped) -> None:
+    for key, value in shell.pairs:
+        if key.value != "options" or not isinstance(value, Mapping):
+            dropped(key, f"shell.{key.value} has no PSI/J field")
+            continue
+        for okey, ovalue in value.pairs:
+            if okey.value not in ("input", "output") or not isinstance(ovalue, Mapping):
+                dropped(okey, f"the shell option {okey.value} has no PSI/J field")
+                continue
+            streams = ("stdin",) if okey.value == "input" else ("stdout", "stderr")
+            for skey, svalue in ovalue.pairs:
+                if skey.value not in streams or not isinstance(svalue, Mapping):
+                    dropped(skey, f"the shell option {okey.value}.{skey.value} has no PSI/J field")
+                    continue
+                for fkey, fvalue in svalue.pairs:
+                    if fkey.value == "type" and fvalue.value != "file":
+                        dropped(fkey, f"{okey.value}.{skey.value} of type {fvalue.value!r} is "
+                                "not a file; PSI/J only has file paths")
+                    elif fkey.value not in ("type", "path"):
+                        dropped(fkey, f"the shell option {okey.value}.{skey.value}."
+                                f"{fkey.value} has no PSI/J field")
+
+
+# =========================================================================== command line
 def build_v1(command, nodes=None, tasks=None, cores=1, gpus=0, exclusive=False, duration=0,
-             label="task") -> dict:
-    """The V1 jobspec flux's own tools build (flux-core's JobspecV1.from_command)."""
+             label=TASK_LABEL) -> dict:
+    """The V1 jobspec flux-core's ``JobspecV1.from_command`` builds."""
     children = [{"type": "core", "count": cores}]
     if gpus:
         children.append({"type": "gpu", "count": gpus})
@@ -426,189 +1172,418 @@ def build_v1(command, nodes=None, tasks=None, cores=1, gpus=0, exclusive=False, 
         tasks = tasks if tasks is not None else nodes
         slots = math.ceil(tasks / nodes)
         count = {"total": tasks} if tasks % nodes else {"per_slot": 1}
-        slot = {"type": "slot", "count": slots, "label": label, "with": children}
         top = {"type": "node", "count": nodes}
         if exclusive:
             top["exclusive"] = True
-        top["with"] = [slot]
+        top["with"] = [{"type": "slot", "count": slots, "label": label, "with": children}]
     else:
-        tasks = tasks if tasks is not None else 1
         count = {"per_slot": 1}
-        top = {"type": "slot", "count": tasks, "label": label, "with": children}
+        top = {"type": "slot", "count": tasks if tasks is not None else 1, "label": label,
+               "with": children}
     return {"version": 1, "resources": [top],
             "tasks": [{"command": list(command), "slot": label, "count": count}],
             "attributes": {"system": {"duration": duration}}}
 
 
-def dump(js: dict, fmt: str = "yaml") -> str:
-    if fmt == "json":
-        return json.dumps(js, indent=2) + "\n"
-    import yaml
-
-    from .format import format_text
-    return format_text(yaml.safe_dump(js, sort_keys=False, default_flow_style=None,
-                                      allow_unicode=True, width=1 << 16))
+class _RaisingParser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
 
 
-class UsageError(ValueError):
-    pass
-
-
-def command_line_parser():
-    import argparse
-
-    p = argparse.ArgumentParser(prog="jobspec new", add_help=True,
-                                description="Build the V1 jobspec `flux submit` would build.")
-    p.add_argument("-N", "--nodes", type=int)
-    p.add_argument("-n", "--ntasks", type=int)
-    p.add_argument("-c", "--cores-per-task", type=int, default=1)
-    p.add_argument("-g", "--gpus-per-task", type=int, default=0)
-    p.add_argument("-x", "--exclusive", action="store_true")
-    p.add_argument("-t", "--time-limit", metavar="DURATION",
-                   help="Flux Standard Duration; a bare number means minutes")
-    p.add_argument("-q", "--queue")
-    p.add_argument("-B", "--bank")
-    p.add_argument("--cwd")
-    p.add_argument("--env", action="append", default=[], metavar="K=V")
-    p.add_argument("--job-name")
-    p.add_argument("--output")
-    p.add_argument("--error")
-    p.add_argument("--input")
-    p.add_argument("--setattr", action="append", default=[], metavar="K=V")
-    p.add_argument("--dependency", action="append", default=[], metavar="URI")
-    p.add_argument("--requires", metavar="CONSTRAINT")
-    p.add_argument("--shape", metavar="SHAPE")
-    p.add_argument("--format", choices=("yaml", "json"), default="yaml")
-    p.add_argument("command", nargs=argparse.REMAINDER)
+def add_command_line_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of ``jobspec new`` (shared by the CLI and :func:`from_command_line`)."""
+    res = p.add_argument_group("resources (as flux submit)")
+    res.add_argument("-N", "--nodes", type=int, metavar="N", help="number of nodes")
+    res.add_argument("-n", "--ntasks", type=int, metavar="N", help="number of tasks (default 1, "
+                     "or one per node with -N)")
+    res.add_argument("-c", "--cores-per-task", type=int, metavar="N", help="cores per task "
+                     "(default 1)")
+    res.add_argument("-g", "--gpus-per-task", type=int, metavar="N", help="gpus per task")
+    res.add_argument("-x", "--exclusive", action="store_true",
+                     help="whole nodes (needs -N; implied by -N without -n)")
+    res.add_argument("--shape", metavar="SHAPE", help="an RFC 46 shape instead of -N/-c/-g/-x")
+    job = p.add_argument_group("job")
+    job.add_argument("-t", "--time-limit", metavar="MIN|FSD",
+                     help="time limit: minutes, or a Flux Standard Duration (30s, 1.5h)")
+    job.add_argument("-q", "--queue")
+    job.add_argument("-B", "--bank")
+    job.add_argument("--cwd", metavar="DIR", help="absolute working directory")
+    job.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                     help="an environment variable (repeatable); nothing is copied otherwise")
+    job.add_argument("--job-name", metavar="NAME")
+    job.add_argument("--input", metavar="FILE", help="stdin from a file")
+    job.add_argument("--output", metavar="FILE", help="stdout to a file (mustache templates "
+                     "such as {{id}} are kept)")
+    job.add_argument("--error", metavar="FILE", help="stderr to a file")
+    job.add_argument("--setattr", "-S", action="append", default=[], metavar="KEY[=VAL]",
+                     help="set attributes.system.KEY (or user.KEY); VAL is JSON or a string")
+    job.add_argument("--dependency", action="append", default=[], metavar="URI",
+                     help="scheme:value[?key=val&...] (RFC 26)")
+    job.add_argument("--requires", action="append", default=[], metavar="CONSTRAINT",
+                     help="property names, -negated terms, host:HOSTLIST, rank:IDSET, joined by "
+                          "spaces or & (and), | (or), not, parentheses")
+    p.add_argument("--format", choices=("yaml", "json"), default="yaml",
+                   help="json for flux job submit")
+    p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND...")
     return p
 
 
+def command_line_parser() -> argparse.ArgumentParser:
+    return add_command_line_options(_RaisingParser(
+        prog="jobspec new", add_help=False,
+        description="Write the V1 jobspec `flux submit` would build for these options."))
+
+
 def from_command_line(argv: list[str]) -> Conversion:
-    """``jobspec new`` options (see :func:`command_line_parser`) -> a V1 jobspec."""
-    p = command_line_parser()
-    try:
-        a = p.parse_args(argv)
-    except SystemExit as exc:
-        raise UsageError("invalid options") from exc
-    command = a.command[1:] if a.command[:1] == ["--"] else a.command
+    """``jobspec new`` options -> the jobspec ``flux submit`` would build.
+
+    Raises :class:`UsageError` for options that make no jobspec; the result is
+    checked with the rules of its version before it is returned."""
+    return from_options(command_line_parser().parse_args(list(argv)))
+
+
+def from_options(a: argparse.Namespace) -> Conversion:
+    """:func:`from_command_line` for options already parsed (by the CLI)."""
+    command = list(a.command)
+    if command[:1] == ["--"]:
+        command = command[1:]
     if not command:
-        raise UsageError("give the command to run after the options (-- app args)")
-    for name, v in (("-N", a.nodes), ("-n", a.ntasks), ("-c", a.cores_per_task)):
-        if v is not None and v < 1:
-            raise UsageError(f"{name} must be at least 1")
-    if a.gpus_per_task < 0:
-        raise UsageError("-g must be 0 or more")
-    if a.nodes is not None and a.ntasks is not None and a.ntasks < a.nodes:
-        raise UsageError(f"-n {a.ntasks} is fewer tasks than -N {a.nodes} nodes")
-    if a.exclusive and a.nodes is None:
-        raise UsageError("--exclusive needs -N (flux allocates whole nodes)")
-    duration = 0
-    if a.time_limit:
-        try:
-            duration = formats.parse_fsd(a.time_limit)
-        except formats.FormatError as err:
-            raise UsageError(f"-t {a.time_limit!r}: {err.message}") from None
-        if re.fullmatch(r"[0-9.]+", a.time_limit):
-            duration *= 60  # like flux: a bare number is minutes
-        duration = int(duration) if float(duration).is_integer() else duration
+        raise UsageError("give the command to run after the options: jobspec new [OPTIONS] "
+                         "-- COMMAND [ARGS...]")
+    notes: list[Change] = []
+    for flag, v, least in (("-N", a.nodes, 1), ("-n", a.ntasks, 1), ("-c", a.cores_per_task, 1),
+                           ("-g", a.gpus_per_task, 0)):
+        if v is not None and v < least:
+            raise UsageError(f"{flag} must be at least {least}, not {v}")
     if a.shape:
-        from . import shape
-        try:
-            resources = shape.expand(a.shape, label="task")
-        except shape.ShapeError as err:
-            raise UsageError(f"--shape: {err.message}") from None
-        js = {"version": 1, "resources": resources,
-              "tasks": [{"command": command, "slot": "task",
-                         "count": {"total": a.ntasks} if a.ntasks else {"per_slot": 1}}],
-              "attributes": {"system": {"duration": duration}}}
+        js = _shape_jobspec(a, command, notes)
     else:
-        js = build_v1(command, a.nodes, a.ntasks, a.cores_per_task, a.gpus_per_task,
-                      a.exclusive, duration)
+        nodes, tasks, exclusive = a.nodes, a.ntasks, a.exclusive
+        if exclusive and nodes is None:
+            raise UsageError("-x/--exclusive needs -N/--nodes (flux submit refuses it too)")
+        if nodes is not None and tasks is None:
+            tasks, exclusive = nodes, True
+            notes.append(Change(f"-N {nodes} without -n: {nodes} tasks, one per node, and the "
+                                "nodes allocated exclusively (as flux submit does)", 0, 0))
+        if nodes is not None and nodes > tasks:
+            raise UsageError(f"-N {nodes} is more nodes than the {tasks} tasks of -n "
+                             "(flux submit refuses it too)")
+        if nodes is not None and tasks % nodes:
+            notes.append(Change(f"{tasks} tasks do not divide evenly over {nodes} nodes: "
+                                f"{math.ceil(tasks / nodes)} slots per node, task count total: "
+                                f"{tasks} (as flux submit does)", 0, 0))
+        js = build_v1(command, nodes, tasks, a.cores_per_task or 1, a.gpus_per_task or 0,
+                      exclusive)
     system = js["attributes"]["system"]
-    if a.cwd:
-        system["cwd"] = a.cwd
     if a.env:
-        env = {}
-        for item in a.env:
-            k, sep, v = item.partition("=")
-            if not sep or not k:
-                raise UsageError(f"--env {item!r}: expected NAME=VALUE")
-            env[k] = v
-        system["environment"] = env
-    if a.queue:
-        system["queue"] = a.queue
-    if a.bank:
-        system["bank"] = a.bank
-    if a.job_name:
+        system["environment"] = _environment(a.env)
+    if a.cwd is not None:
+        if not a.cwd.startswith("/"):
+            raise UsageError(f"--cwd {a.cwd!r}: give an absolute path (flux submit resolves "
+                             "it where you submit; a jobspec file cannot)")
+        system["cwd"] = a.cwd
+    if a.dependency:
+        system["dependencies"] = [parse_dependency(d) for d in a.dependency]
+    if a.requires:  # several must all hold (flux-core joins them with a bare space)
+        query = a.requires[0] if len(a.requires) == 1 else " ".join(f"({r})" for r in a.requires)
+        system["constraints"] = parse_requires(query)
+    if a.time_limit is not None:
+        system["duration"] = parse_time_limit(a.time_limit)
+    if a.job_name is not None:
         system["job"] = {"name": a.job_name}
-    io_opts = {}
-    if a.input:
-        io_opts.setdefault("input", {})["stdin"] = {"type": "file", "path": a.input}
-    if a.output:
+    io_opts: dict = {}
+    if a.input is not None:
+        try:
+            formats.parse_idset(a.input)
+        except formats.FormatError:
+            io_opts.setdefault("input", {})["stdin"] = {"type": "file", "path": a.input}
+        else:
+            raise UsageError(f"--input {a.input}: task ranks for stdin are for flux run; "
+                             "a jobspec takes a file path")
+    if a.output is not None and a.output not in ("none", "kvs"):
         io_opts.setdefault("output", {})["stdout"] = {"type": "file", "path": a.output}
-    if a.error:
+    if a.error is not None:
         io_opts.setdefault("output", {})["stderr"] = {"type": "file", "path": a.error}
     if io_opts:
         system["shell"] = {"options": io_opts}
-    if a.dependency:
-        system["dependencies"] = [_dependency(d) for d in a.dependency]
-    if a.requires:
-        system["constraints"] = parse_requires(a.requires)
+    if a.queue is not None:
+        system["queue"] = a.queue
+    if a.bank is not None:
+        system["bank"] = a.bank
     for item in a.setattr:
         _setattr(js, item)
+    rules = "v1"
+    if a.shape:
+        rules = "auto"
+        v1_errors = _errors(dump(js, "json"), "json", "v1")
+        if v1_errors:
+            first = v1_errors[0]
+            js["version"] = CANONICAL_VERSION
+            notes.append(Change(f"written as canonical jobspec (version {CANONICAL_VERSION}): "
+                                f"the shape is not V1 ({first.message}); flux-core's job-ingest "
+                                "accepts V1 only", 0, 0))
     text = dump(js, a.format)
-    return _verified(text, a.format, "v1" if not a.shape else "auto", [])
+    return _verified(text, a.format, rules, notes)
 
 
-def _dependency(uri: str) -> dict:
-    m = re.fullmatch(r"([A-Za-z][\w-]*):([^?]*)(?:\?(.*))?", uri)
-    if not m:
+def _shape_jobspec(a, command, notes) -> dict:
+    from . import shape
+
+    for flag, v in (("-N", a.nodes), ("-c", a.cores_per_task), ("-g", a.gpus_per_task),
+                    ("-x", a.exclusive or None)):
+        if v is not None:
+            raise UsageError(f"--shape replaces {flag}: say it in the shape instead")
+    try:
+        resources = shape.expand(a.shape, label=TASK_LABEL)
+    except shape.ShapeError as err:
+        raise UsageError(f"--shape {a.shape!r}: {err.message} (at column {err.start + 1})") \
+            from None
+    slots = []
+    stack = list(resources)
+    while stack:
+        v = stack.pop()
+        if v.get("type") == "slot":
+            slots.append(v)
+        stack.extend(v.get("with") or [])
+    if len(slots) != 1:
+        raise UsageError(f"--shape {a.shape!r}: jobspec new runs one task set, so the shape "
+                         f"needs exactly one slot, not {len(slots)} (e.g. slot=4/core=2)")
+    count = {"total": a.ntasks} if a.ntasks else {"per_slot": 1}
+    return {"version": 1, "resources": resources,
+            "tasks": [{"command": command, "slot": slots[0]["label"], "count": count}],
+            "attributes": {"system": {"duration": 0}}}
+
+
+def parse_time_limit(value: str) -> float | int:
+    """``flux submit -t``: a bare number is minutes, otherwise a Flux Standard
+    Duration; the result in seconds (must be finite)."""
+    try:
+        seconds = float(value) * 60
+    except ValueError:
+        try:
+            seconds = formats.parse_fsd(value)
+        except formats.FormatError as err:
+            raise UsageError(f"-t {value!r}: {err.message}") from None
+    if math.isnan(seconds) or math.isinf(seconds):
+        raise UsageError(f"-t {value!r}: the time limit must be finite (leave -t out for no "
+                         "limit)")
+    if seconds < 0:
+        raise UsageError(f"-t {value!r}: the time limit must not be negative")
+    return int(seconds) if float(seconds).is_integer() else seconds
+
+
+def _environment(items) -> dict:
+    env: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--env {item!r}: give NAME=VALUE (jobspec new copies nothing "
+                             "from your environment)")
+        env[name] = value
+    return env
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
+
+
+def parse_dependency(uri: str) -> dict:
+    """An RFC 26 dependency URI ``scheme:value[?key=val[&key=val]]`` -> its
+    JSON object, as flux-core builds it (numbers in the query become numbers,
+    a repeated key a list; ``singleton`` alone has an empty value)."""
+    scheme, colon, rest = uri.partition(":")
+    if not _SCHEME.match(scheme):
         raise UsageError(f"--dependency {uri!r}: expected scheme:value[?key=val&...]")
-    dep = {"scheme": m.group(1), "value": m.group(2)}
-    for pair in filter(None, (m.group(3) or "").split("&")):
-        k, _, v = pair.partition("=")
-        dep[k] = v
-    return dep
+    value, _, query = rest.partition("?")
+    entry: dict = {"scheme": scheme, "value": value}
+    for key, vals in parse_qs(query, keep_blank_values=True).items():
+        conv = [_number(v) for v in vals]
+        entry[key] = conv[0] if len(conv) == 1 else conv
+    return entry
+
+
+def _number(s: str):
+    for kind in (int, float):
+        try:
+            return kind(s)
+        except ValueError:
+            continue
+    return s
+
+
+# ---------------------------------------------------------------- --requires (RFC 35 subset)
+_OPERATORS = {"properties": "properties", "property": "properties", "hostlist": "hostlist",
+              "host": "hostlist", "hosts": "hostlist", "ranks": "ranks", "rank": "ranks"}
+_TOKEN = re.compile(r"""\s*(?:(?P<lp>\()|(?P<rp>\))|(?P<and>&&?|and\b)|(?P<or>\|\|?|or\b)
+                        |(?P<not>not\b)|(?P<neg>-)|(?P<word>(?:[^()|&\s"']|"[^"]*"|'[^']*')+))""",
+                    re.X)
 
 
 def parse_requires(expr: str) -> dict:
-    """A small constraint language: terms separated by spaces are ANDed; `a|b` is OR;
-    `-p` or `^p` excludes property p; `host:LIST` and `rank:IDSET` select hosts and ranks."""
-    terms = []
-    for word in shlex.split(expr):
-        alts = [_term(t) for t in word.split("|")]
-        terms.append(alts[0] if len(alts) == 1 else {"or": alts})
-    if not terms:
+    """A constraint query (the subset of RFC 35 that `flux submit --requires`
+    takes) -> an RFC 31 constraint object.
+
+    Terms: a property name (``ssd``; ``a,b`` for several), ``^name`` or a
+    ``-term`` for its negation, ``host:HOSTLIST`` (also ``hosts:``/``hostlist:``),
+    ``rank:IDSET`` (also ``ranks:``), values optionally quoted.  Terms joined by
+    spaces, ``&``/``&&``/``and`` must all hold; ``|``/``||``/``or`` for either;
+    ``not`` before a term or a parenthesised expression."""
+    tokens = []
+    pos = 0
+    text = expr.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise UsageError(f"--requires {expr!r}: unexpected {text[pos:].strip()[:1]!r} at "
+                             f"column {pos + 1}")
+        kind = m.lastgroup
+        tokens.append((kind, m.group(kind), m.start(kind)))
+        pos = m.end()
+    if not tokens:
         raise UsageError("--requires is empty")
-    return terms[0] if len(terms) == 1 else {"and": terms}
+    parser = _RequiresParser(expr, tokens)
+    result = parser.expression()
+    if parser.i < len(tokens):
+        kind, value, at = tokens[parser.i]
+        raise UsageError(f"--requires {expr!r}: unexpected {value!r} at column {at + 1}")
+    return result
 
 
-def _term(t: str) -> dict:
-    if t.startswith(("host:", "hostlist:")):
-        return {"hostlist": [t.split(":", 1)[1]]}
-    if t.startswith(("rank:", "ranks:")):
-        return {"ranks": [t.split(":", 1)[1]]}
-    if t.startswith("-"):
-        return {"properties": ["^" + t[1:]]}
-    if not t:
-        raise UsageError("--requires has an empty term")
-    return {"properties": [t]}
+class _RequiresParser:
+    """Recursive descent: or < and (also juxtaposition) < not/-."""
+
+    def __init__(self, expr, tokens):
+        self.expr, self.tokens, self.i = expr, tokens, 0
+
+    def peek(self):
+        return self.tokens[self.i][0] if self.i < len(self.tokens) else None
+
+    def take(self):
+        tok = self.tokens[self.i]
+        self.i += 1
+        return tok
+
+    def fail(self, what):
+        if self.i < len(self.tokens):
+            _, value, at = self.tokens[self.i]
+            raise UsageError(f"--requires {self.expr!r}: {what}, found {value!r} at column {at + 1}")
+        raise UsageError(f"--requires {self.expr!r}: {what} at the end")
+
+    def expression(self):
+        terms = [self.conjunction()]
+        while self.peek() == "or":
+            self.take()
+            terms.append(self.conjunction())
+        if len(terms) == 1:
+            return terms[0]
+        flat = []
+        for t in terms:
+            flat.extend(t["or"] if list(t) == ["or"] else [t])
+        return {"or": flat}
+
+    def conjunction(self):
+        terms = [self.unary()]
+        while self.peek() in ("and", "lp", "not", "neg", "word"):
+            if self.peek() == "and":
+                self.take()
+            terms.append(self.unary())
+        return _and(terms)
+
+    def unary(self):
+        kind = self.peek()
+        if kind == "not":
+            self.take()
+            return {"not": [self.unary()]}
+        if kind == "neg":
+            self.take()
+            if self.peek() != "word":
+                self.fail("'-' negates a single term (use not (...) for an expression)")
+            return {"not": [self.term(self.take())]}
+        if kind == "lp":
+            self.take()
+            inner = self.expression()
+            if self.peek() != "rp":
+                self.fail("expected ')'")
+            self.take()
+            return inner
+        if kind == "word":
+            return self.term(self.take())
+        self.fail("expected a term")
+
+    def term(self, tok):
+        _, word, at = tok
+        unquote = (lambda w: re.sub(r"""(["'])(.*?)\1""", r"\2", w))  # noqa: E731
+        op, colon, value = word.partition(":")
+        if not colon or re.search(r"""["']""", op):  # a quoted word is a property value
+            op, value = "properties", unquote(word)
+        elif op not in _OPERATORS:
+            raise UsageError(f"--requires {self.expr!r}: unknown operator {op!r} at column "
+                             f"{at + 1} (properties, host, rank)")
+        else:
+            value = unquote(value)
+        op = _OPERATORS[op]
+        if not value:
+            raise UsageError(f"--requires {self.expr!r}: {op} needs a value at column {at + 1}")
+        if op == "properties":
+            names = value.split(",")
+            if any(n in ("", "^") for n in names):
+                raise UsageError(f"--requires {self.expr!r}: empty property name at column "
+                                 f"{at + 1}")
+            return {"properties": names}
+        try:
+            (formats.parse_hostlist if op == "hostlist" else formats.parse_idset)(value)
+        except formats.FormatError as err:
+            raise UsageError(f"--requires {self.expr!r}: {value!r} is not a valid "
+                             f"{'hostlist' if op == 'hostlist' else 'rank idset'}: "
+                             f"{err.message}") from None
+        return {op: [value]}
+
+
+def _and(terms):
+    """AND of terms: nested ands flattened, plain property terms merged."""
+    flat = []
+    for t in terms:
+        flat.extend(t["and"] if list(t) == ["and"] else [t])
+    merged, props = [], None
+    for t in flat:
+        if list(t) == ["properties"]:
+            if props is None:
+                props = {"properties": list(t["properties"])}
+                merged.append(props)
+            else:
+                props["properties"].extend(t["properties"])
+        else:
+            merged.append(t)
+    return merged[0] if len(merged) == 1 else {"and": merged}
 
 
 def _setattr(js: dict, item: str) -> None:
+    """``--setattr KEY[=VAL]`` as flux submit applies it: VAL is JSON when it parses
+    (else a string, 1 when absent); KEY is under attributes.system unless it
+    starts with ``user.`` or ``system.`` (a leading ``.`` starts at attributes)."""
     key, sep, raw = item.partition("=")
-    if not key:
-        raise UsageError(f"--setattr {item!r}: expected KEY=VALUE")
-    try:
-        value = json.loads(raw) if sep else 1
-    except ValueError:
-        value = raw
-    parts = key.split(".")
-    if parts[0] not in ("system", "user"):
-        parts = ["system", *parts]  # like flux: a bare key is a system attribute
+    if not key or key.startswith("^"):
+        raise UsageError(f"--setattr {item!r}: expected KEY[=VALUE]" +
+                         (" (reading the value from a file is not supported)"
+                          if key.startswith("^") else ""))
+    value: object = 1
+    if sep:
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+    if key.startswith("."):
+        parts = key[1:].split(".")
+    elif key.startswith(("user.", "system.")):
+        parts = key.split(".")
+    else:
+        parts = ["system", *key.split(".")]
+    if parts[:1] == ["attributes"]:
+        parts = parts[1:]
+    if not parts or not all(parts):
+        raise UsageError(f"--setattr {item!r}: the key has an empty part")
     node = js["attributes"]
-    for p in parts[:-1]:
-        node = node.setdefault(p, {})
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
         if not isinstance(node, dict):
-            raise UsageError(f"--setattr {item!r}: {p} is not a mapping")
+            raise UsageError(f"--setattr {item!r}: {part} is not a mapping")
     node[parts[-1]] = value

@@ -1,50 +1,81 @@
 """The small string formats jobspec uses, parsed with the lark grammars in grammars/.
 
-- RFC 22 idset (`"1-3,5"`), RFC 45 range (`"2-8:2:*"`), both as count strings
-- RFC 29 hostlist (`"node[01-16],login1"`), in constraints
-- RFC 23 Flux Standard Duration (`"1.5h"`), what users type for a duration
+- RFC 22 idset (``"1-3,5"``) and RFC 45 range (``"2-8:2:*"``), together the
+  count strings of RFC 14
+- RFC 29 hostlist (``"node[01-16],login1"``), in constraints
+- RFC 23 Flux Standard Duration (``"1.5h"``), what users type for a duration
 
 Every parse function returns plain data or raises :class:`FormatError`, which
-carries the character offsets (into the parsed string) of the offending token
-and a message that says what was expected there in words.
+carries the character offsets (into the parsed string) of the offending token,
+a one-line message that says in words what was expected there, and the list of
+those words. Nothing else escapes: no lark exception, no ValueError from int().
+
+The grammars say what the syntax is; the rules a context-free grammar cannot
+state (ascending ids, no leading zeros, max >= min, ...) are checked here, on
+the tokens, so those errors are positioned just as precisely.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
-from pathlib import Path
 
-# lark is imported on first use: most jobspecs never need these parsers, and the
-# CLI (a pre-commit hook) should start quickly.
+# lark, importlib.resources and pathlib are imported on first use: most
+# jobspecs never need these parsers, and the CLI (a pre-commit hook) should
+# start quickly.
+
+# Numbers longer than this (leading zeros aside) are refused as too large. No
+# Flux id, count or host index comes near it, and it keeps int() away from
+# Python's limit on converting very long digit strings.
+MAX_DIGITS = 18
 
 
 class FormatError(ValueError):
-    """``semantic`` is true when the text has the right syntax but a wrong value
-    (descending run, leading zero, max below min)."""
+    """A string that does not parse, or parses to a value the format forbids.
+
+    ``start``/``end`` are 0-based offsets into the parsed string of the
+    offending token (``start == end == len(s)`` when the input ended too soon).
+    ``message`` is one line for a user; ``expected`` lists, in words, what
+    would have been accepted at ``start`` (empty for a wrong value).
+    ``semantic`` is true when the syntax is right but a value is wrong
+    (descending run, leading zero, max below min). ``lead`` is a prefix of
+    ``message`` that names what the string is not ("not an idset or range: "),
+    which :attr:`short` leaves out for callers that say so themselves.
+    """
 
     def __init__(self, message: str, start: int, end: int | None = None, expected=(),
-                 semantic: bool = False):
-        super().__init__(message)
-        self.message = message
+                 semantic: bool = False, lead: str = ""):
+        super().__init__(lead + message)
+        self.detail = message
+        self.lead = lead
+        self.message = lead + message
         self.start = start
         self.end = start if end is None else end
         self.expected = list(expected)
         self.semantic = semantic
 
+    def __str__(self) -> str:
+        return self.message
+
     @property
     def short(self) -> str:
-        """The message without its column, for a diagnostic whose range already shows it."""
-        msg = re.sub(r" at column \d+, the end", " at the end", self.message)
+        """The message without its lead and column, for a diagnostic whose own
+        words and range already say both."""
+        msg = re.sub(r" at column \d+, the end", " at the end", self.detail)
         return re.sub(r" at column \d+", "", msg)
 
 
+# --------------------------------------------------------------------------- grammars
 def grammar_dir():
-    """Where the .lark files are: inside the installed package, or the checkout's grammars/."""
+    """Where the .lark files are: inside the installed package (the wheel copies
+    the checkout's grammars/ to jobspec_lsp/grammars/), or the checkout's grammars/."""
+    import importlib.resources
+
     packaged = importlib.resources.files("jobspec_lsp") / "grammars"
     if packaged.is_dir():
         return packaged
+    from pathlib import Path
+
     return Path(__file__).resolve().parent.parent / "grammars"
 
 
@@ -53,15 +84,32 @@ def grammar_text(name: str) -> str:
     return (grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
 
 
+def _import_paths():
+    """Where ``%import idset (...)`` in one grammar finds another."""
+    from pathlib import Path
+
+    where = grammar_dir()
+    if isinstance(where, Path):
+        return [str(where)]
+    from lark.load_grammar import FromPackageLoader  # a zipped install, say
+
+    return [FromPackageLoader("jobspec_lsp", ("grammars",))]
+
+
 @functools.cache
 def parser(name: str):
+    """The LALR parser (contextual lexer) for grammars/<name>.lark, built once."""
     from lark import Lark
 
     return Lark(grammar_text(name), parser="lalr", lexer="contextual", start="start",
-                propagate_positions=name == "shape", maybe_placeholders=False)
+                propagate_positions=name == "shape", maybe_placeholders=False,
+                import_paths=_import_paths())
 
 
-# Terminal names -> words, for "expected ..." messages.
+# --------------------------------------------------------------------------- syntax errors
+# Terminal names -> words, for "expected ..." messages. Names imported from
+# another grammar carry its namespace ("idset__ID_INT") and are looked up
+# without it; string terminals not listed here are shown quoted.
 _WORDS = {
     "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "MINUS": "'-'", "PLUS": "'+'", "COLON": "':'",
     "ID_INT": "a number", "RANGE_INT": "a number", "HOST_INT": "a number",
@@ -73,14 +121,37 @@ _WORDS = {
     "SHAPE_WORD": "a value",
 }
 
+# grammars in which '[' and ']' only ever bracket, so unbalanced ones can be named
+_BRACKETED = {"idset", "range", "hostlist"}
 
-def _words(names) -> list[str]:
-    out = sorted({_WORDS.get(n, n.lower()) for n in names})
-    # "the end" reads best last
-    if "the end" in out:
+
+@functools.cache
+def _terminal_patterns(name: str) -> dict:
+    return {t.name: t.pattern for t in parser(name).terminals}
+
+
+def _word(grammar: str, term: str) -> str:
+    if term in _WORDS:
+        return _WORDS[term]
+    base = term.rsplit("__", 1)[-1] if not term.startswith("__") else term
+    if base in _WORDS:
+        return _WORDS[base]
+    pattern = _terminal_patterns(grammar).get(term)
+    if pattern is not None and pattern.type == "str":
+        return repr(pattern.value)
+    return base.lower().replace("_", " ")
+
+
+def _ordered(words) -> list[str]:
+    out = sorted(set(words))
+    if "the end" in out:  # reads best last
         out.remove("the end")
         out.append("the end")
     return out
+
+
+def _words(grammar: str, names) -> list[str]:
+    return _ordered(_word(grammar, n) for n in names)
 
 
 def _join(words: list[str]) -> str:
@@ -91,140 +162,261 @@ def _join(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _found(s: str, pos: int) -> str:
-    if pos >= len(s):
-        return "the end"
-    return repr(s[pos])
+def _show(text: str, limit: int = 20) -> str:
+    """repr() of a piece of the input, cut short when it is long."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
-def _parse(name: str, s: str):
-    from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                                 UnexpectedToken)
+def _open_brackets(s: str, pos: int) -> list[int]:
+    """Offsets of the '[' still open at ``pos``."""
+    stack: list[int] = []
+    for i, c in enumerate(s[:pos]):
+        if c == "[":
+            stack.append(i)
+        elif c == "]" and stack:
+            stack.pop()
+    return stack
+
+
+def _hint(grammar: str, s: str, pos: int, found: str | None) -> str:
+    """A few words more for the mistakes people actually make, or ""."""
+    if grammar in _BRACKETED:
+        opened = _open_brackets(s, pos)
+        if found == "]" and not opened:
+            return "; there is no '[' for this ']' to close"
+        if found is None and opened:
+            return f"; the '[' at column {opened[-1] + 1} is not closed"
+        if found == "[" and opened:
+            return "; brackets do not nest"
+        if found == "[" and grammar == "hostlist":
+            term = s[:pos].rsplit(",", 1)[-1]
+            if "]" in term:
+                return "; a host name has at most one [...] group"
+        if found == "[" and "[" in s[:pos]:
+            return "; only one pair of brackets may wrap the whole string"
+    if grammar == "fsd":
+        if found == "-" and pos == 0:
+            return "; a duration cannot be negative"
+        if found is not None and found.isspace():
+            return "; no spaces in a duration"
+        after_unit = re.search(r"[0-9.](ms|s|m|h|d)$", s[:pos])
+        if found is not None and after_unit:
+            return ("; the units are ms, s, m, h and d" if found[:1].isalpha()
+                    else "; the unit comes last")
+        if found is not None and re.fullmatch(r"inf(inity)?", s[:pos], re.IGNORECASE):
+            return "; infinity takes no unit"
+    return ""
+
+
+# the grammars of this module; other callers of _parse (shape.lark) keep the
+# list lark's parser has at the point it stopped
+_OWN = {"idset", "range", "hostlist", "fsd"}
+
+
+def _follow(grammar: str, s: str, pos: int, err) -> set:
+    """The terminals that could come at ``pos``.
+
+    What lark lists can be off: an LALR state shared by two contexts names
+    terminals only one of them takes (']' after "1" in a bare idset), a lexer
+    error leaves out the end, and on a bad token the parser may already have
+    reduced past choices that were open ("[1-3" can go on with ',' too). So
+    the text before ``pos`` (which parsed) is fed again and the parser is asked
+    there, before any reduction, which terminals would let it go on."""
+    names = getattr(err, "expected", None) or getattr(err, "allowed", None) or set()
+    try:
+        if grammar in _OWN:
+            ip = parser(grammar).parse_interactive(s[:pos])
+            ip.exhaust_lexer()
+        else:
+            ip = err.interactive_parser
+        return ip.accepts()
+    except Exception:  # noqa: BLE001 - lark's own list then
+        return names
+
+
+def _compose(s: str, pos: int, found: str | None, words: list[str], hint: str) -> str:
+    if found is None:
+        where = f" at column {pos + 1}, the end" if s else ", not an empty string"
+        return f"expected {_join(words)}{where}{hint}"
+    if words == ["the end"]:
+        return f"unexpected {_show(found)} at column {pos + 1}{hint}"
+    return f"expected {_join(words)} but found {_show(found)} at column {pos + 1}{hint}"
+
+
+class _SyntaxFailure(Exception):
+    """Where a grammar stopped. Turning that into words takes another pass of
+    the parser, so parse_count_string, which throws most of these away, asks
+    only for the one it keeps."""
+
+    def __init__(self, grammar: str, s: str, err):
+        from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
+        super().__init__(grammar)
+        self.grammar, self.s, self.err = grammar, s, err
+        if isinstance(err, UnexpectedToken) and err.token.type != "$END":
+            tok = err.token
+            self.pos = tok.start_pos
+            end = tok.end_pos if tok.end_pos is not None else self.pos + len(tok)
+            self.end, self.found = max(end, self.pos + 1), str(tok)
+        elif isinstance(err, UnexpectedCharacters):
+            self.pos = err.pos_in_stream
+            self.end, self.found = self.pos + 1, s[self.pos:self.pos + 1]
+        else:  # the end came too soon
+            self.pos = self.end = len(s)
+            self.found = None
+
+    @functools.cached_property
+    def words(self) -> list[str]:
+        return _words(self.grammar, _follow(self.grammar, self.s, self.pos, self.err))
+
+    @functools.cached_property
+    def hint(self) -> str:
+        return _hint(self.grammar, self.s, self.pos, self.found)
+
+    def error(self, words=None, end=None, lead: str = "") -> FormatError:
+        words = self.words if words is None else words
+        return FormatError(_compose(self.s, self.pos, self.found, words, self.hint), self.pos,
+                           self.end if end is None else end, words, lead=lead)
+
+
+def _need_str(s) -> None:
+    if not isinstance(s, str):
+        raise FormatError(f"expected a string, not {type(s).__name__}", 0, 0)
+
+
+def _tree(name: str, s: str):
+    """grammars/<name>.lark applied to ``s``: a lark Tree, or _SyntaxFailure."""
+    _need_str(s)
+    from lark.exceptions import UnexpectedInput
 
     try:
         return parser(name).parse(s)
-    except UnexpectedCharacters as err:
-        pos = err.pos_in_stream
-        words = _words(err.allowed or ())
-        if words == ["the end"]:
-            raise FormatError(f"unexpected {_found(s, pos)} at column {pos + 1}", pos, pos + 1,
-                              words) from None
-        raise FormatError(f"expected {_join(words)} but found {_found(s, pos)} at column {pos + 1}",
-                          pos, pos + 1, words) from None
-    except UnexpectedToken as err:
-        tok = err.token
-        words = _words(err.expected or ())
-        if tok.type == "$END":
-            pos = len(s)
-            raise FormatError(f"expected {_join(words)} at column {pos + 1}, the end"
-                              if s else f"expected {_join(words)}", pos, pos, words) from None
-        pos = tok.start_pos
-        end = tok.end_pos if tok.end_pos is not None else pos + len(tok)
-        if words == ["the end"]:
-            raise FormatError(f"unexpected {str(tok)!r} at column {pos + 1}", pos,
-                              max(end, pos + 1), words) from None
-        raise FormatError(f"expected {_join(words)} but found {str(tok)!r} at column {pos + 1}",
-                          pos, max(end, pos + 1), words) from None
-    except UnexpectedEOF as err:
-        pos = len(s)
-        words = _words(err.expected or ())
-        raise FormatError(f"expected {_join(words)} at the end", pos, pos, words) from None
-    except UnexpectedInput as err:  # pragma: no cover - other lark input errors
-        pos = getattr(err, "pos_in_stream", 0) or 0
-        raise FormatError(f"unexpected input at column {pos + 1}", pos, pos + 1) from None
+    except UnexpectedInput as err:
+        raise _SyntaxFailure(name, s, err) from None
 
 
+def _parse(name: str, s: str):
+    """grammars/<name>.lark applied to ``s``: a lark Tree, or FormatError."""
+    try:
+        return _tree(name, s)
+    except _SyntaxFailure as failure:
+        raise failure.error() from None
+
+
+# --------------------------------------------------------------------------- values
 def _semantic(message, start, end=None):
     return FormatError(message, start, end, semantic=True)
 
 
-def _tokens(tree, kind=None):
-    from lark import Token
-
-    for tok in tree.scan_values(lambda v: isinstance(v, Token)):
-        if kind is None or tok.type == kind:
-            yield tok
+def _check_digits(tok, leading_zero_ok: bool = False) -> str:
+    """The token's digits, refused with a positioned error when they have a
+    leading zero (unless allowed) or are too many."""
+    text = str(tok)
+    if not leading_zero_ok and len(text) > 1 and text[0] == "0":
+        value = text.lstrip("0") or "0"
+        fix = f"; write {value}" if len(value) <= MAX_DIGITS else ""
+        raise _semantic(f"leading zero in {_show(text)}{fix}", tok.start_pos, tok.end_pos)
+    if len(text.lstrip("0")) > MAX_DIGITS:
+        raise _semantic(f"{_show(text)} is too large (more than {MAX_DIGITS} digits)",
+                        tok.start_pos, tok.end_pos)
+    return text
 
 
 def _int(tok) -> int:
-    text = str(tok)
-    if len(text) > 1 and text[0] == "0":
-        raise _semantic(f"leading zero in {text!r}", tok.start_pos, tok.end_pos)
-    if len(text) > 18:
-        raise _semantic(f"{text} is too large", tok.start_pos, tok.end_pos)
-    return int(text)
+    return int(_check_digits(tok))
+
+
+def _digits_key(text: str):
+    """Sort key for a digit string by value, without int()."""
+    value = text.lstrip("0")
+    return len(value), value
+
+
+def _children(tree):
+    from lark import Token
+
+    return [c for c in tree.children if isinstance(c, Token)]
 
 
 # --------------------------------------------------------------------------- idset
 def parse_idset(s: str) -> list[tuple[int, int]]:
-    """RFC 22 idset -> inclusive (lo, hi) runs, in order.  "" is the empty set."""
-    from lark import Token  # lazily, see the top
+    """RFC 22 idset -> inclusive (lo, hi) runs, in order. "" is the empty set."""
+    return _idset_runs(_parse("idset", s), s)
 
-    tree = _parse("idset", s)
+
+def _idset_runs(tree, s: str) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     prev_hi = -1
     for item in tree.find_data("idset_item"):
-        toks = [t for t in item.children if isinstance(t, Token)]
+        toks = _children(item)
         lo = _int(toks[0])
         hi = _int(toks[1]) if len(toks) > 1 else lo
         start, end = toks[0].start_pos, toks[-1].end_pos
-        if len(toks) > 1 and hi <= lo:
-            what = "empty" if hi == lo else "descending"
-            raise _semantic(f"run {lo}-{hi} is {what}; write {lo} or {lo}-{max(hi, lo + 1)}"
-                              if hi == lo else f"run {lo}-{hi} is descending; write {hi}-{lo}",
-                              start, end)
+        if len(toks) > 1 and hi == lo:
+            raise _semantic(f"range {lo}-{hi} has the same number at both ends; write {lo}",
+                            start, end)
+        if hi < lo:
+            raise _semantic(f"range {lo}-{hi} is descending; write {hi}-{lo}", start, end)
         if lo <= prev_hi:
-            raise _semantic(f"{s[start:end]} is not above the previous id ({prev_hi}); idsets are "
-                              "ascending without repeats", start, end)
+            raise _semantic(f"{s[start:end]} is not above {prev_hi}, the id before it; an idset "
+                            "lists ids in ascending order, each once", start, end)
         runs.append((lo, hi))
         prev_hi = hi
     return runs
 
 
 def format_idset(runs) -> str:
-    return ",".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in runs)
+    """Inclusive (lo, hi) runs (or plain ids) -> "1-3,5"."""
+    parts = []
+    for run in runs:
+        lo, hi = (run, run) if isinstance(run, int) else run
+        parts.append(str(lo) if lo == hi else f"{lo}-{hi}")
+    return ",".join(parts)
 
 
 # --------------------------------------------------------------------------- range
 def parse_range(s: str) -> dict:
-    """RFC 45 range -> the RFC 14 count dictionary it stands for."""
-    from lark import Token  # lazily, see the top
+    """RFC 45 range -> the RFC 14 count dictionary it stands for, normalised:
+    a bounded range always has operator and operand, an unbounded one only
+    when they are not the default "+" and 1."""
+    return _range_dict(_parse("range", s), s)
 
-    tree = _parse("range", s)
+
+def _range_dict(tree, s: str) -> dict:
     body = next(t for t in tree.iter_subtrees_topdown() if t.data in ("bounded", "unbounded"))
-    ints = [t for t in body.children if isinstance(t, Token)]
+    bounded = body.data == "bounded"
+    ints = _children(body)
     out = {"min": _int(ints[0])}
-    if body.data == "bounded":
+    if bounded:
         out["max"] = _int(ints[1])
-        if out["max"] < out["min"]:
-            raise _semantic(f"max {out['max']} is below min {out['min']}", ints[1].start_pos,
-                              ints[1].end_pos)
     step = next(body.find_data("range_step"), None)
-    operand_tok = None
+    operand_tok, operator, operand = None, "+", 1
     if step is not None:
-        operand_tok = next(t for t in step.children if isinstance(t, Token))
-        out["operand"] = _int(operand_tok)
-        op_tree = next(step.find_data("range_op"), None)
-        out["operator"] = str(op_tree.children[0]) if op_tree is not None else "+"
-    elif body.data == "bounded":
-        out["operand"], out["operator"] = 1, "+"
-    if "operand" in out:
-        op, operand = out["operator"], out["operand"]
+        operand_tok = _children(step)[0]
+        operand = _int(operand_tok)
+        ops = [_children(t)[0] for t in step.find_data("range_op")]
+        operator = str(ops[0]) if ops else "+"
+    if bounded and out["max"] < out["min"]:
+        raise _semantic(f"max {out['max']} is below min {out['min']}", ints[1].start_pos,
+                        ints[1].end_pos)
+    if operand_tok is not None:
+        where = operand_tok.start_pos, operand_tok.end_pos
         if operand < 1:
-            raise _semantic("the operand must be at least 1", operand_tok.start_pos,
-                              operand_tok.end_pos)
-        if op in "*^" and operand < 2:
-            raise _semantic(f"with operator {op!r} the operand must be at least 2",
-                              operand_tok.start_pos, operand_tok.end_pos)
-        if op == "^" and out["min"] < 2:
-            raise _semantic("with operator '^' min must be at least 2", ints[0].start_pos,
-                              ints[0].end_pos)
-    # canonical key order
-    return {k: out[k] for k in ("min", "max", "operator", "operand") if k in out}
+            raise _semantic("the operand must be at least 1", *where)
+        if operator in "*^" and operand < 2:
+            raise _semantic(f"with operator {operator!r} the operand must be at least 2 "
+                            f"(it is {operand})", *where)
+        if operator == "^" and out["min"] < 2:
+            raise _semantic(f"with operator '^' min must be at least 2 (it is {out['min']})",
+                            ints[0].start_pos, ints[0].end_pos)
+    if bounded or (operator, operand) != ("+", 1):
+        out["operator"], out["operand"] = operator, operand
+    return out
 
 
 def format_range(d: dict) -> str:
-    """The shortest RFC 45 string for a count dictionary."""
+    """The shortest RFC 45 string for a count dictionary: "3-30", "2+", "1-5:2",
+    "2-64:2:*"."""
     lo, hi = d["min"], d.get("max")
     op, operand = d.get("operator", "+"), d.get("operand", 1)
     text = f"{lo}-{hi}" if hi is not None else f"{lo}+"
@@ -235,31 +427,44 @@ def format_range(d: dict) -> str:
     return f"{text}:{operand}:{op}"
 
 
+# --------------------------------------------------------------------------- count strings
 def parse_count_string(s: str):
-    """A count string: ("idset", runs) or ("range", dict).
+    """An RFC 14 count string: ("idset", runs) or ("range", dict).
 
-    When neither form fits: if one has the right syntax but a wrong value, its
-    error; otherwise the syntax error that got further into the string (the
-    idset's on a tie)."""
-    try:
-        return "idset", parse_idset(s)
-    except FormatError as e1:
+    An idset is tried first ("3-30" is both, and as an idset it is the same
+    set). When neither fits, the error of the form that got further into the
+    string is raised, the idset's on a tie. A wrong value (a descending run, a
+    leading zero, max below min) means that form's syntax fitted all the way,
+    so it counts as getting to the end, past any syntax error. When both forms
+    failed on syntax the message starts "not an idset or range: ", and when
+    they failed at the same place it lists what either would take there."""
+    _need_str(s)
+    outcomes = []
+    for kind, build in (("idset", _idset_runs), ("range", _range_dict)):
         try:
-            return "range", parse_range(s)
-        except FormatError as e2:
-            if e1.semantic != e2.semantic:  # the form whose syntax fits explains best
-                best = e1 if e1.semantic else e2
-            elif e1.semantic:
-                best = e1
-            else:
-                best = e2 if e2.start > e1.start else e1
-            raise best from None
+            return kind, build(_tree(kind, s), s)
+        except _SyntaxFailure as failure:
+            outcomes.append((failure.pos, failure))
+        except FormatError as err:
+            outcomes.append((len(s) + 1, err))
+    (p1, e1), (p2, e2) = outcomes
+    best = e2 if p2 > p1 else e1
+    if isinstance(best, FormatError):  # a wrong value
+        raise best
+    lead = "not an idset or range: "
+    if p1 != p2:
+        raise best.error(lead=lead)
+    if e1.words == e2.words:  # the same words either way: no need to name both
+        raise e1.error()
+    raise e1.error(_ordered(e1.words + e2.words), max(e1.end, e2.end), lead=lead)
 
 
 # --------------------------------------------------------------------------- hostlist
-def parse_hostlist(s: str):
-    """RFC 29 hostlist -> [(prefix, [(lo, hi)] or None, suffix)], never expanded."""
-    from lark import Token, Tree  # lazily, see the top
+def parse_hostlist(s: str) -> list[tuple[str, list[tuple[str, str]] | None, str]]:
+    """RFC 29 hostlist -> [(prefix, [(lo, hi), ...] or None, suffix)], one per
+    term; lo and hi are the digit strings as written (padding kept). Never
+    expanded."""
+    from lark import Tree
 
     tree = _parse("hostlist", s)
     terms = []
@@ -269,12 +474,12 @@ def parse_hostlist(s: str):
             if isinstance(child, Tree):
                 ids = []
                 for hid in child.find_data("host_id"):
-                    toks = [t for t in hid.children if isinstance(t, Token)]
-                    lo = str(toks[0])
-                    hi = str(toks[1]) if len(toks) > 1 else lo
-                    if int(hi) < int(lo):
-                        raise _semantic(f"range {lo}-{hi} is descending", toks[0].start_pos,
-                                          toks[-1].end_pos)
+                    toks = _children(hid)
+                    lo = _check_digits(toks[0], leading_zero_ok=True)
+                    hi = _check_digits(toks[-1], leading_zero_ok=True)
+                    if _digits_key(hi) < _digits_key(lo):
+                        raise _semantic(f"range {lo}-{hi} is descending",
+                                        toks[0].start_pos, toks[-1].end_pos)
                     ids.append((lo, hi))
             elif ids is None:
                 prefix = str(child)
@@ -284,9 +489,12 @@ def parse_hostlist(s: str):
     return terms
 
 
-def hostlist_count(s: str) -> int:
+def hostlist_count(s) -> int:
+    """How many hosts a hostlist (a string, or what parse_hostlist returned)
+    names, repeats included, without expanding it."""
+    terms = s if isinstance(s, list) else parse_hostlist(s)
     total = 0
-    for _, ids, _ in parse_hostlist(s):
+    for _, ids, _ in terms:
         total += 1 if ids is None else sum(int(hi) - int(lo) + 1 for lo, hi in ids)
     return total
 
@@ -296,11 +504,20 @@ _UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
 def parse_fsd(s: str) -> float:
-    """RFC 23 Flux Standard Duration -> seconds."""
+    """RFC 23 Flux Standard Duration -> seconds (float('inf') for infinity).
+
+    As strtod does, a number too large for a double is infinite; with a unit
+    it is refused, as Flux refuses a unit after infinity."""
     tree = _parse("fsd", s)
-    toks = list(_tokens(tree))
+    toks = list(tree.scan_values(lambda v: True))
     if toks[0].type == "FSD_INF":
         return float("inf")
     value = float(str(toks[0]))
-    unit = str(toks[1]) if len(toks) > 1 else "s"
-    return value * _UNITS[unit]
+    if len(toks) == 1:
+        return value
+    seconds = value * _UNITS[str(toks[1])]
+    if seconds == float("inf"):
+        start, end = toks[0].start_pos, toks[1].end_pos
+        raise _semantic(f"{_show(s[start:end])} is too large for a duration; write 'inf' for "
+                        "no limit", start, end)
+    return seconds

@@ -30,3 +30,42 @@ def run_cli(*args, input=None, cwd=None, timeout=60):
     return subprocess.run([jobspec_exe(), *map(str, args)], input=input, cwd=cwd,
                           capture_output=True, timeout=timeout)
 
+
+
+def yamlls_command() -> list[str]:
+    """yaml-language-server from npm (benchmarks/yamlls), installed on first use."""
+    import shutil
+
+    yamlls = REPO / "benchmarks" / "yamlls"
+    exe = yamlls / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
+    if not exe.exists():
+        assert shutil.which("npm"), "npm is missing"
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=yamlls,
+                       check=True)
+    return ["node", str(exe), "--stdio"]
+
+
+async def yamlls_diagnostics(settings: dict, uri: str, text: str, expect_errors: bool) -> list:
+    """The diagnostics yaml-language-server publishes for one opened document. The schema
+    may load after a first publication, so wait for errors (``expect_errors``) or for 1.5 s
+    without any."""
+    import asyncio
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_lsp import Client
+
+    client = Client("yaml-language-server", yamlls_command(), settings)
+    await client.start()
+    try:
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+        await client.drain()
+        assert await client.wait_publish(uri, 0, None, 30), "no diagnostics published"
+        for _ in range(150 if expect_errors else 15):
+            if client.publishes[uri][-1][1]["diagnostics"]:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.2)
+        return client.publishes[uri][-1][1]["diagnostics"]
+    finally:
+        await client.stop()

@@ -1,168 +1,458 @@
-"""`jobspec fmt`: style fixtures, the meaning/comment/idempotence guarantees, the CLI."""
+"""`jobspec fmt`: one fixture per style rule, the guarantees (meaning, comments,
+idempotence) on the RFC corpus and on generated jobspecs, options, and the CLI."""
 
 import json
 import os
+import random
+import re
 import stat
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from helpers import CORPUS, REPO, run_cli
+from helpers import CORPUS, REPO, corpus_files, run_cli
 
+import jobspec_lsp.format as fmt
 from jobspec_lsp.document import parse, to_python
-from jobspec_lsp.format import FormatError, FormatOptions, _comments, format_text, load_options
+from jobspec_lsp.format import FormatError, FormatOptions, format_text, load_options
 
 DATA = REPO / "tests" / "data" / "format"
 FIXTURES = sorted(DATA.glob("*.in.*"))
+# every folder of the RFC corpus with YAML in it (spec_14 and spec_25 at least: a missing
+# corpus is an error, not an empty test)
+SPECS = sorted({p.parent.name for p in CORPUS.glob("spec_*/*.yaml")} | {"spec_14", "spec_25"})
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
-def test_style_fixture(path):
-    lang = "json" if path.suffix == ".json" else "yaml"
-    expected = path.with_name(path.name.replace(".in.", ".out.")).read_text()
-    assert format_text(path.read_text(), lang) == expected
-    assert format_text(expected, lang) == expected
+def read(path) -> str:
+    return path.read_bytes().decode("utf-8")  # no newline translation
 
 
-def guarantees(text, lang="yaml"):
-    out = format_text(text, lang)
-    assert to_python(parse(out, lang).root) == to_python(parse(text, lang).root)
-    assert format_text(out, lang) == out
+def comments(text, lang="yaml"):
+    return sorted(fmt._comment_texts(text, parse(text, lang)))
+
+
+def guarantees(text, lang="yaml", options=None):
+    """Format ``text`` and check every promise docs/formatting.md makes."""
+    out = format_text(text, lang, options)
+    before, after = parse(text, lang), parse(out, lang)
+    assert after.root is not None
+    assert fmt._same(to_python(after.root), to_python(before.root))   # what Flux reads
+    assert format_text(out, lang, options) == out                      # idempotent
     if lang == "yaml":
-        assert _comments(out) == _comments(text)
+        assert comments(out) == comments(text)                         # every comment kept
     assert out.endswith("\n") and not out.endswith("\n\n")
-    assert all(line == line.rstrip() for line in out.splitlines())
+    assert all(line == line.rstrip() for line in out.split("\n"))
     return out
 
 
-@pytest.mark.parametrize("path", sorted(CORPUS.glob("spec_*/*.yaml")) +
-                         sorted((REPO / "examples").glob("*.y*ml")), ids=lambda p: p.name)
+# ---------------------------------------------------------------- style fixtures
+def test_every_fixture_has_its_expected_output():
+    assert len(FIXTURES) >= 12
+    for path in FIXTURES:
+        assert path.with_name(path.name.replace(".in.", ".out.")).exists(), path
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name.split(".")[0])
+def test_style_fixture(path):
+    lang = "json" if path.suffix == ".json" else "yaml"
+    expected = read(path.with_name(path.name.replace(".in.", ".out.")))
+    assert format_text(read(path), lang) == expected
+    assert format_text(expected, lang) == expected
+    guarantees(read(path), lang)
+
+
+# ---------------------------------------------------------------- the corpus
+def corpus_yaml():
+    return [p for spec in SPECS for p in corpus_files(spec)]
+
+
+def test_the_corpus_is_there():
+    assert {"spec_14", "spec_25"} <= set(SPECS)
+    assert len(corpus_yaml()) >= 30
+
+
+@pytest.mark.parametrize("path", corpus_yaml() + sorted((REPO / "examples").glob("*.y*ml")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_guarantees_on_every_corpus_file(path):
-    guarantees(path.read_text())
+    guarantees(read(path))
 
 
-def test_key_ordering_can_be_turned_off(tmp_path):
-    text = (DATA / "order.in.yaml").read_text()
-    out = format_text(text, options=FormatOptions(sort_keys=False))
-    assert out.startswith("attributes:")
-    (tmp_path / "pyproject.toml").write_text("[tool.jobspec.format]\nsort-keys = false\n")
-    (tmp_path / "sub").mkdir()
-    assert load_options(tmp_path / "sub" / "x.jobspec.yaml").sort_keys is False
-    assert load_options(REPO / "examples" / "x.yaml").sort_keys is True
+def with_comments(text):
+    """The same jobspec with a comment above every line and one at the end of it."""
+    out = []
+    for i, line in enumerate(text.splitlines()):
+        if line.strip():
+            indent = len(line) - len(line.lstrip())
+            out.append(" " * indent + f"# lead{i}")
+            out.append(f"{line}  # eol{i}")
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
 
 
-@pytest.mark.parametrize("text,words", [
-    ("a: [1\n", "cannot format"),
-    ("version: 1\nversion: 2\n", "duplicate key"),
-    ("a: 1\n---\nb: 2\n", "single YAML document"),
-    ("a: !!python/object:os.system x\n", "not supported"),
+def squash(line):
+    return re.sub(r"\s+", "", re.sub(r"\s+# (eol|lead)\d+$", "", line)).lstrip("-")
+
+
+@pytest.mark.parametrize("path", corpus_yaml(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_comments_stay_next_to_their_lines_on_the_commented_corpus(path):
+    text = with_comments(read(path))
+    out = guarantees(text)
+    src, dst = text.splitlines(), out.splitlines()
+    where = {}
+    for n, line in enumerate(dst):
+        m = re.search(r"# (lead|eol)(\d+)$", line)
+        if m:
+            where[m.group(1) + m.group(2)] = n
+    for n, line in enumerate(src):
+        m = re.search(r"# (lead|eol)(\d+)$", line)
+        if not m:
+            continue
+        at = where[m.group(1) + m.group(2)]
+        if m.group(1) == "eol":            # still at the end of the same content
+            assert squash(dst[at]) == squash(line), (line, dst[at])
+        else:                              # still above the same entry
+            target = src[n + 1]
+            below = next(x for x in dst[at + 1:] if not x.lstrip().startswith("# lead"))
+            if target.lstrip().startswith("-"):
+                assert below.lstrip().startswith("-"), (target, below)
+            else:
+                assert squash(below) == squash(target), (target, below)
+
+
+@pytest.mark.parametrize("path", corpus_yaml()[::4], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_crlf_files_format_like_lf_files_and_keep_crlf(path):
+    text = with_comments(read(path))
+    assert format_text(text.replace("\n", "\r\n")) == format_text(text).replace("\n", "\r\n")
+
+
+def test_json_corpus_and_examples():
+    for p in sorted(CORPUS.glob("spec_*/*.json")) + sorted((REPO / "examples").glob("*.json")):
+        guarantees(read(p), "json")
+
+
+# ---------------------------------------------------------------- generated jobspecs
+SCALARS = ["yes", "no", "on", "0755", "1_000", "1:30", "3600.", "2024-01-31", "'quoted'", '"dq"',
+           "plain", "12", "-3", "null", "~", "true", "1e3", "0x1F", ".inf", "'it''s'",
+           '"a # b"', "a b c", "/bin/sh", "'#x'", "!!str 12", "-x", "--flag", "<<x"]
+KEYS = ["type", "count", "label", "with", "unit", "exclusive", "id", "zeta", "alpha", "x_y",
+        "yes", "'quoted key'", "0755"]
+
+
+def _comment(r, p=0.3):
+    if r.random() < p:
+        return r.choice([" ", "   ", "\t"]) + " # " + r.choice(["c", "a # b", "é", "'q", "[x]"])
+    return ""
+
+
+def _flow(r, depth=0):
+    if r.random() < 0.5 or depth > 1:
+        items = [r.choice(SCALARS) for _ in range(r.randint(0, 30 if r.random() < 0.2 else 4))]
+        return "[" + ", ".join(items) + "]"
+    keys = r.sample(["type", "count", "min", "zeta", "alpha"], r.randint(0, 4))
+    return "{" + ", ".join(f"{k}: {r.choice(SCALARS) if r.random() < 0.7 else _flow(r, depth + 1)}"
+                           for k in keys) + "}"
+
+
+def _leading(r, indent, lines):
+    if r.random() < 0.2:
+        lines.append("")
+        if r.random() < 0.3:
+            lines.append("")
+    if r.random() < 0.25:
+        lines.append(" " * max(0, indent + r.choice([0, 0, 0, -2, 2])) + f"# lead {len(lines)}")
+
+
+def _block_map(r, indent, depth, lines, dash=None):
+    for i, key in enumerate(r.sample(KEYS, r.randint(1, 4))):
+        if i or dash is None:
+            _leading(r, indent, lines)
+        pre = dash if (i == 0 and dash is not None) else " " * indent
+        kind = r.random()
+        if depth < 4 and kind < 0.25:
+            lines.append(f"{pre}{key}:{_comment(r)}")
+            _block_seq(r, indent + r.choice([0, 2, 4]), depth + 1, lines)
+        elif depth < 4 and kind < 0.4:
+            lines.append(f"{pre}{key}:{_comment(r)}")
+            _block_map(r, indent + r.choice([2, 4]), depth + 1, lines)
+        elif kind < 0.55:
+            lines.append(f"{pre}{key}: {_flow(r)}{_comment(r)}")
+        elif kind < 0.6:
+            lines.append(f"{pre}{key}: {r.choice(['|', '>', '|-', '|+'])}{_comment(r, 0.2)}")
+            for _ in range(r.randint(1, 3)):
+                lines.append(" " * (indent + 2) + r.choice(["text", "# not a comment", "  more"]))
+                if r.random() < 0.3:
+                    lines.append("")
+        elif kind < 0.65:
+            lines.append(f"{pre}{key}: [")
+            for _ in range(r.randint(1, 3)):
+                lines.append(" " * (indent + 2) + r.choice(SCALARS) + "," + _comment(r, 0.5))
+                if r.random() < 0.2:
+                    lines.append(" " * (indent + 2) + "# inside the flow")
+            lines.append(" " * indent + "]")
+        else:
+            lines.append(f"{pre}{key}: {r.choice(SCALARS)}{_comment(r)}")
+    if r.random() < 0.15:
+        lines.append(" " * indent + f"# closing {len(lines)}")
+
+
+def _block_seq(r, indent, depth, lines):
+    for _ in range(r.randint(1, 3)):
+        _leading(r, indent, lines)
+        if r.random() < 0.6:
+            _block_map(r, indent + 2, depth + 1, lines, dash=" " * indent + "- ")
+        else:
+            item = r.choice(SCALARS) if r.random() < 0.7 else _flow(r)
+            lines.append(" " * indent + "- " + item + _comment(r))
+
+
+def generate_jobspec(r: random.Random) -> str:
+    lines = []
+    if r.random() < 0.3:
+        lines += ["# header", ""]
+    if r.random() < 0.1:
+        lines.append("---")
+    keys = ["version: 999" + _comment(r), "resources:" + _comment(r), "attributes:", "tasks:"]
+    r.shuffle(keys)
+    for key in keys:
+        _leading(r, 0, lines)
+        lines.append(key)
+        if key.startswith("resources"):
+            _block_seq(r, r.choice([0, 2]), 1, lines)
+        elif key.startswith("tasks"):
+            for _ in range(r.randint(1, 2)):
+                dash = " " * r.choice([0, 2])
+                lines.append(f"{dash}- slot: task{_comment(r)}")
+                lines.append(f"{dash}  count: {{per_slot: 1}}")
+                _leading(r, len(dash) + 2, lines)
+                lines.append(f"{dash}  command: [app, {r.choice(SCALARS)}]{_comment(r)}")
+        elif key.startswith("attributes"):
+            _block_map(r, r.choice([2, 4]), 1, lines)
+    if r.random() < 0.3:
+        lines += ["", "", "# end"]
+    return "\n".join(lines) + ("\n" if r.random() < 0.9 else "")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.booleans(), st.integers(20, 120))
+def test_guarantees_on_generated_jobspecs(r, sort_keys, width):
+    text = generate_jobspec(r)
+    assume(parse(text).root is not None)
+    guarantees(text, options=FormatOptions(sort_keys=sort_keys, line_length=width))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_guarantees_on_generated_json(r):
+    data = json.loads(json.dumps(to_python(parse(generate_jobspec(r)).root), default=str))
+    text = json.dumps(data, indent=r.choice([None, 1, 4]))
+    guarantees(text, "json")
+
+
+# ---------------------------------------------------------------- decisions
+def test_key_order_can_be_turned_off():
+    text = read(DATA / "order.in.yaml")
+    out = guarantees(text, options=FormatOptions(sort_keys=False))
+    assert out.startswith("attributes:") and out.rstrip().endswith("version: 999")
+
+
+def test_line_length_decides_what_stays_flow():
+    text = "version: 1\ntasks:\n  - command: [app, --one, --two]\n"
+    assert format_text(text) == text
+    narrow = format_text(text, options=FormatOptions(line_length=24))
+    assert narrow == "version: 1\ntasks:\n  - command:\n      - app\n      - --one\n      - --two\n"
+
+
+def test_yaml11_scalars_keep_their_text_and_meaning():
+    text = ("version: 999\nattributes:\n  user:\n    a: yes\n    b: 0755\n    c: 1_000\n"
+            "    d: 1:30\n    e: 2024-01-31\n    f: 1e3\n    g: .5\n    h: ~\n    yes: key\n")
+    assert format_text(text) == text
+    value = to_python(parse(text).root)["attributes"]["user"]
+    assert value["a"] is True and value["b"] == 493 and value["d"] == 90 and value[True] == "key"
+
+
+def test_anchors_keep_the_key_order_and_merge_keys_work():
+    text = "base: &b {type: core, count: 1}\nversion: 1\nr:\n  - <<: *b\n    label: x\n"
+    assert format_text(text) == text
+    out = guarantees("tasks: &t []\nversion: 1\nother: *t\n")
+    assert out.startswith("tasks: &t []")
+
+
+def test_refusal_positions_point_into_the_text_as_given():
+    for text, at in (("a: 1\r\nb: 2\r\n{x: 1}: 3\r\n", 12), ("\ufeffa: 1\n{x: 1}: 3\n", 6)):
+        with pytest.raises(FormatError) as info:
+            format_text(text)
+        assert text[info.value.start] == "{" and info.value.start == at
+
+
+def test_crlf_bom_and_missing_final_newline_are_handled():
+    text = "\ufeff# c\r\n\r\nresources: []  # r\r\nversion: 1   \r\n"
+    out = format_text(text)
+    assert out == "\ufeff# c\r\n\r\nversion: 1\r\nresources: []  # r\r\n"
+    assert format_text(out) == out
+    assert format_text("version: 1") == "version: 1\n"
+
+
+@pytest.mark.parametrize("text,words,at", [
+    ("a: [1\n", "cannot format: did not find expected ',' or ']'", 4),
+    ("version: 1\nversion: 2\n", "duplicate key", 11),
+    ("a: 1\n---\nb: 2\n", "single YAML document", 5),
+    ("a: !!python/object:os.system x\n", "not supported", 3),
+    ("# only a comment\n", "holds no jobspec", 0),
+    ("{a: 1}: x\n", "mapping key must be a plain value", 0),
 ])
-def test_refuses_what_it_cannot_keep(text, words):
+def test_refuses_what_it_cannot_keep(text, words, at):
     with pytest.raises(FormatError) as info:
         format_text(text)
-    assert words in info.value.message
+    assert words in info.value.message and info.value.start == at
+    assert str(info.value) == info.value.message
 
 
-# hypothesis: generated jobspecs with comments and YAML 1.1 traps
-scalars = st.sampled_from(["yes", "no", "on", "0755", "1_000", "1:30", "3600.", "2024-01-31",
-                           "'quoted'", '"dq"', "plain", "12", "-3", "null", "~", "true"])
-names = st.from_regex(r"[a-z][a-z_]{0,5}", fullmatch=True)
-comments = st.one_of(st.just(""), st.from_regex(r"  # [a-z ]{0,10}", fullmatch=True))
+def test_a_result_that_would_read_differently_is_refused(monkeypatch):
+    monkeypatch.setattr(fmt._YamlFormatter, "run", lambda self: self.text.replace("1", "2"))
+    with pytest.raises(FormatError, match="would change what Flux reads"):
+        format_text("version: 1\n")
+    monkeypatch.setattr(fmt._YamlFormatter, "run", lambda self: "version: 1\n")
+    with pytest.raises(FormatError, match="comment could not be kept"):
+        format_text("version: 1  # gone\n")
 
 
-@st.composite
-def jobspecs(draw):
-    lines = ["version: 999", "resources:"]
-    for i in range(draw(st.integers(1, 3))):
-        lines.append(f"- count: {draw(st.integers(1, 9))}{draw(comments)}")
-        lines.append(f"  type: node{draw(comments)}")
-        if draw(st.booleans()):
-            lines.append(f"  # note {i}")
-        for k in draw(st.lists(names, max_size=3, unique=True)):
-            lines.append(f"  x{k}: {draw(scalars)}{draw(comments)}")
-    if draw(st.booleans()):
-        lines.append("")
-        lines.append("")
-    lines.append("attributes:")
-    lines.append("    user:")
-    for k in draw(st.lists(names, min_size=1, max_size=4, unique=True)):
-        lines.append(f"        {k}: {draw(scalars)}{draw(comments)}")
-    return "\n".join(lines) + "\n"
+def test_json_keeps_numbers_as_written_and_orders_keys():
+    out = format_text('{"resources": [], "version": 1, "x": [1e3, 1.50, -0], "y": {}}', "json")
+    assert out == ('{\n  "version": 1,\n  "resources": [],\n  "x": [\n    1e3,\n    1.50,\n'
+                   '    -0\n  ],\n  "y": {}\n}\n')
+    with pytest.raises(FormatError):
+        format_text('{"a": 1, "a": 2}', "json")
 
 
-@settings(max_examples=120, deadline=None)
-@given(jobspecs())
-def test_guarantees_on_generated_jobspecs(text):
-    guarantees(text)
+# ---------------------------------------------------------------- configuration
+def test_load_options_walks_up_to_the_nearest_jobspec_table(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.jobspec.format]\nsort-keys = false\nline-length = 100\n")
+    sub = tmp_path / "a" / "b"
+    sub.mkdir(parents=True)
+    (tmp_path / "a" / "pyproject.toml").write_text("[project]\nname = 'x'\n")  # no [tool.jobspec]
+    opts = load_options(sub / "job.jobspec.yaml")
+    assert (opts.sort_keys, opts.line_length, opts.warnings) == (False, 100, ())
+    assert load_options(sub) == opts
+    assert load_options(REPO / "examples" / "x.yaml") == FormatOptions()
 
 
-def test_json_guarantees():
-    for p in sorted((REPO / "examples").glob("*.json")):
-        guarantees(p.read_text(), "json")
+def test_load_options_warns_and_falls_back(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.jobspec.format]\nsort-keys = 'no'\nline-length = 5\nindent = 4\n")
+    opts = load_options(tmp_path / "x.yaml")
+    assert (opts.sort_keys, opts.line_length) == (True, 80)
+    assert [w.split("] ")[1].split(" ")[0] for w in opts.warnings] == \
+        ["sort-keys", "line-length", "has"]
+    (tmp_path / "pyproject.toml").write_text("[tool.jobspec\n")
+    assert "cannot read it" in load_options(tmp_path / "x.yaml").warnings[0]
 
 
 # ---------------------------------------------------------------- the CLI
+MESSY = read(DATA / "indent.in.yaml")
+TIDY = read(DATA / "indent.out.yaml")
+
+
 def test_cli_check_diff_and_write(tmp_path):
-    messy = (DATA / "indent.in.yaml").read_text()
     f = tmp_path / "a.jobspec.yaml"
-    f.write_text(messy)
+    f.write_text(MESSY)
     f.chmod(0o640)
     proc = run_cli("fmt", "--check", f)
-    assert proc.returncode == 1 and f"would reformat {f}" in proc.stdout.decode()
+    assert proc.returncode == 1 and proc.stdout.decode() == f"would reformat {f}\n"
+    assert "1 file would be reformatted" in proc.stderr.decode()
     proc = run_cli("fmt", "--diff", f)
     assert proc.returncode == 1
     diff = proc.stdout.decode()
-    assert diff.startswith(f"--- {f}\n+++ {f}\n") and "-- type: node\n" in diff
-    assert f.read_text() == messy                       # --check/--diff never write
+    assert diff.startswith(f"--- {f}\n+++ {f}\n@@ ") and "\n-- type: node\n" in diff
+    assert "\n+  - type: node\n" in diff
+    assert f.read_text() == MESSY                       # --check/--diff never write
     proc = run_cli("fmt", f)
-    assert proc.returncode == 0
-    assert f.read_text() == (DATA / "indent.out.yaml").read_text()
+    assert proc.returncode == 0 and f"reformatted {f}" in proc.stderr.decode()
+    assert f.read_text() == TIDY
     assert stat.S_IMODE(f.stat().st_mode) == 0o640      # mode kept
-    assert [p.name for p in tmp_path.iterdir()] == ["a.jobspec.yaml"]  # no temp file left
-    assert run_cli("fmt", "--check", f).returncode == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["a.jobspec.yaml"]  # no temporary file left
+    for args in (("--check",), ("--diff",), ()):
+        proc = run_cli("fmt", *args, f)
+        assert proc.returncode == 0 and proc.stdout == b""
+    assert "1 already formatted" in run_cli("fmt", "--check", f).stderr.decode()
 
 
 def test_cli_unparsable_file_is_untouched_and_others_formatted(tmp_path):
     bad = tmp_path / "bad.jobspec.yaml"
     bad.write_bytes(b"version: 1\nresources: [\n")
-    good = tmp_path / "good.jobspec.yaml"
-    good.write_text((DATA / "order.in.yaml").read_text())
+    good = tmp_path / "sub" / "jobspec.yaml"
+    good.parent.mkdir()
+    good.write_text(read(DATA / "order.in.yaml"))
+    other = tmp_path / "notes.yaml"                     # not a jobspec name: not searched
+    other.write_text("b:   1\n")
     proc = run_cli("fmt", tmp_path)
     assert proc.returncode == 2
     assert (f"{bad}:2:12: error: cannot format: the document ends too early: did not find "
             f"expected node content (the '[' at line 2, column 12 is never closed)"
             in proc.stderr.decode())
     assert bad.read_bytes() == b"version: 1\nresources: [\n"
-    assert good.read_text() == (DATA / "order.out.yaml").read_text()
+    assert good.read_text() == read(DATA / "order.out.yaml")
+    assert other.read_text() == "b:   1\n"
+    proc = run_cli("fmt", "--check", tmp_path)
+    assert proc.returncode == 2 and proc.stdout == b""  # an error outranks "would reformat"
 
 
 def test_cli_stdin_to_stdout():
-    proc = run_cli("fmt", "-", input=(DATA / "indent.in.yaml").read_bytes())
-    assert proc.returncode == 0
-    assert proc.stdout.decode() == (DATA / "indent.out.yaml").read_text()
-    proc = run_cli("fmt", "--stdin-filename", "x.json", "-",
-                   input=(DATA / "json.in.json").read_bytes())
-    assert json.loads(proc.stdout) == json.loads((DATA / "json.out.json").read_text())
+    proc = run_cli("fmt", "-", input=MESSY.encode())
+    assert proc.returncode == 0 and proc.stdout.decode() == TIDY
+    proc = run_cli("fmt", "--stdin-filename", "x.json", "-", input=read(DATA / "json.in.json").encode())
+    assert proc.stdout.decode() == read(DATA / "json.out.json")
+    proc = run_cli("fmt", "-", input=read(DATA / "json.in.json").encode())  # JSON recognised
+    assert proc.stdout.decode() == read(DATA / "json.out.json")
     proc = run_cli("fmt", "-", input=b"a: [\n")
-    assert proc.returncode == 2 and proc.stdout == b"a: [\n"
-    proc = run_cli("fmt", "--check", "-", input=(DATA / "indent.in.yaml").read_bytes())
-    assert proc.returncode == 1
+    assert proc.returncode == 2 and proc.stdout == b"a: [\n"   # a pipe gets its input back
+    assert proc.stderr.decode().startswith("-:1:4: error: cannot format:")
+    proc = run_cli("fmt", "--check", "-", input=MESSY.encode())
+    assert proc.returncode == 1 and proc.stdout.decode() == "would reformat -\n"
+    proc = run_cli("fmt", "--diff", "-", input=MESSY.encode())
+    assert proc.returncode == 1 and proc.stdout.decode().startswith("--- -\n+++ -\n")
+    proc = run_cli("fmt", "--check", "-", input=TIDY.encode())
+    assert proc.returncode == 0
 
 
-def test_cli_missing_file_and_usage():
-    assert run_cli("fmt", "/nonexistent/x.jobspec.yaml").returncode == 2
+def test_cli_errors_and_usage(tmp_path):
+    proc = run_cli("fmt", tmp_path / "missing.jobspec.yaml")
+    assert proc.returncode == 2 and "cannot read" in proc.stderr.decode()
     assert run_cli("fmt").returncode == 2
+    assert run_cli("fmt", "--bogus", tmp_path).returncode == 2
+    proc = run_cli("fmt", tmp_path)
+    assert proc.returncode == 0 and "no jobspec files found" in proc.stderr.decode()
+    binary = tmp_path / "bin.jobspec.yaml"
+    binary.write_bytes(b"version: 1\nname: caf\xe9\n")
+    proc = run_cli("fmt", binary)
+    assert proc.returncode == 2 and "not UTF-8" in proc.stderr.decode()
+
+
+def test_cli_writes_through_symlinks_and_reads_pyproject(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.jobspec.format]\nsort-keys = false\n"
+                                             "colour = 'blue'\n")
+    real = tmp_path / "real.jobspec.yaml"
+    real.write_text(read(DATA / "order.in.yaml"))
+    link = tmp_path / "link.jobspec.yaml"
+    os.symlink(real.name, link)
+    proc = run_cli("fmt", link)
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and real.read_text().startswith("attributes:")   # not reordered
+    assert "has no option 'colour'" in proc.stderr.decode()
 
 
 def test_precommit_hooks_file_lists_both_hooks():
     import yaml
-    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    assert {h["id"] for h in hooks} == {"jobspec-fmt", "jobspec-check"}
-    import re
-    pattern = re.compile(hooks[0]["files"])
-    for name in ("jobspec.yaml", "a/b.jobspec.yml", "x.jobspec.json"):
-        assert pattern.search(name)
-    for name in ("docker-compose.yaml", "jobspec.yaml.bak", "myjobspec.yaml"):
-        assert not pattern.search(name)
-    assert os.path.exists(REPO / "docs" / "formatting.md")
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    assert set(hooks) == {"jobspec-fmt", "jobspec-check"}
+    assert hooks["jobspec-fmt"]["entry"] == "jobspec fmt"
+    assert hooks["jobspec-check"]["entry"] == "jobspec check"
+    for hook in hooks.values():
+        assert hook["language"] == "python"
+        pattern = re.compile(hook["files"])
+        for name in ("jobspec.yaml", "a/jobspec.yml", "a/b.jobspec.yml", "x.jobspec.json"):
+            assert pattern.search(name), name
+        for name in ("docker-compose.yaml", "jobspec.yaml.bak", "myjobspec.yaml", "a.yaml"):
+            assert not pattern.search(name), name

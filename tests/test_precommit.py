@@ -23,12 +23,27 @@ resources:
 attributes:
   system: {duration: 0}
 """
+TIDY = """version: 1
+resources:
+  - type: slot
+    count: 1
+    label: task
+    with:
+      - {type: core, count: 1}
+tasks:
+  - command: [app]
+    slot: task
+    count: {per_slot: 1}
+attributes:
+  system: {duration: 0}
+"""
 
 
 def git(*args, cwd):
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
-    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+    subprocess.run(["git", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
+                   cwd=cwd, env=env, check=True, capture_output=True)
 
 
 def test_precommit_try_repo(tmp_path):
@@ -64,7 +79,7 @@ def test_precommit_try_repo(tmp_path):
     first = run("jobspec-fmt")
     assert first.returncode == 1, first.stdout + first.stderr
     assert "files were modified by this hook" in first.stdout
-    assert (work / "run.jobspec.yaml").read_text().startswith("version: 1\nresources:\n  - type: slot")
+    assert (work / "run.jobspec.yaml").read_text() == TIDY
     assert (work / "notes.yaml").read_text() == "a:   [1,2]\n"
     git("add", "-A", cwd=work)
     second = run("jobspec-fmt")

@@ -105,10 +105,12 @@ AT = {
     "JS705": "per_resource",
     "JS706": ("node", 0),
     "JS707": "id",
-    "JS708": None,           # the error it wraps is placed by its own rule (JS202 here)
+    "JS708": ("0", 0),       # where the error it wraps (JS202, count 0) is
     "JS711": '"memory"',
     "JS712": '"process_count"',
-    "JS713": None,           # no executable key to point at: the document start
+    "JS713": "{",            # no executable key to point at: the document's first character
+    "JS714": "total",
+    "JS715": "constraints",
     "JS801": '"2-8"',
     "JS802": "operator",
     "JS803": "|",
@@ -136,11 +138,9 @@ def _doc(rule, text, bad):
 
 def _run(rule, text, bad=True):
     doc = _doc(rule, text, bad)
-    if rule.applies == "convert":  # JS70x come from `jobspec convert --to v1` only
-        conv = convert.to_v1(text)
-        return doc, conv.blockers + conv.warnings
-    if rule.applies == "psij":     # JS71x from `jobspec convert --from psij`
-        conv = convert.from_psij_text(text, "json")
+    converter = rule.example_options.get("convert")
+    if converter:  # JS7xx come from `jobspec convert` only: run the converter the rule names
+        conv = getattr(convert, converter)(text, rule.example_options.get("language", "yaml"))
         return doc, conv.blockers + conv.warnings
     return doc, check(doc, version_rules="v1" if rule.applies == "v1" else "auto")
 

@@ -3,53 +3,25 @@
 
 import asyncio
 import json
-import shutil
-import subprocess
-import sys
 
-from helpers import REPO, run_cli
-
-sys.path.insert(0, str(REPO / "benchmarks"))
-from bench_lsp import YAMLLS, Client  # noqa: E402
+from helpers import REPO, run_cli, yamlls_diagnostics
 
 GOOD = (REPO / "examples" / "v1-node-slot-core.jobspec.yaml").read_text()
 BAD = GOOD.replace("count: 4", "count: 0").replace("duration: 3600", "cwd2: x")
 
 
-def yamlls() -> list[str]:
-    exe = YAMLLS / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
-    if not exe.exists():
-        assert shutil.which("npm"), "npm is missing"
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=YAMLLS,
-                       check=True)
-    return ["node", str(exe), "--stdio"]
-
-
-async def diagnostics_for(cmd, schema_uri, text):
-    proc = await asyncio.create_subprocess_exec(*cmd, stdin=subprocess.PIPE,
-                                                stdout=subprocess.PIPE,
-                                                stderr=subprocess.DEVNULL)
-    client = Client(proc)
+def diagnostics_for(schema_uri, text, expect_errors):
     settings = {"yaml": {"validate": True, "schemas": {schema_uri: ["*.jobspec.yaml"]}}}
-    await client.start(settings)
-    await asyncio.sleep(0.5)
-    uri = "file:///tmp/yamlls-test/x.jobspec.yaml"
-    ev = client.published[uri] = asyncio.Event()
-    client.notify("textDocument/didOpen", {"textDocument": {
-        "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
-    await asyncio.wait_for(ev.wait(), 20)
-    got = client.last_diagnostics.get(uri, [])
-    await client.stop()
-    return got
+    return asyncio.run(yamlls_diagnostics(settings, "file:///tmp/yamlls-test/x.jobspec.yaml",
+                                          text, expect_errors))
 
 
 def test_exported_v1_schema_works_in_yaml_language_server(tmp_path):
     schema = tmp_path / "jobspec-v1.schema.json"
     proc = run_cli("schema", "--v1")
     schema.write_bytes(proc.stdout)
-    cmd = yamlls()
-    good = asyncio.run(diagnostics_for(cmd, schema.as_uri(), GOOD))
-    bad = asyncio.run(diagnostics_for(cmd, schema.as_uri(), BAD))
+    good = diagnostics_for(schema.as_uri(), GOOD, expect_errors=False)
+    bad = diagnostics_for(schema.as_uri(), BAD, expect_errors=True)
     assert good == [], json.dumps(good)[:500]
     messages = " | ".join(d["message"] for d in bad)
     assert len(bad) >= 2, messages

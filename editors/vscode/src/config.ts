@@ -1,7 +1,13 @@
-// Pure helpers of the extension: no `vscode` import, tested directly.
+// The pure part of the extension: which documents, which server command, which
+// settings. No `vscode` import, so the unit tests load it directly; the few
+// things that touch the machine (is this file executable? can this python
+// import jobspec_lsp.server?) are parameters with real defaults.
+import { spawnSync } from "child_process";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 
+/** The `jobspec` section of the VS Code settings, as the extension reads it. */
 export interface JobspecSettings {
   server?: { path?: string; args?: string[] };
   select?: string[];
@@ -12,16 +18,41 @@ export interface JobspecSettings {
   docsUrl?: string;
 }
 
-// YAML and JSON documents whose names say they are jobspec. The extension
-// does not ship a grammar: jobspec files keep the editor's YAML/JSON
-// highlighting, and the server also looks at YAML whose top level has
-// `resources` and `tasks`.
-export const DOCUMENT_SELECTOR = [
-  { scheme: "file", language: "yaml" },
-  { scheme: "untitled", language: "yaml" },
-  { scheme: "file", language: "json", pattern: "**/*.jobspec.json" },
-  { scheme: "file", language: "json", pattern: "**/jobspec.json" },
+/** The server's own default `files` globs (jobspec_lsp/server.py). */
+export const DEFAULT_FILES = [
+  "*.jobspec.yaml", "*.jobspec.yml", "*.jobspec.json", "jobspec.yaml", "jobspec.yml", "jobspec.json",
 ];
+
+/** File patterns of jobspec documents, whatever `jobspec.files` says. */
+export const JOBSPEC_PATTERNS = ["**/*.jobspec.{yaml,yml,json}", "**/jobspec.{yaml,yml,json}"];
+
+export interface DocumentFilter {
+  scheme: string;
+  language: string;
+  pattern: string;
+}
+
+/**
+ * The documents the client hands to the server: files in VS Code's own YAML
+ * and JSON languages whose names say they are jobspec, plus whatever the user
+ * added to `jobspec.files`. The extension contributes no language or grammar,
+ * so these files keep their YAML/JSON highlighting and every other YAML tool,
+ * and the server is never offered other YAML (no formatter or completion
+ * provider from this extension on a docker-compose.yml).
+ */
+export function documentSelector(files: string[] = []): DocumentFilter[] {
+  const patterns = [...JOBSPEC_PATTERNS];
+  for (const glob of files) {
+    if (DEFAULT_FILES.includes(glob) || !glob.trim()) continue;
+    const p = glob.startsWith("/") || glob.startsWith("**/") ? glob : `**/${glob}`;
+    if (!patterns.includes(p)) patterns.push(p);
+  }
+  const out: DocumentFilter[] = [];
+  for (const language of ["yaml", "json"]) {
+    for (const pattern of patterns) out.push({ scheme: "file", language, pattern });
+  }
+  return out;
+}
 
 export interface ServerCommand {
   command: string;
@@ -29,62 +60,123 @@ export interface ServerCommand {
   source: "setting" | "path" | "python";
 }
 
-/** Is `name` an executable file on `envPath`? Returns its full path. */
-export function onPath(name: string, envPath: string | undefined,
-                       exists: (p: string) => boolean = isExecutable): string | undefined {
-  for (const dir of (envPath || "").split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (exists(candidate)) return candidate;
-  }
-  return undefined;
+export interface Discovery {
+  /** How to start the server; undefined when nothing usable was found. */
+  server?: ServerCommand;
+  /** What was looked at, one line each, for the output channel. */
+  notes: string[];
+  /** Why nothing was found, for the error message. */
+  problem?: string;
 }
 
-function isExecutable(p: string): boolean {
-  try {
-    fs.accessSync(p, fs.constants.X_OK);
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
+export interface Probes {
+  /** Is this path an executable file? */
+  isExecutable(p: string): boolean;
+  /** Can this python interpreter import jobspec_lsp.server (the package and its dependencies)? */
+  canImport(python: string): boolean;
+  platform: string;
+  home: string;
+}
+
+export const realProbes: Probes = {
+  isExecutable(p) {
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  },
+  canImport(python) {
+    const r = spawnSync(python, ["-c", "import jobspec_lsp.server"], { timeout: 10000, stdio: "ignore" });
+    return r.status === 0;
+  },
+  platform: process.platform,
+  home: os.homedir(),
+};
+
+/** The full path of `name` on `envPath` (with PATHEXT suffixes on Windows). */
+export function onPath(name: string, envPath: string | undefined, probes: Probes = realProbes,
+                       pathext: string | undefined = process.env.PATHEXT): string | undefined {
+  const win = probes.platform === "win32";
+  const sep = win ? ";" : ":";
+  const suffixes = win ? ["", ...(pathext || ".EXE;.CMD;.BAT").split(";").filter(Boolean)] : [""];
+  for (const dir of (envPath || "").split(sep)) {
+    if (!dir) continue;
+    for (const suffix of suffixes) {
+      const candidate = (win ? path.win32 : path.posix).join(dir, name + suffix);
+      if (probes.isExecutable(candidate)) return candidate;
+    }
   }
+  return undefined;
 }
 
 /**
- * How to start the server: the `jobspec.server.path` setting, else
- * `jobspec-lsp` on PATH, else `python3 -m jobspec_lsp lsp`; undefined when
- * none of them exists.
+ * How to start the server: the `jobspec.server.path` setting (a path, or a
+ * name looked up on PATH; no fallback when it is set but unusable), else
+ * `jobspec-lsp` on PATH, else `python3 -m jobspec_lsp lsp` (python3, or
+ * python, that can import jobspec_lsp.server). `jobspec.server.args` are appended.
  */
 export function findServer(settings: JobspecSettings, envPath: string | undefined,
-                           exists: (p: string) => boolean = isExecutable): ServerCommand | undefined {
+                           probes: Probes = realProbes): Discovery {
   const extra = settings.server?.args ?? [];
-  const configured = (settings.server?.path ?? "").trim();
+  const notes: string[] = [];
+  let configured = (settings.server?.path ?? "").trim();
   if (configured) {
-    return { command: configured, args: [...extra], source: "setting" };
+    if (configured === "~" || configured.startsWith("~/")) configured = probes.home + configured.slice(1);
+    const hasDir = configured.includes("/") || (probes.platform === "win32" && configured.includes("\\"));
+    const full = hasDir ? (probes.isExecutable(configured) ? configured : undefined)
+                        : onPath(configured, envPath, probes);
+    if (!full) {
+      const problem = `jobspec.server.path is "${configured}", which is not an executable file` +
+        (hasDir ? "" : " on PATH") + ".";
+      notes.push(problem);
+      return { notes, problem };
+    }
+    notes.push(`jobspec.server.path: ${full}`);
+    return { server: { command: full, args: [...extra], source: "setting" }, notes };
   }
-  const lsp = onPath("jobspec-lsp", envPath, exists);
-  if (lsp) return { command: lsp, args: [...extra], source: "path" };
-  const python = onPath("python3", envPath, exists) ?? onPath("python", envPath, exists);
-  if (python) {
-    return { command: python, args: ["-m", "jobspec_lsp", "lsp", ...extra], source: "python" };
+  notes.push("jobspec.server.path is not set.");
+  const lsp = onPath("jobspec-lsp", envPath, probes);
+  if (lsp) {
+    notes.push(`jobspec-lsp on PATH: ${lsp}`);
+    return { server: { command: lsp, args: [...extra], source: "path" }, notes };
   }
-  return undefined;
+  notes.push("jobspec-lsp is not on PATH.");
+  for (const name of ["python3", "python"]) {
+    const python = onPath(name, envPath, probes);
+    if (!python) {
+      notes.push(`${name} is not on PATH.`);
+      continue;
+    }
+    if (probes.canImport(python)) {
+      notes.push(`${python} can import jobspec_lsp.server.`);
+      return { server: { command: python, args: ["-m", "jobspec_lsp", "lsp", ...extra], source: "python" }, notes };
+    }
+    notes.push(`${python} cannot import jobspec_lsp.server.`);
+  }
+  return {
+    notes,
+    problem: "The jobspec language server was not found: install it (`pip install jobspec-lsp`) " +
+      "or set jobspec.server.path to its jobspec-lsp.",
+  };
 }
 
-/** The `jobspec` settings the server understands (initializationOptions). */
-export function serverSettings(settings: JobspecSettings): Record<string, unknown> {
+/**
+ * The settings the server understands, as `initializationOptions`
+ * (`{"jobspec": {...}}`, see docs/server.md). Settings left at "everything"
+ * or "the server's default" are left out.
+ */
+export function serverSettings(settings: JobspecSettings): { jobspec: Record<string, unknown> } {
   const out: Record<string, unknown> = {};
-  if (settings.select && settings.select.length) out.select = settings.select;
-  if (settings.ignore && settings.ignore.length) out.ignore = settings.ignore;
+  if (settings.select && settings.select.length) out.select = [...settings.select];
+  if (settings.ignore && settings.ignore.length) out.ignore = [...settings.ignore];
   if (settings.versionRules) out.versionRules = settings.versionRules;
-  if (settings.files && settings.files.length) out.files = settings.files;
-  if (settings.format && typeof settings.format.sortKeys === "boolean") {
-    out.format = { sortKeys: settings.format.sortKeys };
-  }
+  if (settings.files && settings.files.length) out.files = [...settings.files];
+  if (typeof settings.format?.sortKeys === "boolean") out.format = { sortKeys: settings.format.sortKeys };
   if (settings.docsUrl) out.docsUrl = settings.docsUrl;
   return { jobspec: out };
 }
 
-export function notFoundMessage(): string {
-  return "The Flux jobspec language server was not found: install it (`pip install jobspec-lsp`) " +
-    "or set `jobspec.server.path`.";
-}
+/** Setting sections whose change needs a new client (command, or document selector). */
+export const RESTART_SECTIONS = ["jobspec.server", "jobspec.files"];

@@ -1,14 +1,20 @@
-// VS Code client for jobspec-lsp: starts the server, forwards settings, offers
-// a restart command, and says plainly when the server cannot start.
+// VS Code client for jobspec-lsp. Thin on purpose: it finds the server, starts
+// it once a jobspec document is open, forwards the `jobspec` settings, offers
+// "Jobspec: Restart server", and says plainly when the server cannot start.
+// Everything that can be decided without VS Code is in ./config.
 import * as vscode from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
-import { DOCUMENT_SELECTOR, JobspecSettings, findServer, notFoundMessage, onPath, serverSettings } from "./config";
+import { CloseAction, ErrorHandler, LanguageClient, LanguageClientOptions } from "vscode-languageclient/node";
+import { JobspecSettings, RESTART_SECTIONS, documentSelector, findServer, serverSettings } from "./config";
 
-// the pure helpers, for the unit tests (they run the bundle with a mocked vscode)
-export const __test = { findServer, serverSettings, onPath };
+export const OUTPUT_NAME = "Flux Jobspec";
+export const RESTART_COMMAND = "jobspec.restartServer";
 
-let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
+let client: LanguageClient | undefined;
+// set once a jobspec document was opened (or the restart command ran): from then
+// on a change of the server settings restarts the server
+let wanted = false;
+let starting: Promise<boolean> | undefined;
 
 function readSettings(): JobspecSettings {
   const c = vscode.workspace.getConfiguration("jobspec");
@@ -23,71 +29,111 @@ function readSettings(): JobspecSettings {
   };
 }
 
-export async function startClient(): Promise<boolean> {
-  const settings = readSettings();
-  const found = findServer(settings, process.env.PATH);
-  if (!found) {
-    output?.appendLine(notFoundMessage());
-    await reportFailure(notFoundMessage());
-    return false;
-  }
-  output?.appendLine(`Starting ${found.command} ${found.args.join(" ")} (found via ${found.source})`);
-  const serverOptions: ServerOptions = { command: found.command, args: found.args };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: DOCUMENT_SELECTOR,
-    initializationOptions: serverSettings(settings),
-    synchronize: { configurationSection: "jobspec" },
-    outputChannel: output,
-  };
-  client = new LanguageClient("jobspec", "Flux Jobspec", serverOptions, clientOptions);
-  try {
-    await client.start();
-    return true;
-  } catch (err) {
-    const message = `The Flux jobspec language server could not start (${found.command}): ${err}`;
-    output?.appendLine(message);
-    client = undefined;
-    await reportFailure(message);
-    return false;
-  }
+function log(line: string): void {
+  output?.appendLine(line);
 }
 
+// Not awaited by its callers: the notification can stay up long after the
+// failure, and a restart must not wait for it.
 async function reportFailure(message: string): Promise<void> {
   const choice = await vscode.window.showErrorMessage(message, "Open settings", "Show output");
   if (choice === "Open settings") {
     await vscode.commands.executeCommand("workbench.action.openSettings", "jobspec.server");
   } else if (choice === "Show output") {
-    output?.show();
+    output?.show(true);
   }
 }
 
-export async function restart(): Promise<boolean> {
-  if (client) {
-    try {
-      await client.stop();
-    } catch (err) {
-      output?.appendLine(`Stopping the server failed: ${err}`);
-    }
-    client = undefined;
+async function startClient(): Promise<boolean> {
+  const settings = readSettings();
+  const found = findServer(settings, process.env.PATH);
+  for (const note of found.notes) log(note);
+  if (!found.server) {
+    void reportFailure(found.problem ?? "The jobspec language server was not found.");
+    return false;
   }
-  return startClient();
+  const { command, args } = found.server;
+  log(`Starting: ${[command, ...args].join(" ")}`);
+  // A server that dies while starting is reported by the message below instead
+  // of being restarted four times, a notification each time; once it runs,
+  // the client's own handler restarts it after a crash.
+  let fallback: ErrorHandler | undefined;
+  const errorHandler: ErrorHandler = {
+    error: (error, message, count) => fallback!.error(error, message, count),
+    closed: () => (c.isRunning() ? fallback!.closed()
+                                 : { action: CloseAction.DoNotRestart, handled: true }),
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: documentSelector(settings.files),
+    initializationOptions: serverSettings(settings),
+    synchronize: { configurationSection: "jobspec" },
+    outputChannel: output,
+    errorHandler,
+  };
+  // the id "jobspec" makes the client read its trace level from jobspec.trace.server
+  const c = new LanguageClient("jobspec", OUTPUT_NAME, { command, args }, clientOptions);
+  fallback = c.createDefaultErrorHandler();
+  client = c;
+  try {
+    await c.start();
+    log("The server is running.");
+    return true;
+  } catch (err) {
+    client = undefined;
+    const message = `The jobspec language server could not start (${command}): ` +
+      `${err instanceof Error ? err.message : String(err)}`;
+    log(message);
+    void reportFailure(message);
+    return false;
+  }
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (!c) return;
+  try {
+    await c.stop();
+  } catch (err) {
+    log(`Stopping the server failed: ${err}`);
+  }
+}
+
+/** Start the server unless it is running or starting. */
+function ensureStarted(): Promise<boolean> {
+  wanted = true;
+  if (client) return Promise.resolve(true);
+  if (!starting) starting = startClient().finally(() => { starting = undefined; });
+  return starting;
+}
+
+/** "Jobspec: Restart server" (also run when a server setting changes). */
+export async function restart(): Promise<boolean> {
+  if (starting) await starting;
+  await stopClient();
+  return ensureStarted();
+}
+
+function isJobspec(doc: vscode.TextDocument): boolean {
+  return vscode.languages.match(documentSelector(readSettings().files), doc) > 0;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  output = vscode.window.createOutputChannel("Flux Jobspec");
+  output = vscode.window.createOutputChannel(OUTPUT_NAME);
   context.subscriptions.push(output);
-  context.subscriptions.push(vscode.commands.registerCommand("jobspec.restartServer", restart));
+  context.subscriptions.push(vscode.commands.registerCommand(RESTART_COMMAND, restart));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration("jobspec.server")) {
-      void restart();
-    }
+    if (wanted && RESTART_SECTIONS.some((s) => e.affectsConfiguration(s))) void restart();
   }));
-  await startClient();
+  // Activation comes with any YAML or JSON file; the server starts with the first jobspec.
+  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument((doc) => {
+    if (!wanted && isJobspec(doc)) void ensureStarted();
+  }));
+  if (vscode.workspace.textDocuments.some(isJobspec)) await ensureStarted();
 }
 
 export async function deactivate(): Promise<void> {
-  if (client) {
-    await client.stop();
-    client = undefined;
-  }
+  if (starting) await starting.catch(() => false);
+  wanted = false;
+  await stopClient();
 }

@@ -1,24 +1,113 @@
+// The pure module, loaded directly: no vscode, no mocks.
 const test = require("node:test");
 const assert = require("node:assert");
-require("./mocks");
-const { findServer, serverSettings, onPath } = require("../out/extension.js").__test || {};
+const fs = require("fs");
+const path = require("path");
+const { documentSelector, findServer, onPath, serverSettings, DEFAULT_FILES } = require("../out/config.js");
 
-// config.ts is bundled into the extension; esbuild exposes it through a small test hook
-test("discovery order: setting, then jobspec-lsp on PATH, then python3 -m", () => {
-  const exists = (set) => (p) => set.has(p);
-  const env = ["/a", "/b"].join(require("path").delimiter);
-  assert.deepStrictEqual(findServer({ server: { path: " /x/lsp ", args: ["-v"] } }, env, exists(new Set())),
-    { command: "/x/lsp", args: ["-v"], source: "setting" });
-  assert.deepStrictEqual(findServer({}, env, exists(new Set(["/b/jobspec-lsp", "/a/python3"]))),
-    { command: "/b/jobspec-lsp", args: [], source: "path" });
-  assert.deepStrictEqual(findServer({}, env, exists(new Set(["/a/python3"]))),
-    { command: "/a/python3", args: ["-m", "jobspec_lsp", "lsp"], source: "python" });
-  assert.strictEqual(findServer({}, env, exists(new Set())), undefined);
-  assert.strictEqual(onPath("x", undefined, () => true), undefined);
+/** Probes over a fake file system: `files` are the executables, `importers` the pythons with jobspec_lsp. */
+function probes(files, importers = [], platform = "linux") {
+  return {
+    isExecutable: (p) => files.includes(p),
+    canImport: (p) => importers.includes(p),
+    platform,
+    home: "/home/u",
+  };
+}
+const PATH = "/usr/local/bin:/usr/bin";
+
+test("discovery: the jobspec.server.path setting comes first, with its args", () => {
+  const got = findServer({ server: { path: " /opt/j/jobspec-lsp ", args: ["--log-level", "DEBUG"] } }, PATH,
+    probes(["/opt/j/jobspec-lsp", "/usr/bin/jobspec-lsp"]));
+  assert.deepStrictEqual(got.server, { command: "/opt/j/jobspec-lsp", args: ["--log-level", "DEBUG"], source: "setting" });
+  assert.deepStrictEqual(got.notes, ["jobspec.server.path: /opt/j/jobspec-lsp"]);
 });
 
-test("settings map to the server's jobspec section, empty ones left out", () => {
-  assert.deepStrictEqual(serverSettings({ select: [], ignore: ["JS8"], versionRules: "auto",
-                                          files: ["*.job.yaml"], format: { sortKeys: false }, docsUrl: "" }),
-    { jobspec: { ignore: ["JS8"], versionRules: "auto", files: ["*.job.yaml"], format: { sortKeys: false } } });
+test("discovery: a server.path without a directory is looked up on PATH, ~ is the home directory", () => {
+  assert.strictEqual(findServer({ server: { path: "my-lsp" } }, PATH, probes(["/usr/bin/my-lsp"])).server.command,
+    "/usr/bin/my-lsp");
+  assert.strictEqual(findServer({ server: { path: "~/venv/bin/jobspec-lsp" } }, PATH,
+    probes(["/home/u/venv/bin/jobspec-lsp"])).server.command, "/home/u/venv/bin/jobspec-lsp");
+});
+
+test("discovery: a server.path that does not exist is reported, with no fallback", () => {
+  const got = findServer({ server: { path: "/nowhere/jobspec-lsp" } }, PATH, probes(["/usr/bin/jobspec-lsp"]));
+  assert.strictEqual(got.server, undefined);
+  assert.strictEqual(got.problem, 'jobspec.server.path is "/nowhere/jobspec-lsp", which is not an executable file.');
+  const bare = findServer({ server: { path: "nope" } }, PATH, probes([]));
+  assert.match(bare.problem, /"nope", which is not an executable file on PATH/);
+});
+
+test("discovery: then jobspec-lsp on PATH (first directory wins)", () => {
+  const got = findServer({ server: { args: ["-v"] } }, PATH,
+    probes(["/usr/bin/jobspec-lsp", "/usr/local/bin/jobspec-lsp", "/usr/bin/python3"], ["/usr/bin/python3"]));
+  assert.deepStrictEqual(got.server, { command: "/usr/local/bin/jobspec-lsp", args: ["-v"], source: "path" });
+  assert.deepStrictEqual(got.notes, ["jobspec.server.path is not set.", "jobspec-lsp on PATH: /usr/local/bin/jobspec-lsp"]);
+});
+
+test("discovery: then python3 -m jobspec_lsp lsp, only if that python can import it", () => {
+  const got = findServer({ server: { args: ["-v"] } }, PATH,
+    probes(["/usr/bin/python3", "/usr/local/bin/python"], ["/usr/bin/python3"]));
+  assert.deepStrictEqual(got.server,
+    { command: "/usr/bin/python3", args: ["-m", "jobspec_lsp", "lsp", "-v"], source: "python" });
+  assert.deepStrictEqual(got.notes, ["jobspec.server.path is not set.", "jobspec-lsp is not on PATH.",
+    "/usr/bin/python3 can import jobspec_lsp.server."]);
+  // python3 without the package, python with it
+  const other = findServer({}, PATH, probes(["/usr/bin/python3", "/usr/local/bin/python"], ["/usr/local/bin/python"]));
+  assert.strictEqual(other.server.command, "/usr/local/bin/python");
+  assert.ok(other.notes.includes("/usr/bin/python3 cannot import jobspec_lsp.server."));
+});
+
+test("discovery: nothing found says what was looked at and how to install", () => {
+  const got = findServer({}, PATH, probes(["/usr/bin/python3"]));
+  assert.strictEqual(got.server, undefined);
+  assert.deepStrictEqual(got.notes, ["jobspec.server.path is not set.", "jobspec-lsp is not on PATH.",
+    "/usr/bin/python3 cannot import jobspec_lsp.server.", "python is not on PATH."]);
+  assert.match(got.problem, /pip install jobspec-lsp/);
+  assert.match(got.problem, /jobspec\.server\.path/);
+  assert.strictEqual(findServer({}, undefined, probes([])).server, undefined);
+});
+
+test("PATH lookup on Windows tries the PATHEXT suffixes", () => {
+  const p = probes(["C:\\py\\Scripts\\jobspec-lsp.EXE"], [], "win32");
+  assert.strictEqual(onPath("jobspec-lsp", "C:\\Windows;C:\\py\\Scripts", p, ".COM;.EXE"),
+    "C:\\py\\Scripts\\jobspec-lsp.EXE");
+});
+
+test("the real probes find a real executable", () => {
+  assert.strictEqual(onPath("node", path.dirname(process.execPath)), process.execPath);
+  assert.strictEqual(onPath("surely-not-a-command-here", process.env.PATH), undefined);
+});
+
+test("settings map to the server's initializationOptions, defaults left out", () => {
+  assert.deepStrictEqual(serverSettings({
+    server: { path: "/x", args: [] }, select: [], ignore: ["JS8"], versionRules: "v1",
+    files: ["*.job.yaml"], format: { sortKeys: false }, docsUrl: "",
+  }), { jobspec: { ignore: ["JS8"], versionRules: "v1", files: ["*.job.yaml"], format: { sortKeys: false } } });
+  assert.deepStrictEqual(serverSettings({ select: ["JS2", "JS307"], docsUrl: "https://example.org/rules.md" }),
+    { jobspec: { select: ["JS2", "JS307"], docsUrl: "https://example.org/rules.md" } });
+  assert.deepStrictEqual(serverSettings({}), { jobspec: {} });
+});
+
+test("document selector: YAML and JSON files with jobspec names, plus the jobspec.files globs", () => {
+  const yaml = (pattern) => ({ scheme: "file", language: "yaml", pattern });
+  const json = (pattern) => ({ scheme: "file", language: "json", pattern });
+  const std = ["**/*.jobspec.{yaml,yml,json}", "**/jobspec.{yaml,yml,json}"];
+  assert.deepStrictEqual(documentSelector(), [...std.map(yaml), ...std.map(json)]);
+  assert.deepStrictEqual(documentSelector(DEFAULT_FILES), documentSelector([]));
+  const extra = documentSelector([...DEFAULT_FILES, "*.job.yaml", "**/flux/*.yaml", ""]);
+  const more = [...std, "**/*.job.yaml", "**/flux/*.yaml"];
+  assert.deepStrictEqual(extra, [...more.map(yaml), ...more.map(json)]);
+});
+
+test("the server's default files are the extension's default jobspec.files", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8"));
+  assert.deepStrictEqual(pkg.contributes.configuration.properties["jobspec.files"].default, DEFAULT_FILES);
+});
+
+test("... and the server's own DEFAULT_GLOBS (jobspec_lsp/server.py)", () => {
+  const server = fs.readFileSync(path.join(__dirname, "..", "..", "..", "jobspec_lsp", "server.py"), "utf8");
+  const globs = server.match(/^DEFAULT_GLOBS = \(([^)]*)\)/m);
+  assert.ok(globs, "DEFAULT_GLOBS not found in server.py");
+  assert.deepStrictEqual([...globs[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]), DEFAULT_FILES);
 });

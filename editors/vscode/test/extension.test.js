@@ -1,101 +1,224 @@
+// The extension against a mocked `vscode` and LanguageClient (test/mocks.js).
 const test = require("node:test");
 const assert = require("node:assert");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { state, reset } = require("./mocks");
-
+const { state, reset, doc, CloseAction } = require("./mocks");
 const ext = require("../out/extension.js");
 
-function context() {
-  return { subscriptions: [] };
-}
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8"));
 
+/** A directory of executables (shell scripts exiting 0), to put on PATH. */
 function fakeBin(names) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jobspec-bin-"));
   for (const n of names) {
-    const p = path.join(dir, n);
-    fs.writeFileSync(p, "#!/bin/sh\n");
-    fs.chmodSync(p, 0o755);
+    fs.writeFileSync(path.join(dir, n), "#!/bin/sh\nexit 0\n");
+    fs.chmodSync(path.join(dir, n), 0o755);
   }
   return dir;
 }
 
-test("activation registers the restart command and starts the client on PATH", async () => {
-  reset();
-  const bin = fakeBin(["jobspec-lsp"]);
-  const saved = process.env.PATH;
-  process.env.PATH = bin;
-  try {
-    state.config["jobspec.ignore"] = ["JS8"];
-    state.config["jobspec.versionRules"] = "v1";
-    const ctx = context();
-    await ext.activate(ctx);
-    assert.ok(state.commands["jobspec.restartServer"]);
-    assert.strictEqual(state.clients.length, 1);
-    const c = state.clients[0];
-    assert.ok(c.started);
-    assert.deepStrictEqual(c.serverOptions, { command: path.join(bin, "jobspec-lsp"), args: [] });
-    assert.deepStrictEqual(c.clientOptions.initializationOptions,
-      { jobspec: { ignore: ["JS8"], versionRules: "v1", format: { sortKeys: true } } });
-    assert.deepStrictEqual(c.clientOptions.synchronize, { configurationSection: "jobspec" });
-    assert.ok(c.clientOptions.documentSelector.some((s) => s.language === "yaml"));
-    assert.ok(state.output.some((l) => l.includes("found via path")));
-    assert.ok(ctx.subscriptions.length >= 2);
-    await ext.deactivate();
-    assert.ok(c.stopped);
-  } finally {
-    process.env.PATH = saved;
-  }
-});
-
-test("the server.path setting wins and its args are passed", async () => {
-  reset();
-  state.config["jobspec.server.path"] = "/opt/flux/bin/jobspec-lsp";
-  state.config["jobspec.server.args"] = ["--log-level", "DEBUG"];
-  await ext.activate(context());
-  assert.deepStrictEqual(state.clients[0].serverOptions,
-    { command: "/opt/flux/bin/jobspec-lsp", args: ["--log-level", "DEBUG"] });
+const savedPath = process.env.PATH;
+test.afterEach(async () => {
   await ext.deactivate();
+  process.env.PATH = savedPath;
 });
 
-test("restart stops the old client and starts a new one", async () => {
+function fresh(pathDirs = []) {
   reset();
-  state.config["jobspec.server.path"] = "jobspec-lsp";
-  await ext.activate(context());
+  process.env.PATH = pathDirs.join(path.delimiter);
+  return { subscriptions: [] };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 10));
+
+test("package.json: activation, the restart command and the settings of docs/editors.md", () => {
+  assert.deepStrictEqual(pkg.activationEvents, ["onLanguage:yaml", "onLanguage:json"]);
+  assert.deepStrictEqual(pkg.contributes.commands, [{ command: "jobspec.restartServer", title: "Jobspec: Restart server" }]);
+  assert.deepStrictEqual(Object.keys(pkg.contributes.configuration.properties), [
+    "jobspec.select", "jobspec.ignore", "jobspec.versionRules", "jobspec.files", "jobspec.format.sortKeys",
+    "jobspec.docsUrl", "jobspec.server.path", "jobspec.server.args", "jobspec.trace.server"]);
+  assert.strictEqual(pkg.engines.vscode, "^1.82.0");
+  assert.strictEqual(pkg.main, "./dist/extension.js");
+});
+
+test("activation registers the command; the server starts with the first jobspec document", async () => {
+  const bin = fakeBin(["jobspec-lsp"]);
+  const ctx = fresh([bin]);
+  state.config["jobspec.ignore"] = ["JS8"];
+  state.config["jobspec.versionRules"] = "v1";
+  state.documents = [doc("/w/docker-compose.yml")];
+  await ext.activate(ctx);
+  assert.strictEqual(typeof state.commands["jobspec.restartServer"], "function");
+  assert.ok(ctx.subscriptions.length >= 4);
+  assert.strictEqual(state.clients.length, 0, "no jobspec open yet: no server");
+
+  for (const l of state.openListeners) l(doc("/w/other.yaml"));
+  await tick();
+  assert.strictEqual(state.clients.length, 0);
+  for (const l of state.openListeners) l(doc("/w/jobs/run.jobspec.yaml"));
+  await tick();
+  assert.strictEqual(state.clients.length, 1);
+  const c = state.clients[0];
+  assert.ok(c.running);
+  assert.strictEqual(c.id, "jobspec");  // so the client reads jobspec.trace.server
+  assert.deepStrictEqual(c.serverOptions, { command: path.join(bin, "jobspec-lsp"), args: [] });
+  const opts = c.clientOptions;
+  assert.deepStrictEqual(opts.initializationOptions,
+    { jobspec: { ignore: ["JS8"], versionRules: "v1", format: { sortKeys: true } } });
+  assert.deepStrictEqual(opts.synchronize, { configurationSection: "jobspec" });
+  assert.deepStrictEqual(opts.documentSelector.map((f) => `${f.language} ${f.pattern}`), [
+    "yaml **/*.jobspec.{yaml,yml,json}", "yaml **/jobspec.{yaml,yml,json}",
+    "json **/*.jobspec.{yaml,yml,json}", "json **/jobspec.{yaml,yml,json}"]);
+  assert.strictEqual(opts.outputChannel.name, "Flux Jobspec");
+  assert.deepStrictEqual(state.output.slice(0, 3), ["jobspec.server.path is not set.",
+    `jobspec-lsp on PATH: ${path.join(bin, "jobspec-lsp")}`, `Starting: ${path.join(bin, "jobspec-lsp")}`]);
+
+  // a second jobspec does not start a second server
+  for (const l of state.openListeners) l(doc("/w/jobspec.json"));
+  await tick();
+  assert.strictEqual(state.clients.length, 1);
+  await ext.deactivate();
+  assert.ok(c.stopped);
+});
+
+test("a jobspec already open at activation starts the server at once", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  state.documents = [doc("/w/a.jobspec.json")];
+  await ext.activate(ctx);
+  assert.strictEqual(state.clients.length, 1);
+  assert.ok(state.clients[0].running);
+});
+
+test("globs added to jobspec.files widen the document selector", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  state.config["jobspec.files"] = ["*.flux.yaml"];
+  state.documents = [doc("/w/big.flux.yaml")];
+  await ext.activate(ctx);
+  assert.strictEqual(state.clients.length, 1);
+  assert.ok(state.clients[0].clientOptions.documentSelector.some((f) => f.pattern === "**/*.flux.yaml"));
+  assert.deepStrictEqual(state.clients[0].clientOptions.initializationOptions.jobspec.files, ["*.flux.yaml"]);
+});
+
+test("the python3 -m jobspec_lsp lsp fallback, and server.args", async () => {
+  const bin = fakeBin(["python3"]);  // exits 0: "can import jobspec_lsp.server"
+  const ctx = fresh([bin]);
+  state.config["jobspec.server.args"] = ["--log-level", "DEBUG"];
+  state.documents = [doc("/w/jobspec.yaml")];
+  await ext.activate(ctx);
+  assert.deepStrictEqual(state.clients[0].serverOptions,
+    { command: path.join(bin, "python3"), args: ["-m", "jobspec_lsp", "lsp", "--log-level", "DEBUG"] });
+  assert.ok(state.output.includes("jobspec-lsp is not on PATH."));
+  assert.ok(state.output.includes(`${path.join(bin, "python3")} can import jobspec_lsp.server.`));
+});
+
+test("the server.path setting wins over PATH", async () => {
+  const own = fakeBin(["my-jobspec-lsp"]);
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  state.config["jobspec.server.path"] = path.join(own, "my-jobspec-lsp");
+  state.documents = [doc("/w/x.jobspec.yml")];
+  await ext.activate(ctx);
+  assert.deepStrictEqual(state.clients[0].serverOptions, { command: path.join(own, "my-jobspec-lsp"), args: [] });
+});
+
+test("restart: the command stops the old client and starts a new one; server settings restart too", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  state.documents = [doc("/w/x.jobspec.yaml")];
+  await ext.activate(ctx);
   const first = state.clients[0];
   assert.strictEqual(await state.commands["jobspec.restartServer"](), true);
   assert.ok(first.stopped);
   assert.strictEqual(state.clients.length, 2);
-  assert.ok(state.clients[1].started);
-  // changing a server setting restarts too
-  await state.configListeners[0]({ affectsConfiguration: (s) => s === "jobspec.server" });
-  await new Promise((r) => setTimeout(r, 10));
+  assert.ok(state.clients[1].running);
+
+  const change = (section) => ({ affectsConfiguration: (s) => s === section });
+  for (const l of state.configListeners) l(change("jobspec.select"));  // reaches the server by sync
+  await tick();
+  assert.strictEqual(state.clients.length, 2);
+  for (const l of state.configListeners) l(change("jobspec.server"));
+  await tick();
   assert.strictEqual(state.clients.length, 3);
-  await ext.deactivate();
+  assert.ok(state.clients[1].stopped);
+  for (const l of state.configListeners) l(change("jobspec.files"));
+  await tick();
+  assert.strictEqual(state.clients.length, 4);
 });
 
-test("a server that cannot start gives a readable error with a way to settings", async () => {
-  reset();
+test("restart with no jobspec open starts the server (it is what the user asked for)", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  await ext.activate(ctx);
+  assert.strictEqual(state.clients.length, 0);
+  for (const l of state.configListeners) l({ affectsConfiguration: () => true });
+  await tick();
+  assert.strictEqual(state.clients.length, 0, "settings changes alone do not start it");
+  assert.strictEqual(await state.commands["jobspec.restartServer"](), true);
+  assert.strictEqual(state.clients.length, 1);
+});
+
+test("error: a server.path that does not exist gives a readable message and opens the settings", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
   state.config["jobspec.server.path"] = "/nowhere/jobspec-lsp";
-  state.startFails = true;
   state.errorChoice = "Open settings";
-  await ext.activate(context());
+  state.documents = [doc("/w/x.jobspec.yaml")];
+  await ext.activate(ctx);
+  await tick();
+  assert.strictEqual(state.clients.length, 0);
+  assert.deepStrictEqual(state.errors, [{
+    message: 'jobspec.server.path is "/nowhere/jobspec-lsp", which is not an executable file.',
+    items: ["Open settings", "Show output"] }]);
+  assert.deepStrictEqual(state.executed, [["workbench.action.openSettings", "jobspec.server"]]);
+  assert.ok(state.output.includes('jobspec.server.path is "/nowhere/jobspec-lsp", which is not an executable file.'));
+
+  // fixing the setting restarts, and this time it runs
+  state.config["jobspec.server.path"] = "jobspec-lsp";
+  for (const l of state.configListeners) l({ affectsConfiguration: (s) => s === "jobspec.server" });
+  await tick();
+  assert.strictEqual(state.clients.length, 1);
+  assert.ok(state.clients[0].running);
+});
+
+test("error: no server anywhere says how to install it; Show output reveals the channel", async () => {
+  const ctx = fresh([fakeBin([])]);
+  state.errorChoice = "Show output";
+  state.documents = [doc("/w/x.jobspec.yaml")];
+  await ext.activate(ctx);
+  await tick();
+  assert.strictEqual(state.clients.length, 0);
+  assert.match(state.errors[0].message, /not found: install it \(`pip install jobspec-lsp`\)/);
+  assert.ok(state.shown);
+  assert.deepStrictEqual(state.output.slice(0, 4), ["jobspec.server.path is not set.", "jobspec-lsp is not on PATH.",
+    "python3 is not on PATH.", "python is not on PATH."]);
+});
+
+test("error: a server that cannot start is reported, with a way to the settings", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  state.start = "throws";
+  state.errorChoice = "Open settings";
+  state.documents = [doc("/w/x.jobspec.yaml")];
+  await ext.activate(ctx);
+  await tick();
   assert.strictEqual(state.errors.length, 1);
-  assert.match(state.errors[0].message, /could not start \(\/nowhere\/jobspec-lsp\): Error: spawn jobspec-lsp ENOENT/);
+  assert.match(state.errors[0].message,
+    /^The jobspec language server could not start \(.*jobspec-lsp\): spawn jobspec-lsp ENOENT$/);
   assert.deepStrictEqual(state.errors[0].items, ["Open settings", "Show output"]);
   assert.deepStrictEqual(state.executed, [["workbench.action.openSettings", "jobspec.server"]]);
+  // the restart command tries again
+  state.start = "ok";
+  assert.strictEqual(await state.commands["jobspec.restartServer"](), true);
+  assert.ok(state.clients[1].running);
 });
 
-test("no server anywhere: say how to install it", async () => {
-  reset();
-  const saved = process.env.PATH;
-  process.env.PATH = fakeBin([]);
-  try {
-    await ext.activate(context());
-    assert.strictEqual(state.clients.length, 0);
-    assert.match(state.errors[0].message, /pip install jobspec-lsp/);
-  } finally {
-    process.env.PATH = saved;
-  }
+test("error: a server that exits while starting is not restarted behind the user's back", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  state.start = "dies";
+  state.documents = [doc("/w/x.jobspec.yaml")];
+  await ext.activate(ctx);
+  const c = state.clients[0];
+  assert.deepStrictEqual(c.closedWhileStarting, { action: CloseAction.DoNotRestart, handled: true });
+  assert.strictEqual(state.errors.length, 1);
+  assert.match(state.errors[0].message, /could not start .*connection got disposed/);
+  // once running, a crash is left to the client's own handler (which restarts)
+  c.running = true;
+  assert.deepStrictEqual(c.clientOptions.errorHandler.closed(), { action: CloseAction.Restart });
 });

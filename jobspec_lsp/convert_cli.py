@@ -1,0 +1,237 @@
+"""`jobspec convert` and `jobspec new`: the command-line side of
+:mod:`jobspec_lsp.convert` (argument parsing, files, output, exit codes).
+
+``register(subparsers)`` adds both subcommands to the `jobspec` parser; each
+sets ``func`` to a function taking the parsed arguments and returning the exit
+status: 0 converted, 1 blocked (the blockers are printed like `jobspec check`
+text output, ``path:line:col: severity[CODE] message``), 2 a usage error or an
+unreadable file.  The result goes to standard output (or ``-o FILE``); the
+changes made and the warnings go to standard error, so the output stays a
+clean document.
+
+``python -m jobspec_lsp.convert_cli convert|new ...`` runs them on their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from . import convert
+from .diagnostics import Diagnostic
+from .document import parse, to_python
+from .positions import LineIndex
+
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def register(subparsers) -> None:
+    """Add the `convert` and `new` subcommands to an argparse subparsers object."""
+    cv = subparsers.add_parser(
+        "convert", help="canonical <-> V1 jobspec, PSI/J <-> jobspec (comments kept)",
+        description="Convert a jobspec between canonical (RFC 14) and V1 (RFC 25) form, or a "
+                    "PSI/J job description to and from V1. Jobspec conversions edit the file's "
+                    "text, so comments and layout are kept; every change is listed on stderr. "
+                    "Exit 0 converted, 1 impossible (the blockers are listed), 2 error.")
+    cv.add_argument("file", metavar="FILE", help="the input ('-' for stdin)")
+    cv.add_argument("--to", choices=("v1", "canonical", "psij"),
+                    help="the target (default v1 with --from psij)")
+    cv.add_argument("--from", dest="source", choices=("jobspec", "psij"), default="jobspec",
+                    help="what FILE holds (default jobspec)")
+    cv.add_argument("--format", choices=("yaml", "json"),
+                    help="output format (default: the input's for jobspec conversions, JSON "
+                         "for --to psij, YAML for --from psij)")
+    cv.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    cv.add_argument("-q", "--quiet", action="store_true",
+                    help="do not list the changes made (warnings are still shown)")
+    cv.set_defaults(func=cmd_convert)
+
+    nw = subparsers.add_parser(
+        "new", help="the V1 jobspec `flux submit` would build for these options",
+        description="Write the jobspec `flux submit` would build (V1, slot label `task`, "
+                    "duration 0 when no -t) for the same options, to keep in a file or pass "
+                    "to `flux job submit` (--format json). Exit 0 written, 1 the options make "
+                    "a jobspec that does not check clean, 2 usage error.",
+        epilog="example: jobspec new -N2 -n8 -c2 -t 1h --job-name sim -- ./sim --steps 100")
+    convert.add_command_line_options(nw)
+    nw.set_defaults(func=cmd_new)
+
+
+# --------------------------------------------------------------------------- convert
+class _Unreadable(Exception):
+    pass
+
+
+def _read(path: str) -> tuple[str, str]:
+    """(text, language) of a file or '-' (stdin)."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise _Unreadable(exc.strerror or str(exc)) from None
+    if len(data) > MAX_BYTES:
+        raise _Unreadable(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Unreadable("not UTF-8 text") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if path != "-":
+        language = "json" if path.lower().endswith(".json") else "yaml"
+    else:
+        language = "json" if _is_json(text) else "yaml"
+    return text, language
+
+
+def _is_json(text: str) -> bool:
+    if text.lstrip()[:1] not in ("{", "["):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _print_diagnostics(shown: str, text: str, diags: list[Diagnostic], stream) -> None:
+    lines = LineIndex(text)
+    for d in diags:
+        pos = lines.position(d.start)
+        stream.write(f"{shown}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] "
+                     f"{d.message}\n")
+
+
+def _print_changes(shown: str, text: str, changes, stream) -> None:
+    lines = LineIndex(text)
+    for ch in changes:
+        pos = lines.position(ch.start)
+        stream.write(f"{shown}:{pos.line + 1}:{pos.character + 1}: changed: {ch.message}\n")
+
+
+def _usage(message: str) -> int:
+    print(f"jobspec: error: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_convert(args) -> int:
+    if args.source == "psij" and args.to == "psij":
+        return _usage("--from psij --to psij converts nothing")
+    if args.source == "jobspec" and args.to is None:
+        return _usage("say what to convert to: --to v1, --to canonical or --to psij "
+                      "(or --from psij for a PSI/J job description)")
+    try:
+        text, language = _read(args.file)
+    except _Unreadable as exc:
+        return _usage(f"cannot read {args.file}: {exc}")
+    shown = args.file
+    if args.source == "psij":
+        conv = convert.from_psij_text(text, language)
+        out_language = "yaml"
+        if conv.ok and args.to == "canonical":
+            step = convert.to_canonical(conv.text)
+            conv = convert.Conversion(step.text, conv.changes, step.blockers, conv.warnings)
+    elif args.to == "v1":
+        conv, out_language = convert.to_v1(text, language), language
+    elif args.to == "canonical":
+        conv, out_language = convert.to_canonical(text, language), language
+    else:
+        conv, out_language = convert.to_psij(text, language), "json"
+    _print_diagnostics(shown, text, conv.warnings, sys.stderr)
+    if not conv.ok:
+        _print_diagnostics(shown, text, conv.blockers, sys.stdout)
+        n = len(conv.blockers)
+        print(f"jobspec: {shown} cannot be converted: {n} blocker{'s' if n != 1 else ''}",
+              file=sys.stderr)
+        return 1
+    if not args.quiet:
+        _print_changes(shown, text, conv.changes, sys.stderr)
+    out = conv.text
+    fmt = args.format or out_language
+    if fmt != out_language:
+        data = to_python(parse(out, out_language).root)
+        if args.to == "psij":
+            out = (json.dumps(data, indent=2, ensure_ascii=False) + "\n" if fmt == "json"
+                   else _yaml(data))
+        else:
+            out = convert.dump(data, fmt)
+        if out_language == "yaml" and "#" in conv.text and not args.quiet:
+            print(f"{shown}: note: written as {fmt.upper()}, which has no comments",
+                  file=sys.stderr)
+    return _write(out, args.output)
+
+
+def _yaml(data) -> str:
+    import yaml
+
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1 << 16)
+
+
+def _write(text: str, path: str | None) -> int:
+    if not path or path == "-":
+        sys.stdout.write(text)
+        return 0
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".",
+                                   prefix=f".{target.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            if target.exists():
+                os.chmod(tmp, target.stat().st_mode & 0o7777)
+            os.replace(tmp, target)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        return _usage(f"cannot write {path}: {exc.strerror or exc}")
+    return 0
+
+
+# --------------------------------------------------------------------------- new
+def cmd_new(args) -> int:
+    try:
+        conv = convert.from_options(args)
+    except convert.UsageError as err:
+        print(f"jobspec new: error: {err}", file=sys.stderr)
+        return 2
+    for ch in conv.changes:
+        print(f"jobspec new: note: {ch.message}", file=sys.stderr)
+    if not conv.ok:
+        for d in conv.blockers:
+            print(f"jobspec new: {d.severity.label}[{d.code}] {d.message}")
+        return 1
+    sys.stdout.write(conv.text)
+    return 0
+
+
+# --------------------------------------------------------------------------- standalone
+def main(argv=None) -> int:
+    """`python -m jobspec_lsp.convert_cli convert|new ...`"""
+    parser = argparse.ArgumentParser(prog="jobspec")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    register(sub)
+    try:
+        args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
+    except SystemExit as exc:
+        return 2 if exc.code else 0
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
