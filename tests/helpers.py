@@ -10,12 +10,28 @@ SHARED = Path(os.environ.get("JOBSPEC_SHARED", REPO.parent / "shared"))
 CORPUS = SHARED / "corpus" / "rfc" / "data"
 
 
-def corpus_files(spec: str):
-    folder = CORPUS / spec
-    files = sorted(folder.glob("*.yaml"))
-    if not files:
-        raise RuntimeError(f"RFC corpus not found at {folder}; set JOBSPEC_SHARED to the shared/ folder")
-    return files
+RFC_DATA = REPO / "tests" / "data" / "rfc"
+
+
+def have_corpus() -> bool:
+    return (CORPUS / "spec_14").is_dir()
+
+
+def rfc_files(spec: str) -> list[Path]:
+    """The RFC use cases of ``spec`` ("spec_14", "spec_25"): the project's own
+    fixtures (tests/data/rfc, always there), then the RFC repository's own files from
+    ../shared/corpus when that is beside the checkout. Both carry the same names."""
+    own = sorted((RFC_DATA / spec).glob("*.yaml"))
+    assert own, f"no fixtures in {RFC_DATA / spec}"
+    return own + sorted((CORPUS / spec).glob("*.yaml"))
+
+
+def own_rfc_file(spec: str, name: str) -> Path:
+    return RFC_DATA / spec / name
+
+
+def rfc_id(path: Path) -> str:
+    return ("own/" if RFC_DATA in path.parents else "rfc/") + path.name
 
 
 def jobspec_exe() -> str:

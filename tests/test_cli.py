@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from helpers import REPO, corpus_files, run_cli
+from helpers import REPO, own_rfc_file, rfc_files, rfc_id, run_cli
 
 EXAMPLES = REPO / "examples"
 
@@ -201,7 +201,7 @@ def test_rules_subcommand():
     assert run_cli("rules", "JS000").returncode == 2
 
 
-@pytest.mark.parametrize("path", corpus_files("spec_14"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rfc_files("spec_14"), ids=rfc_id)
 def test_rfc14_examples_clean_with_canonical_rules(path):
     proc = run_cli("check", "--version-rules", "canonical", "--format", "json", path)
     diags = json.loads(out(proc))["files"][0]["diagnostics"]
@@ -210,7 +210,7 @@ def test_rfc14_examples_clean_with_canonical_rules(path):
     assert loud == []
 
 
-@pytest.mark.parametrize("path", corpus_files("spec_25"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rfc_files("spec_25"), ids=rfc_id)
 def test_rfc25_examples_clean_with_v1_rules(path):
     proc = run_cli("check", "--version-rules", "v1", "--format", "json", path)
     assert proc.returncode == 0

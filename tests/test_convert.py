@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from helpers import REPO, corpus_files, run_cli
+from helpers import REPO, own_rfc_file, rfc_files, rfc_id, run_cli
 
 from jobspec_lsp import convert
 from jobspec_lsp.analysis import check
@@ -70,10 +70,11 @@ RFC14_TO_V1 = {
 
 
 def test_every_rfc14_example_has_an_expectation():
-    assert sorted(p.name for p in corpus_files("spec_14")) == sorted(RFC14_TO_V1)
+    names = [p.name for p in rfc_files("spec_14")]
+    assert set(names) == set(RFC14_TO_V1) and len(names) % len(RFC14_TO_V1) == 0
 
 
-@pytest.mark.parametrize("path", corpus_files("spec_14"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rfc_files("spec_14"), ids=rfc_id)
 def test_rfc14_example_to_v1(path):
     text = path.read_text()
     conv = convert.to_v1(text)
@@ -93,10 +94,10 @@ def test_rfc14_example_to_v1(path):
 
 
 def test_rfc14_blockers_say_why():
-    text = (corpus_files("spec_14")[0].parent / "use_case_1.1.yaml").read_text()
+    text = (own_rfc_file("spec_14", "use_case_1.1.yaml")).read_text()
     (b,) = convert.to_v1(text).blockers
     assert "slot>node" in b.message and "node(exclusive)>slot>core" in b.message
-    text = (corpus_files("spec_14")[0].parent / "use_case_1.8.yaml").read_text()
+    text = (own_rfc_file("spec_14", "use_case_1.8.yaml")).read_text()
     assert '"4,9,16,25" lets the scheduler choose' in convert.to_v1(text).blockers[0].message
 
 
@@ -358,13 +359,13 @@ def test_crlf_and_byte_order_mark_are_kept():
 
 
 def test_v1_input_is_unchanged():
-    for path in corpus_files("spec_25"):
+    for path in rfc_files("spec_25"):
         conv = convert.to_v1(path.read_text())
         assert conv.text == path.read_text() and conv.changes == []
 
 
 # =========================================================================== V1 -> canonical
-@pytest.mark.parametrize("path", corpus_files("spec_25"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rfc_files("spec_25"), ids=rfc_id)
 def test_v1_canonical_v1_round_trip(path):
     text = path.read_text()
     canon = convert.to_canonical(text)
@@ -378,11 +379,11 @@ def test_v1_canonical_v1_round_trip(path):
 
 
 def test_to_canonical_of_canonical_and_of_a_broken_v1():
-    text = (corpus_files("spec_14")[0].parent / "use_case_2.2.yaml").read_text()
+    text = (own_rfc_file("spec_14", "use_case_2.2.yaml")).read_text()
     conv = convert.to_canonical(text)
     assert conv.text == text and conv.changes == []
     # version 1 but a canonical-only graph (RFC 14 example2): marking it canonical makes it valid
-    text = (corpus_files("spec_14")[0].parent / "example2.yaml").read_text()
+    text = (own_rfc_file("spec_14", "example2.yaml")).read_text()
     assert any(d.code == "JS604" for d in check(text))
     out = convert.to_canonical(text).text
     assert clean(out, "auto")["version"] == 999
@@ -391,7 +392,7 @@ def test_to_canonical_of_canonical_and_of_a_broken_v1():
 
 
 def test_to_canonical_json():
-    text = (corpus_files("spec_25")[0]).read_text()
+    text = rfc_files("spec_25")[0].read_text()
     js = data_of(text)
     doc = json.dumps(js, indent=2)
     out = convert.to_canonical(doc, "json").text
@@ -584,7 +585,7 @@ def test_psij_durations(duration, seconds):
 
 
 # =========================================================================== V1 -> PSI/J
-@pytest.mark.parametrize("path", corpus_files("spec_25"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rfc_files("spec_25"), ids=rfc_id)
 def test_rfc25_examples_to_psij_and_back(path):
     text = path.read_text()
     conv = convert.to_psij(text)
@@ -856,14 +857,14 @@ def checked(tmp_path, out: bytes, rules, suffix=".yaml"):
 
 
 def test_cli_convert_to_v1(tmp_path):
-    spec14 = corpus_files("spec_14")[0].parent
+    spec14 = own_rfc_file("spec_14", "x").parent
     proc = convert_cli("convert", "--to", "v1", spec14 / "use_case_1.2.yaml")
     assert proc.returncode == 1
     assert proc.stdout.decode().splitlines() == [
-        f"{spec14 / 'use_case_1.2.yaml'}:5:7: error[JS701] V1 counts are fixed integers; "
+        f"{spec14 / 'use_case_1.2.yaml'}:6:7: error[JS701] V1 counts are fixed integers; "
         '{"min": 3, "max": 30, "operator": "+", "operand": 1} lets the scheduler choose among '
         "several counts",
-        f"{spec14 / 'use_case_1.2.yaml'}:11:15: error[JS703] V1 cannot make whole nodes the "
+        f"{spec14 / 'use_case_1.2.yaml'}:12:15: error[JS703] V1 cannot make whole nodes the "
         "task slot (slot>node); the nearest V1 request, node(exclusive)>slot>core, asks for "
         "cores instead"]
     assert "cannot be converted: 2 blockers" in proc.stderr.decode()
@@ -885,7 +886,7 @@ def test_cli_convert_to_v1(tmp_path):
 
 
 def test_cli_convert_to_canonical_and_psij(tmp_path):
-    v1 = corpus_files("spec_25")[0]
+    v1 = rfc_files("spec_25")[0]
     proc = convert_cli("convert", "--to", "canonical", v1)
     assert proc.returncode == 0
     checked(tmp_path, proc.stdout, "canonical")
@@ -905,13 +906,13 @@ def test_cli_convert_to_canonical_and_psij(tmp_path):
     checked(tmp_path, proc.stdout, "v1", ".json")
     proc = convert_cli("convert", "--from", "psij", DATA / "uneven.psij.json")
     assert proc.returncode == 1 and ":3:34: error[JS712] process_count 5" in proc.stdout.decode()
-    proc = convert_cli("convert", "--to", "psij", corpus_files("spec_25")[2])
+    proc = convert_cli("convert", "--to", "psij", rfc_files("spec_25")[2])
     assert proc.returncode == 1 and "error[JS714]" in proc.stdout.decode()
 
 
 def test_cli_convert_usage_errors(tmp_path):
     assert convert_cli("convert", tmp_path / "missing.yaml", "--to", "v1").returncode == 2
-    assert convert_cli("convert", corpus_files("spec_25")[0]).returncode == 2      # no --to
+    assert convert_cli("convert", rfc_files("spec_25")[0]).returncode == 2      # no --to
     assert convert_cli("convert", "--from", "psij", "--to", "psij", "x").returncode == 2
     assert convert_cli("convert", "--to", "v2", "x").returncode == 2
     bad = tmp_path / "bad.yaml"
@@ -945,5 +946,5 @@ def test_jobspec_script_has_convert_and_new(tmp_path):
     checked(tmp_path, proc.stdout, "v1")
     proc = run_cli("new", "-N2", "--", "app")
     assert proc.returncode == 0 and data_of(proc.stdout.decode())["resources"][0]["exclusive"]
-    proc = run_cli("convert", "--to", "v1", corpus_files("spec_14")[1])
+    proc = run_cli("convert", "--to", "v1", rfc_files("spec_14")[1])
     assert proc.returncode == 1 and "error[JS703]" in proc.stdout.decode()

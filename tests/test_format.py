@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from helpers import CORPUS, REPO, corpus_files, run_cli
+from helpers import CORPUS, REPO, RFC_DATA, rfc_files, run_cli
 
 import jobspec_lsp.format as fmt
 from jobspec_lsp.document import parse, to_python
@@ -19,8 +19,8 @@ from jobspec_lsp.format import FormatError, FormatOptions, format_text, load_opt
 
 DATA = REPO / "tests" / "data" / "format"
 FIXTURES = sorted(DATA.glob("*.in.*"))
-# every folder of the RFC corpus with YAML in it (spec_14 and spec_25 at least: a missing
-# corpus is an error, not an empty test)
+# every folder of RFC use cases with YAML in it: the project's own (spec_14, spec_25), and
+# the RFC repository's (spec_20, spec_26 too) when ../shared is beside the checkout
 SPECS = sorted({p.parent.name for p in CORPUS.glob("spec_*/*.yaml")} | {"spec_14", "spec_25"})
 
 
@@ -64,16 +64,17 @@ def test_style_fixture(path):
 
 # ---------------------------------------------------------------- the corpus
 def corpus_yaml():
-    return [p for spec in SPECS for p in corpus_files(spec)]
+    return [p for spec in SPECS for p in (rfc_files(spec) if (RFC_DATA / spec).is_dir()
+                                           else sorted((CORPUS / spec).glob("*.yaml")))]
 
 
 def test_the_corpus_is_there():
     assert {"spec_14", "spec_25"} <= set(SPECS)
-    assert len(corpus_yaml()) >= 30
+    assert len(corpus_yaml()) >= 25
 
 
 @pytest.mark.parametrize("path", corpus_yaml() + sorted((REPO / "examples").glob("*.y*ml")),
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
+                         ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
 def test_guarantees_on_every_corpus_file(path):
     guarantees(read(path))
 
@@ -95,7 +96,7 @@ def squash(line):
     return re.sub(r"\s+", "", re.sub(r"\s+# (eol|lead)\d+$", "", line)).lstrip("-")
 
 
-@pytest.mark.parametrize("path", corpus_yaml(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", corpus_yaml(), ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
 def test_comments_stay_next_to_their_lines_on_the_commented_corpus(path):
     text = with_comments(read(path))
     out = guarantees(text)
@@ -121,7 +122,7 @@ def test_comments_stay_next_to_their_lines_on_the_commented_corpus(path):
                 assert squash(below) == squash(target), (target, below)
 
 
-@pytest.mark.parametrize("path", corpus_yaml()[::4], ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", corpus_yaml()[::4], ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
 def test_crlf_files_format_like_lf_files_and_keep_crlf(path):
     text = with_comments(read(path))
     assert format_text(text.replace("\n", "\r\n")) == format_text(text).replace("\n", "\r\n")

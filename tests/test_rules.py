@@ -3,7 +3,7 @@ fix data, V1 selection, no double reports, the RFC corpus."""
 
 import pytest
 
-from helpers import corpus_files
+from helpers import rfc_files, rfc_id
 
 from jobspec_lsp.analysis import check, uses_v1
 from jobspec_lsp.document import parse
@@ -206,7 +206,7 @@ def test_resources_shape_string_is_diagnosed():
     assert marked(text, d) == "slot=4/node" and "shape string" in d.message
 
 
-@pytest.mark.parametrize("path", corpus_files("spec_14"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rfc_files("spec_14"), ids=rfc_id)
 def test_rfc14_corpus_under_auto_rules(path):
     out = check(path.read_text())
     loud = [(d.code, d.message) for d in out if d.severity <= 2]
@@ -217,12 +217,13 @@ def test_rfc14_corpus_under_auto_rules(path):
         assert loud == []
 
 
-@pytest.mark.parametrize("path", corpus_files("spec_25"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", rfc_files("spec_25"), ids=rfc_id)
 def test_rfc25_corpus_under_auto_rules(path):
     assert check(path.read_text()) == []
 
 
-def test_rfc14_portability_notes_are_information_only():
-    (path,) = [p for p in corpus_files("spec_14") if p.name == "use_case_1.8.yaml"]
+@pytest.mark.parametrize("path", [p for p in rfc_files("spec_14") if p.name == "use_case_1.8.yaml"],
+                         ids=rfc_id)
+def test_rfc14_portability_notes_are_information_only(path):
     out = check(path.read_text())
     assert [(d.code, d.severity.label) for d in out] == [("JS801", "information")]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CORPUS, corpus_files, run_cli
+from helpers import RFC_DATA, rfc_files, rfc_id, run_cli
 
 from jobspec_lsp import schema_cli
 
@@ -167,11 +167,11 @@ def test_count_string_pattern():
 
 # ------------------------------------------------------------------ the RFC examples
 def test_every_rfc14_example_validates_as_canonical(schemas):
-    assert failing_files(schemas["canonical"], corpus_files("spec_14")) == {}
+    assert failing_files(schemas["canonical"], rfc_files("spec_14")) == {}
 
 
 def test_every_rfc25_example_validates_as_v1(schemas):
-    files = corpus_files("spec_25") + [CORPUS / "spec_14" / "example1.yaml"]
+    files = rfc_files("spec_25") + [RFC_DATA / "spec_14" / "example1.yaml"]
     assert failing_files(schemas["v1"], files) == {}
 
 

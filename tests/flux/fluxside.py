@@ -1,0 +1,50 @@
+"""Runs under ``flux python`` inside the test instance: asks Flux's own code.
+
+Reads JSON lines on stdin, writes one JSON line per input on stdout:
+
+- ``submit``: each line a jobspec (JSON text); submitted with urgency 0 and cancelled.
+  Out: {"ok": bool, "error": str}.
+- ``constraint``: each line a string; Flux's ``--requires`` parser (RFC 35).
+  Out: {"ok": bool, "result": obj, "error": str}.
+- ``shape``: each line a string; Flux's RFC 46 shape parser.
+- ``validate``: each line a jobspec (JSON text); ``flux.job.validate_jobspec`` with the
+  version given as argv[2] ("1" or "any"), without an instance.
+"""
+
+import json
+import sys
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "submit":
+        import flux
+        import flux.job
+
+        h = flux.Flux()
+
+        def answer(text):
+            jobid = flux.job.submit(h, text, urgency=0)
+            flux.job.cancel(h, jobid)
+            return {"ok": True}
+    elif mode == "constraint":
+        from flux.job._utils import MiniConstraintParser
+
+        def answer(text):
+            return {"ok": True, "result": MiniConstraintParser().parse(json.loads(text))}
+    elif mode == "shape":
+        from flux.shape.parser import ShapeParser
+
+        def answer(text):
+            return {"ok": True, "result": ShapeParser().parse(json.loads(text))}
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+    for line in sys.stdin:
+        try:
+            out = answer(line.rstrip("\n"))
+        except Exception as err:  # noqa: BLE001 - Flux's verdict, whatever it raises
+            out = {"ok": False, "error": str(err)}
+        print(json.dumps(out), flush=True)
+
+
+main()
