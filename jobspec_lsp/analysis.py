@@ -6,9 +6,12 @@ call; it holds no presentation logic.
 
 from __future__ import annotations
 
-from .diagnostics import Diagnostic
+from . import targets
+from .diagnostics import Diagnostic, Severity
 from .document import Document, Mapping, Scalar, parse
 from .rules import attributes, base, counts, structure, tasks, v1
+
+TARGETS = targets.TARGETS
 
 VERSION_RULES = ("auto", "canonical", "v1")
 
@@ -27,11 +30,64 @@ def uses_v1(doc: Document, version_rules: str = "auto") -> bool:
 
 
 def check(source: str | Document, *, language: str = "yaml", version_rules: str = "auto",
-          select=None, ignore=None) -> list[Diagnostic]:
-    """All diagnostics for ``source`` (text or an already parsed document), sorted."""
+          select=None, ignore=None, target: str = targets.DEFAULT) -> list[Diagnostic]:
+    """All diagnostics for ``source`` (text or an already parsed document), sorted.
+
+    ``target`` (see :mod:`targets`) sets what counts as an error: the RFC text, or
+    what a real Flux component rejects."""
     if version_rules not in VERSION_RULES:
         raise ValueError(f"version_rules must be one of {', '.join(VERSION_RULES)}")
+    if target not in targets.TARGETS:
+        raise ValueError(f"target must be one of {', '.join(targets.TARGETS)}")
     doc = source if isinstance(source, Document) else parse(source, language)
+    out = _rfc_check(doc, version_rules, select, ignore)
+    if target != "rfc":
+        out = _for_target(doc, out, target, select, ignore)
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _for_target(doc: Document, found: list[Diagnostic], target: str, select, ignore):
+    """The RFC findings re-weighed for ``target``: an RFC error the target accepts
+    becomes a warning saying so; what the target rejects is an error (an RFC error
+    on the same token keeps its own words)."""
+    ctx = base.Context(doc, False, select, ignore)
+    rejected = [r for r in targets.rejections(doc, target) if ctx.enabled(r.code)]
+    name = targets.NAMES[target]
+    out: list[Diagnostic] = []
+    kept_errors: list[Diagnostic] = []
+    for d in found:
+        if d.severity != Severity.ERROR or d.code.startswith("JS9"):
+            out.append(d)           # YAML problems: Flux never reads the file as written
+            continue
+        if any(_overlap(d, r) for r in rejected):
+            out.append(d)
+            kept_errors.append(d)
+            continue
+        out.append(Diagnostic(d.code, Severity.WARNING, f"{d.message} ({_rfc_of(d.code)} "
+                              f"requires this; {name} accepts it)", d.start, d.end, d.data))
+    for r in rejected:
+        if not any(_overlap(r, d) for d in kept_errors):
+            out.append(r)
+    return out
+
+
+def _rfc_of(code: str) -> str:
+    """The RFC a rule family enforces, for the words of a re-weighed diagnostic."""
+    for prefix, rfc in (("JS6", "RFC 25"), ("JS50", "RFC 31"), ("JS51", "RFC 26"),
+                        ("JS52", "RFC 37"), ("JS803", "RFC 20")):
+        if code.startswith(prefix):
+            return rfc
+    return "RFC 14"
+
+
+def _overlap(a: Diagnostic, b: Diagnostic) -> bool:
+    if a.start == a.end or b.start == b.end:
+        return a.start == b.start or (b.start <= a.start < b.end) or (a.start <= b.start < a.end)
+    return a.start < b.end and b.start < a.end
+
+
+def _rfc_check(doc: Document, version_rules: str, select, ignore) -> list[Diagnostic]:
     ctx = base.Context(doc, uses_v1(doc, version_rules), select, ignore)
     out = [d for d in doc.problems if ctx.enabled(d.code)]
     if doc.root is not None:
@@ -49,7 +105,6 @@ def check(source: str | Document, *, language: str = "yaml", version_rules: str 
             if key not in seen:
                 seen.add(key)
                 out.append(d)
-    out.sort(key=Diagnostic.sort_key)
     return out
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from . import __version__
 from .analysis import VERSION_RULES, check
+from .targets import DEFAULT as DEFAULT_TARGET
+from .targets import TARGETS
 from .diagnostics import RULES, Severity
 from .document import parse, parse_bytes
 
@@ -124,6 +126,21 @@ def json_file_entry(path, doc, diags) -> dict:
 
 
 # --------------------------------------------------------------------------- commands
+_warned: set[str] = set()
+
+
+def _project_target(path) -> str:
+    """[tool.jobspec] target for a file (its folder's for stdin); warnings once each."""
+    from .config import target_for
+
+    target, warnings = target_for(path if path is not None else Path.cwd())
+    for w in warnings:
+        if w not in _warned:
+            _warned.add(w)
+            print(f"jobspec: warning: {w}", file=sys.stderr)
+    return target or DEFAULT_TARGET
+
+
 def cmd_check(args) -> int:
     select = _codes(args.select)
     ignore = _codes(args.ignore)
@@ -152,7 +169,9 @@ def cmd_check(args) -> int:
             language = language_for(str(path))
         doc = parse_bytes(data, language)
         checked += 1
-        diags = check(doc, version_rules=args.version_rules, select=select, ignore=ignore)
+        target = args.target or _project_target(path)
+        diags = check(doc, version_rules=args.version_rules, select=select, ignore=ignore,
+                      target=target)
         for d in diags:
             counts[d.severity] += 1
         if any(d.severity == Severity.ERROR for d in diags):
@@ -450,6 +469,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip these codes or prefixes")
     c.add_argument("--version-rules", choices=VERSION_RULES, default="auto",
                    help="auto: V1 rules when version is 1 (default)")
+    c.add_argument("--target", choices=TARGETS, default=None,
+                   help="what an error means: rfc (the RFC text, the default), flux-core "
+                        "(flux-core's job-ingest as shipped), flux-core-any (ingest with "
+                        "--require-version=any), fluxion (fluxion's jobspec reader); "
+                        "default: [tool.jobspec] target in pyproject.toml, else rfc")
     c.add_argument("--stdin-filename", metavar="NAME",
                    help="name to report for '-' (its suffix picks YAML or JSON)")
     c.add_argument("-q", "--quiet", action="store_true", help="no summary line")

@@ -86,29 +86,14 @@ def load_options(path) -> FormatOptions:
     """``[tool.jobspec.format]`` of the nearest ``pyproject.toml`` at or above
     ``path`` that has a ``[tool.jobspec]`` table; the defaults when there is none.
     Never raises: a configuration problem becomes a warning and a default."""
-    try:
-        import tomllib
-    except ImportError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    try:
-        p = Path(path).resolve()
-    except (OSError, RuntimeError, TypeError):
+    from .config import find_section
+
+    sec = find_section(path)
+    if sec.warning:
+        return FormatOptions(warnings=(sec.warning + "; using the default format options",))
+    if sec.table is None:
         return FormatOptions()
-    folders = ([p] if p.is_dir() else []) + list(p.parents)
-    for folder in folders:
-        cfg = folder / "pyproject.toml"
-        try:
-            if not cfg.is_file():
-                continue
-            data = tomllib.loads(cfg.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            return FormatOptions(warnings=(f"{cfg}: cannot read it ({exc}); "
-                                           "using the default format options",))
-        section = data.get("tool", {}).get("jobspec") if isinstance(data.get("tool"), dict) else None
-        if section is None:
-            continue
-        return _options_from(section, cfg)
-    return FormatOptions()
+    return _options_from(sec.table, sec.path)
 
 
 def _options_from(section, cfg) -> FormatOptions:
