@@ -13,6 +13,7 @@ from . import rules  # noqa: F401 - registers every rule
 from .diagnostics import RULES
 
 FAMILIES = [
+    ("JS0", "Targets: what a real Flux component rejects (`jobspec check --target`)"),
     ("JS1", "Structure: top-level keys and resource vertices"),
     ("JS2", "Counts"),
     ("JS3", "Slot labels and tasks"),

@@ -76,12 +76,16 @@ JS002 = define(
     why="""
 Under `--target flux-core` and `--target flux-core-any`. flux-core's ingest checks
 types more strictly than the RFC text in places (a `duration` of `true`, a
-`version` of `1.0`, a property name with `&`, a dependency scheme it has no plugin
-for). The message says what it objects to, as flux-core words it.
+`version` of `1.0`, a dependency scheme it has no plugin for, a `singleton`
+dependency on a job without a name). The message says what it objects to, in
+flux-core's terms.
 """,
     bad="version: 1\n" + _V1_BODY.replace("duration: 3600", "duration: 3600\n    "
-                                           "dependencies:\n      - {scheme: string, value: x}"),
-    good="version: 1\n" + _V1_BODY, target="flux-core")
+                                           "dependencies:\n      - {scheme: singleton, value: ''}"),
+    good="version: 1\n" + _V1_BODY.replace("duration: 3600", "duration: 3600\n    "
+                                            "job: {name: nightly}\n    dependencies:\n"
+                                            "      - {scheme: singleton, value: ''}"),
+    target="flux-core")
 
 JS003 = define(
     "JS003", "fluxion-rejects", E,
@@ -639,7 +643,7 @@ class _Fluxion(_Checker):
             if len(count.pairs) != 1:
                 self.reject(count, '"count" in a task must have exactly one entry')
             elif not self.scalar(count.pairs[0][1]):
-                self.reject(count.pairs[0][1], "a task count is read as a single value (a "
+                self.reject(count.pairs[0][0], "a task count is read as a single value (a "
                             "per_resource mapping is not supported)")
         command = task.get("command")
         if command is not None:

@@ -16,6 +16,9 @@ from jobspec_lsp.document import parse, parse_bytes
 # code -> the exact source text the diagnostic covers in the bad example
 # (first occurrence, or (text, n) for the n-th, 0-based).
 AT = {
+    "JS001": "999",
+    "JS002": "singleton",
+    "JS003": "per_resource",
     "JS100": "- version: 1",
     "JS101": "resources",
     "JS102": "comment",
@@ -142,7 +145,8 @@ def _run(rule, text, bad=True):
     if converter:  # JS7xx come from `jobspec convert` only: run the converter the rule names
         conv = getattr(convert, converter)(text, rule.example_options.get("language", "yaml"))
         return doc, conv.blockers + conv.warnings
-    return doc, check(doc, version_rules="v1" if rule.applies == "v1" else "auto")
+    return doc, check(doc, version_rules="v1" if rule.applies == "v1" else "auto",
+                      target=rule.example_options.get("target", "rfc"))
 
 
 def _expected(doc, at):

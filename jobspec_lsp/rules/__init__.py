@@ -9,3 +9,4 @@ YAML level (defined in ``jobspec_lsp.document``).
 
 from . import (attributes, constraints, convert, counts, dependencies, files,  # noqa: F401
                structure, tasks, v1)
+from .. import targets  # noqa: F401,E402 - JS0xx, the --target rejections

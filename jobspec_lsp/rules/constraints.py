@@ -50,10 +50,14 @@ NOT_ARITY = define(
     bad=_js("not: [{properties: [a]}, {properties: [b]}]"),
     good=_js("not: [{or: [{properties: [a]}, {properties: [b]}]}]"))
 FLUXION_PROPERTY = define(
-    "JS803", "fluxion-property-characters", W,
-    "A property name holds characters fluxion (flux-sched) refuses.",
-    why="RFC 31 allows any string, but fluxion rejects property names containing "
-        "! & ' \" ^ ` | ( ) (other than a leading ^ for negation).",
+    "JS803", "property-name-characters", E,
+    "A property name holds a character RFC 20 forbids.",
+    why="RFC 31 names resource properties as RFC 20 defines them: valid UTF-8 that MUST NOT "
+        "contain ! & ' \" ^ ` | ( ) (a leading ^ in a `properties` value is RFC 31's "
+        "negation, not part of the name). flux-core's job-ingest rejects & ' \" ` | ( ) "
+        "(\"invalid character in property\"); fluxion rejects all of them. A name with "
+        "such a character is usually a constraint query pasted into the JSON: write the "
+        "`or`/`not` objects instead.",
     bad=_js("properties: [\"gpu|fast\"]"), good=_js("or: [{properties: [gpu]}, {properties: [fast]}]"))
 
 OPERATORS = ("properties", "hostlist", "ranks", "not", "or", "and")
@@ -109,7 +113,8 @@ def _check_property(ctx, item) -> None:
             off = i + (len(name) - len(body))
             start, end = range_in_string(item, off, off + 1, ctx.doc)
             return ctx.report(FLUXION_PROPERTY, (start, end),
-                              f"fluxion refuses the character {ch!r} in property names")
+                              f"{ch!r} cannot be part of a property name (RFC 20); "
+                              f"{'for either property use or: [{properties: [a]}, {properties: [b]}]' if ch == '|' else 'property names are plain words such as ssd or amd-mi50'}")
 
 
 def _check_formatted(ctx, item, parser, code, what) -> None:

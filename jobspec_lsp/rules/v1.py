@@ -60,7 +60,9 @@ RESOURCE_TYPE = define(
 GRAPH = define(
     "JS604", "v1-graph", E, "The V1 resource graph is not one of slot>core, node>slot>core, "
     "slot>(core,gpu), node>slot>(core,gpu).",
-    why="RFC 25 allows exactly these four shapes; flux-core's V1 validator refuses the rest.",
+    why="RFC 25 allows exactly these four shapes. flux-core's job-ingest does not check the "
+        "shape (see docs/compatibility.md; `--target flux-core` makes this a warning), but "
+        "other V1 readers such as flux-core's C `flux_jobspec1_check` refuse the rest.",
     bad=_v1("      - type: slot\n        count: 4\n        label: task\n        with:\n"
             "          - type: core\n            count: 2\n",
             "      - type: core\n        count: 2\n"),
@@ -111,9 +113,10 @@ SYSTEM_KEY = define(
     good=_V1, applies="v1")
 NODE_EXCLUSIVE = define(
     "JS804", "flux-core-v1-node-exclusive", I,
-    "`exclusive` on a V1 node, which flux-core's C V1 validator refuses.",
-    why="RFC 25 allows exclusive on a node, flux-core's Python tools write it for --exclusive, "
-        "but its C V1 check rejects it; check with your Flux version.",
+    "`exclusive` on a V1 node, which flux-core's C V1 checker (not its ingest) refuses.",
+    why="RFC 25 allows exclusive on a node; `flux submit -x` writes it and flux-core's "
+        "job-ingest accepts it (tested against real Flux). Only the C library's "
+        "`flux_jobspec1_check`, which some tools call, refuses it.",
     bad=_v1("    count: 2\n    with:", "    count: 2\n    exclusive: true\n    with:"),
     good=_V1, applies="v1")
 
@@ -148,8 +151,9 @@ def _check_resources(ctx: Context) -> None:
             k = key.value
             if k == "exclusive":
                 if v.type == "node":
-                    ctx.report(NODE_EXCLUSIVE, key, "flux-core's V1 validator refuses exclusive on "
-                               "a node (RFC 25 allows it)")
+                    ctx.report(NODE_EXCLUSIVE, key, "flux-core's C V1 checker "
+                               "(flux_jobspec1_check) refuses exclusive on a node; its "
+                               "job-ingest and RFC 25 accept it")
                 elif v.type is not None:
                     ctx.report(EXCLUSIVE_PLACE, key, f"V1 allows exclusive only on a node, not on "
                                f"a {v.type}")

@@ -134,3 +134,57 @@ def documented() -> list[Case]:
 
 def all_cases() -> list[Case]:
     return documented() + generated()
+
+
+def mutated(base: dict, path: tuple, value) -> Case:
+    doc = copy.deepcopy(base)
+    _set(doc, path, value)
+    return Case("/".join(map(str, path)), json.dumps(doc), "json")
+
+
+# The rows of the table in docs/compatibility.md: each one a case the tier submits.
+NOTABLE = [
+    ("canonical jobspec (`version: 999`)", mutated(CANONICAL, ("version",), 999)),
+    ("`version: true` (JSON `true`)", mutated(V1, ("version",), True)),
+    ("`version: 1.0`", mutated(V1, ("version",), 1.0)),
+    ("`attributes: null`", mutated(V1, ("attributes",), None)),
+    ("V1 without `duration`", mutated(V1, ("attributes", "system", "duration"), DELETE)),
+    ("`duration: true`", mutated(CANONICAL, ("attributes", "system", "duration"), True)),
+    ("`duration: \"1h\"` (canonical)", mutated(CANONICAL, ("attributes", "system", "duration"),
+                                              "1h")),
+    ("negative `duration`", mutated(V1, ("attributes", "system", "duration"), -5)),
+    ("count `0` on a core", mutated(V1, ("resources", 0, "with", 0, "with", 0, "count"), 0)),
+    ("count string `\"2\"` (canonical)", mutated(CANONICAL, ("resources", 0, "count"), "2")),
+    ("count string `\"1-3\"` (canonical)", mutated(CANONICAL, ("resources", 0, "count"),
+                                                    "1-3")),
+    ("count string `\"2\"` in V1", mutated(V1, ("resources", 0, "count"), "2")),
+    ("range count `{min: 1}` (canonical)", mutated(CANONICAL, ("resources", 0, "count"),
+                                                  {"min": 1})),
+    ("`exclusive: 1`", mutated(V1, ("resources", 0, "exclusive"), 1)),
+    ("`exclusive: \"true\"`", mutated(V1, ("resources", 0, "exclusive"), "true")),
+    ("`exclusive: true` on the node in V1", mutated(V1, ("resources", 0, "exclusive"), True)),
+    ("V1 graph slot>node", Case("slot>node", json.dumps(dict(copy.deepcopy(V1), resources=[
+        {"type": "slot", "count": 1, "label": "task", "with": [{"type": "node", "count": 1}]}])),
+        "json")),
+    ("`tasks[].slot` naming no slot", mutated(V1, ("tasks", 0, "slot"), "nope")),
+    ("task count `per_resource` (canonical)",
+     mutated(CANONICAL, ("tasks", 0, "count"), {"per_resource": {"type": "core", "count": 1}})),
+    ("task count `per_slot: 1.5`", mutated(V1, ("tasks", 0, "count"), {"per_slot": 1.5})),
+    ("command `[\"a\", 1]`", mutated(V1, ("tasks", 0, "command"), ["a", 1])),
+    ("task environment value `null`",
+     mutated(V1, ("tasks", 0, "attributes"), {"environment": {"X": None}})),
+    ("unknown key under `attributes`", mutated(V1, ("attributes", "extra"), {})),
+    ("unknown key in a resource", mutated(V1, ("resources", 0, "extra"), 1)),
+    ("dependency scheme `string`", mutated(V1, ("attributes", "system", "dependencies"),
+                                           [{"scheme": "string", "value": "x"}])),
+    ("`singleton` dependency, no job name", mutated(
+        V1, ("attributes", "system", "dependencies"), [{"scheme": "singleton", "value": ""}])),
+    ("property `a&b`", mutated(V1, ("attributes", "system", "constraints"),
+                               {"properties": ["a&b"]})),
+    ("property `a!b`", mutated(V1, ("attributes", "system", "constraints"),
+                               {"properties": ["a!b"]})),
+    ("property `^ssd` (negation)", mutated(V1, ("attributes", "system", "constraints"),
+                                           {"properties": ["^ssd"]})),
+    ("constraint operator `property`", mutated(V1, ("attributes", "system", "constraints"),
+                                               {"property": ["ssd"]})),
+]

@@ -67,3 +67,35 @@ def test_verdicts_agree_with_real_flux(verdicts, target):
     doc = (REPO / "docs" / "compatibility.md").read_text()
     assert f"| `{target}` | {compared} | {compared} |" in doc, \
         f"docs/compatibility.md should show `{target}`: {compared} compared, {compared} agree"
+
+
+def _word(d_list) -> str:
+    if not d_list:
+        return "clean"
+    sev = min(d.severity for d in d_list)
+    codes = ", ".join(sorted({d.code for d in d_list if d.severity == sev}))
+    return f"{Severity(sev).label} {codes}"
+
+
+def test_compatibility_table_is_what_real_flux_does(flux):
+    """Every row of docs/compatibility.md's table: the real verdicts, measured now."""
+    from cases import NOTABLE
+
+    texts = [c.data_json() for _, c in NOTABLE]
+    shipped, anyv = flux.submit(texts, "1"), flux.submit(texts, "any")
+    validate = Path(flux.exe).with_name("flux-jobspec-validate")
+    rows = ["| case | flux-core | flux-core-any | fluxion | `jobspec check` (rfc) |",
+            "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "jobspec.json"
+        for (label, case), s, a, text in zip(NOTABLE, shipped, anyv, texts):
+            path.write_text(text)
+            fluxion_ok = subprocess.run([str(validate), str(path)],
+                                        capture_output=True).returncode == 0
+            ours = [d for d in check(case.text, language="json") if d.severity <= 2]
+            rows.append(f"| {label} | {'accepts' if s['ok'] else 'rejects'} | "
+                        f"{'accepts' if a['ok'] else 'rejects'} | "
+                        f"{'accepts' if fluxion_ok else 'rejects'} | {_word(ours)} |")
+    table = "\n".join(rows)
+    doc = (REPO / "docs" / "compatibility.md").read_text()
+    assert table in doc, "docs/compatibility.md should hold this table, as measured:\n" + table
