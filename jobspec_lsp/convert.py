@@ -1284,9 +1284,8 @@ def from_options(a: argparse.Namespace) -> Conversion:
         system["cwd"] = a.cwd
     if a.dependency:
         system["dependencies"] = [parse_dependency(d) for d in a.dependency]
-    if a.requires:  # several must all hold (flux-core joins them with a bare space)
-        query = a.requires[0] if len(a.requires) == 1 else " ".join(f"({r})" for r in a.requires)
-        system["constraints"] = parse_requires(query)
+    if a.requires:  # flux submit joins several with a space, so precedence runs across them
+        system["constraints"] = parse_requires(" ".join(a.requires))
     if a.time_limit is not None:
         system["duration"] = parse_time_limit(a.time_limit)
     if a.job_name is not None:
@@ -1410,150 +1409,18 @@ def _number(s: str):
     return s
 
 
-# ---------------------------------------------------------------- --requires (RFC 35 subset)
-_OPERATORS = {"properties": "properties", "property": "properties", "hostlist": "hostlist",
-              "host": "hostlist", "hosts": "hostlist", "ranks": "ranks", "rank": "ranks"}
-_TOKEN = re.compile(r"""\s*(?:(?P<lp>\()|(?P<rp>\))|(?P<and>&&?|and\b)|(?P<or>\|\|?|or\b)
-                        |(?P<not>not\b)|(?P<neg>-)|(?P<word>(?:[^()|&\s"']|"[^"]*"|'[^']*')+))""",
-                    re.X)
-
-
 def parse_requires(expr: str) -> dict:
-    """A constraint query (the subset of RFC 35 that `flux submit --requires`
-    takes) -> an RFC 31 constraint object.
+    """A ``--requires`` constraint query (RFC 35) -> its RFC 31 object, as
+    :mod:`jobspec_lsp.constraint` compiles it; :class:`UsageError` with the column
+    when it has none."""
+    from . import constraint
 
-    Terms: a property name (``ssd``; ``a,b`` for several), ``^name`` or a
-    ``-term`` for its negation, ``host:HOSTLIST`` (also ``hosts:``/``hostlist:``),
-    ``rank:IDSET`` (also ``ranks:``), values optionally quoted.  Terms joined by
-    spaces, ``&``/``&&``/``and`` must all hold; ``|``/``||``/``or`` for either;
-    ``not`` before a term or a parenthesised expression."""
-    tokens = []
-    pos = 0
-    text = expr.rstrip()
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            raise UsageError(f"--requires {expr!r}: unexpected {text[pos:].strip()[:1]!r} at "
-                             f"column {pos + 1}")
-        kind = m.lastgroup
-        tokens.append((kind, m.group(kind), m.start(kind)))
-        pos = m.end()
-    if not tokens:
-        raise UsageError("--requires is empty")
-    parser = _RequiresParser(expr, tokens)
-    result = parser.expression()
-    if parser.i < len(tokens):
-        kind, value, at = tokens[parser.i]
-        raise UsageError(f"--requires {expr!r}: unexpected {value!r} at column {at + 1}")
-    return result
-
-
-class _RequiresParser:
-    """Recursive descent: or < and (also juxtaposition) < not/-."""
-
-    def __init__(self, expr, tokens):
-        self.expr, self.tokens, self.i = expr, tokens, 0
-
-    def peek(self):
-        return self.tokens[self.i][0] if self.i < len(self.tokens) else None
-
-    def take(self):
-        tok = self.tokens[self.i]
-        self.i += 1
-        return tok
-
-    def fail(self, what):
-        if self.i < len(self.tokens):
-            _, value, at = self.tokens[self.i]
-            raise UsageError(f"--requires {self.expr!r}: {what}, found {value!r} at column {at + 1}")
-        raise UsageError(f"--requires {self.expr!r}: {what} at the end")
-
-    def expression(self):
-        terms = [self.conjunction()]
-        while self.peek() == "or":
-            self.take()
-            terms.append(self.conjunction())
-        if len(terms) == 1:
-            return terms[0]
-        flat = []
-        for t in terms:
-            flat.extend(t["or"] if list(t) == ["or"] else [t])
-        return {"or": flat}
-
-    def conjunction(self):
-        terms = [self.unary()]
-        while self.peek() in ("and", "lp", "not", "neg", "word"):
-            if self.peek() == "and":
-                self.take()
-            terms.append(self.unary())
-        return _and(terms)
-
-    def unary(self):
-        kind = self.peek()
-        if kind == "not":
-            self.take()
-            return {"not": [self.unary()]}
-        if kind == "neg":
-            self.take()
-            if self.peek() != "word":
-                self.fail("'-' negates a single term (use not (...) for an expression)")
-            return {"not": [self.term(self.take())]}
-        if kind == "lp":
-            self.take()
-            inner = self.expression()
-            if self.peek() != "rp":
-                self.fail("expected ')'")
-            self.take()
-            return inner
-        if kind == "word":
-            return self.term(self.take())
-        self.fail("expected a term")
-
-    def term(self, tok):
-        _, word, at = tok
-        unquote = (lambda w: re.sub(r"""(["'])(.*?)\1""", r"\2", w))  # noqa: E731
-        op, colon, value = word.partition(":")
-        if not colon or re.search(r"""["']""", op):  # a quoted word is a property value
-            op, value = "properties", unquote(word)
-        elif op not in _OPERATORS:
-            raise UsageError(f"--requires {self.expr!r}: unknown operator {op!r} at column "
-                             f"{at + 1} (properties, host, rank)")
-        else:
-            value = unquote(value)
-        op = _OPERATORS[op]
-        if not value:
-            raise UsageError(f"--requires {self.expr!r}: {op} needs a value at column {at + 1}")
-        if op == "properties":
-            names = value.split(",")
-            if any(n in ("", "^") for n in names):
-                raise UsageError(f"--requires {self.expr!r}: empty property name at column "
-                                 f"{at + 1}")
-            return {"properties": names}
-        try:
-            (formats.parse_hostlist if op == "hostlist" else formats.parse_idset)(value)
-        except formats.FormatError as err:
-            raise UsageError(f"--requires {self.expr!r}: {value!r} is not a valid "
-                             f"{'hostlist' if op == 'hostlist' else 'rank idset'}: "
-                             f"{err.message}") from None
-        return {op: [value]}
-
-
-def _and(terms):
-    """AND of terms: nested ands flattened, plain property terms merged."""
-    flat = []
-    for t in terms:
-        flat.extend(t["and"] if list(t) == ["and"] else [t])
-    merged, props = [], None
-    for t in flat:
-        if list(t) == ["properties"]:
-            if props is None:
-                props = {"properties": list(t["properties"])}
-                merged.append(props)
-            else:
-                props["properties"].extend(t["properties"])
-        else:
-            merged.append(t)
-    return merged[0] if len(merged) == 1 else {"and": merged}
+    try:
+        return constraint.parse(expr)
+    except constraint.ConstraintError as err:
+        raise UsageError(f"--requires {expr!r}: {err.message}"
+                         + ("" if "column" in err.message else f" (at column {err.start + 1})")) \
+            from None
 
 
 def _setattr(js: dict, item: str) -> None:

@@ -786,7 +786,9 @@ def test_new_requires_several_times_means_all():
 
 
 @pytest.mark.parametrize("expr,words", [
-    ("", "empty"), ("a |", "expected a term"), ("(a", "expected ')'"), ("a)", "unexpected ')'"),
+    ("", "empty"), ("a |", "ends where a term was expected"),
+    ("(a", "the parenthesis at column 1 is never closed"), ("a)", "')' at column 2 closes nothing"),
+    ("'ab", "the quote ' at column 1 is never closed"), ("a!b", "'!' cannot be part of a property"),
     ("color:red", "unknown operator 'color'"), ("host:n[1-", "not a valid hostlist"),
     ("rank:3-1", "not a valid rank idset"), ("-(a|b)", "negates a single term"),
     ("a,,b", "empty property"),

@@ -1,0 +1,253 @@
+"""RFC 35 constraint queries (the ``--requires`` strings of ``flux submit``) compiled
+to RFC 31 constraint objects, with positioned errors.
+
+The syntax is grammars/constraint.lark; this module gives it the meaning flux-core's
+``--requires`` does. Precedence: ``not`` and ``-`` bind to the item after them;
+``&``/``and`` binds tighter than ``|``/``or`` (``a|b&c`` is ``a|(b&c)``, as RFC 35's
+examples show); whitespace joins like ``&`` when the next item starts with ``not`` or
+``-``, and otherwise, as flux-core's parser does, applies to everything before it
+(``a|b c`` is ``(a|b)&c``, ``a|b -c`` is ``a|(b&-c)``). Further: ``properties`` is the default operator, ``host``/``hosts`` mean
+``hostlist`` and ``rank`` means ``ranks``, a property operand is split on ``,``,
+and the property terms of one AND are merged into one list
+(``a b,c`` -> ``{"properties": ["a", "b", "c"]}``). Hostlists and rank idsets are
+parsed, and property names checked against RFC 20, so an error points at the
+character responsible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import formats
+
+OPERATORS = {"properties": "properties", "hostlist": "hostlist", "host": "hostlist",
+             "hosts": "hostlist", "ranks": "ranks", "rank": "ranks"}
+# RFC 20: property names MUST NOT contain these (a leading ^ in a value is RFC 31's
+# negation, not part of the name)
+BAD_PROPERTY = set("!&'\"^`|()")
+
+
+@dataclass
+class ConstraintError(ValueError):
+    """``start``/``end``: 0-based offsets of the offending text in the query."""
+
+    message: str
+    start: int
+    end: int
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def parse(query: str) -> dict:
+    """The RFC 31 constraint object a query stands for (:class:`ConstraintError`
+    when it has none)."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+    if not isinstance(query, str):
+        raise ConstraintError("a constraint query is a string", 0, 0)
+    if not query.strip():
+        raise ConstraintError("the constraint query is empty", 0, len(query))
+    try:
+        tree = formats.parser("constraint").parse(query)
+    except UnexpectedCharacters as err:
+        raise _unclosed_quote(query, err.pos_in_stream) or ConstraintError(
+            f"unexpected {query[err.pos_in_stream]!r} at column {err.pos_in_stream + 1}",
+            err.pos_in_stream, err.pos_in_stream + 1) from None
+    except UnexpectedToken as err:
+        raise _unexpected(query, err) from None
+    except UnexpectedInput as err:  # pragma: no cover - the two above cover LALR
+        pos = getattr(err, "pos_in_stream", 0) or 0
+        raise ConstraintError(f"syntax error at column {pos + 1}", pos, pos + 1) from None
+    return _Compiler(query).expr(tree.children[0])
+
+
+def _unclosed_quote(query: str, pos: int) -> ConstraintError | None:
+    if query[pos] in "'\"":
+        return ConstraintError(f"the quote {query[pos]} at column {pos + 1} is never closed",
+                               pos, pos + 1)
+    return None
+
+
+def _unexpected(query: str, err) -> ConstraintError:
+    tok = err.token
+    if tok.type == "$END":
+        opened = _open_paren(query)
+        if opened is not None:
+            return ConstraintError(f"the parenthesis at column {opened + 1} is never closed",
+                                   opened, opened + 1)
+        return ConstraintError("the query ends where a term was expected", len(query),
+                               len(query))
+    start = tok.start_pos
+    end = start + len(str(tok))
+    if tok.type == "RPAR":
+        return ConstraintError(f"')' at column {start + 1} closes nothing", start, end)
+    if tok.type == "LPAR" and query[:start].rstrip().endswith("-"):
+        return ConstraintError("'-' negates a single term; write not (...) to negate an "
+                               "expression", start, end)
+    return ConstraintError(f"unexpected {str(tok)!r} at column {start + 1}: expected a term, "
+                           "'(' or 'not'", start, end)
+
+
+def _open_paren(query: str) -> int | None:
+    stack, quote = [], None
+    for i, ch in enumerate(query):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+class _Compiler:
+    def __init__(self, query: str):
+        self.query = query
+
+    def expr(self, t) -> dict:
+        kind = t.data
+        if kind in ("seq", "group"):
+            return self.seq(t.children)
+        if kind in ("negation", "negated_term"):
+            return {"not": [self.expr(t.children[1])]}
+        return self.term(t)
+
+    # how tightly a joiner binds: (when it arrives, once it waits on the stack)
+    _OR, _AND = (1, 1), (2, 2)
+    _LOOSE, _TIGHT = (0, 2), (3, 2)     # whitespace before a plain item / not or -
+
+    def seq(self, children) -> dict:
+        """Operator precedence over the items and joiners of one sequence."""
+        values: list[dict] = []
+        ops: list[tuple[str, int]] = []
+
+        def reduce() -> None:
+            op, _ = ops.pop()
+            right, left = values.pop(), values.pop()
+            if op == "or":
+                values.append({"or": (left["or"] if list(left) == ["or"] else [left])
+                               + (right["or"] if list(right) == ["or"] else [right])})
+            else:
+                values.append(_and([left, right]))
+
+        pending: tuple[int, int] | None = None
+        for child in children:
+            if _is_token(child):
+                pending = self._OR if child.type == "OR" else self._AND
+                continue
+            if values:
+                if pending is None:   # items side by side
+                    pending = self._TIGHT if getattr(child, "data", "") in (
+                        "negation", "negated_term") else self._LOOSE
+                arriving, waiting = pending
+                while ops and ops[-1][1] >= arriving:
+                    reduce()
+                ops.append(("or" if pending == self._OR else "and", waiting))
+            values.append(self.expr(child))
+            pending = None
+        while ops:
+            reduce()
+        return values[0]
+
+    def term(self, t) -> dict:
+        toks = t.children
+        if t.data == "word":
+            text, start = str(toks[0]), toks[0].start_pos
+            op, colon, value = text.partition(":")
+            vstart = start + len(op) + 1
+            if not colon:
+                op, value, vstart = "properties", text, start
+            opstart = start
+        elif t.data == "quoted":
+            raw = str(toks[0])
+            op, value, opstart, vstart = "properties", raw[1:-1], toks[0].start_pos, \
+                toks[0].start_pos + 1
+        else:   # OPCOLON then a word or a quoted operand
+            opstart = toks[0].start_pos
+            op = str(toks[0])[:-1]
+            raw = str(toks[1])
+            quoted = raw[:1] in "'\"" and len(raw) >= 2 and raw[-1] == raw[0]
+            value = raw[1:-1] if quoted else raw
+            vstart = toks[1].start_pos + (1 if quoted else 0)
+        return self.operation(op, value, opstart, vstart)
+
+    def operation(self, op: str, value: str, opstart: int, vstart: int) -> dict:
+        name = OPERATORS.get(op)
+        if name is None:
+            known = ", ".join(sorted(OPERATORS))
+            raise ConstraintError(f"unknown operator {op!r} (operators: {known})", opstart,
+                                  opstart + len(op))
+        if value == "":
+            raise ConstraintError(f"{op}: needs a value", opstart, vstart)
+        if name == "properties":
+            names, at = [], vstart
+            for part in value.split(","):
+                self.property(part, at)
+                names.append(part)
+                at += len(part) + 1
+            return {"properties": names}
+        try:
+            (formats.parse_hostlist if name == "hostlist" else formats.parse_idset)(value)
+        except formats.FormatError as err:
+            what = "hostlist" if name == "hostlist" else "rank idset"
+            start = vstart + err.start
+            end = min(vstart + max(err.end, err.start + 1), vstart + len(value))
+            raise ConstraintError(f"{value!r} is not a valid {what}: {err.short}",
+                                  min(start, end), end) from None
+        return {name: [value]}
+
+    def property(self, name: str, at: int) -> None:
+        body = name[1:] if name.startswith("^") else name
+        if not body:
+            raise ConstraintError("empty property name", at, at + len(name))
+        skip = len(name) - len(body)
+        for i, ch in enumerate(body):
+            if ch in BAD_PROPERTY:
+                raise ConstraintError(f"{ch!r} cannot be part of a property name (RFC 20)",
+                                      at + skip + i, at + skip + i + 1)
+
+
+def _is_token(x) -> bool:
+    return not hasattr(x, "data")
+
+
+def _and(terms: list[dict]) -> dict:
+    """AND of terms: nested ands flattened, the property terms merged into one."""
+    flat: list = []
+    for t in terms:
+        flat.extend(t["and"] if list(t) == ["and"] else [t])
+    merged: list = []
+    props: dict | None = None
+    for t in flat:
+        if list(t) == ["properties"]:
+            if props is None:
+                props = {"properties": list(t["properties"])}
+                merged.append(props)
+            else:
+                props["properties"].extend(t["properties"])
+        else:
+            merged.append(t)
+    return merged[0] if len(merged) == 1 else {"and": merged}
+
+
+def normalize(c):
+    """A constraint in one canonical grouping: nested and/or flattened, the property
+    lists of one AND merged (RFC 31 gives the groupings the same meaning). Used to
+    compare with other parsers."""
+    if not isinstance(c, dict) or len(c) != 1:
+        return c
+    (op, args), = c.items()
+    if op in ("and", "or") and isinstance(args, list):
+        parts = [normalize(a) for a in args]
+        flat: list = []
+        for p in parts:
+            flat.extend(p[op] if isinstance(p, dict) and list(p) == [op] else [p])
+        if op == "and":
+            return _and(flat)
+        return flat[0] if len(flat) == 1 else {"or": flat}
+    if op == "not" and isinstance(args, list):
+        return {"not": [normalize(a) for a in args]}
+    return c
