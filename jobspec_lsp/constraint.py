@@ -6,7 +6,9 @@ The syntax is grammars/constraint.lark; this module gives it the meaning flux-co
 ``&``/``and`` binds tighter than ``|``/``or`` (``a|b&c`` is ``a|(b&c)``, as RFC 35's
 examples show); whitespace joins like ``&`` when the next item starts with ``not`` or
 ``-``, and otherwise, as flux-core's parser does, applies to everything before it
-(``a|b c`` is ``(a|b)&c``, ``a|b -c`` is ``a|(b&-c)``). Further: ``properties`` is the default operator, ``host``/``hosts`` mean
+(``a|b c`` is ``(a|b)&c``, ``a|b -c`` is ``a|(b&-c)``); ``not`` takes the items
+that follow it side by side when they start with ``not`` or ``-`` (``not a -b`` is
+``not (a&-b)``). Further: ``properties`` is the default operator, ``host``/``hosts`` mean
 ``hostlist`` and ``rank`` means ``ranks``, a property operand is split on ``,``,
 and the property terms of one AND are merged into one list
 (``a b,c`` -> ``{"properties": ["a", "b", "c"]}``). Hostlists and rank idsets are
@@ -115,39 +117,55 @@ class _Compiler:
             return {"not": [self.expr(t.children[1])]}
         return self.term(t)
 
-    # how tightly a joiner binds: (when it arrives, once it waits on the stack)
-    _OR, _AND = (1, 1), (2, 2)
-    _LOOSE, _TIGHT = (0, 2), (3, 2)     # whitespace before a plain item / not or -
+    # binding levels: "or" < "and" (also whitespace, once it waits) < "not" < "-"
+    _OR, _AND, _NOT, _NEG = 1, 2, 3, 4
 
     def seq(self, children) -> dict:
-        """Operator precedence over the items and joiners of one sequence."""
+        """Operator precedence over the items and joiners of one sequence, with
+        "not" as a prefix operator: it takes what follows up to the next joiner that
+        binds looser than it (``not a -b`` is ``not (a & -b)``)."""
         values: list[dict] = []
-        ops: list[tuple[str, int]] = []
+        ops: list[tuple[str, int]] = []     # (kind, level); kind "or", "and" or "not"
 
         def reduce() -> None:
-            op, _ = ops.pop()
+            kind, _ = ops.pop()
+            if kind == "not":
+                values.append({"not": [values.pop()]})
+                return
             right, left = values.pop(), values.pop()
-            if op == "or":
+            if kind == "or":
                 values.append({"or": (left["or"] if list(left) == ["or"] else [left])
                                + (right["or"] if list(right) == ["or"] else [right])})
             else:
                 values.append(_and([left, right]))
 
-        pending: tuple[int, int] | None = None
+        def arrive(kind: str, level: int, right_assoc: bool = False) -> None:
+            while ops and (ops[-1][1] > level if right_assoc else ops[-1][1] >= level):
+                reduce()
+            ops.append((kind, self._AND if kind == "and" else level))
+
+        explicit: str | None = None
         for child in children:
             if _is_token(child):
-                pending = self._OR if child.type == "OR" else self._AND
+                explicit = "or" if child.type == "OR" else "and"
                 continue
-            if values:
-                if pending is None:   # items side by side
-                    pending = self._TIGHT if getattr(child, "data", "") in (
-                        "negation", "negated_term") else self._LOOSE
-                arriving, waiting = pending
-                while ops and ops[-1][1] >= arriving:
-                    reduce()
-                ops.append(("or" if pending == self._OR else "and", waiting))
+            starts = getattr(child, "data", "")
+            if values or ops:
+                if explicit == "or":
+                    arrive("or", self._OR)
+                elif explicit == "and":
+                    arrive("and", self._AND)
+                elif starts == "negation":      # side by side, before "not"
+                    arrive("and", self._NOT, right_assoc=True)
+                elif starts == "negated_term":  # side by side, before "-"
+                    arrive("and", self._NEG, right_assoc=True)
+                else:                           # side by side, before a plain item
+                    arrive("and", 0)
+            explicit = None
+            while getattr(child, "data", "") == "negation":
+                ops.append(("not", self._NOT))
+                child = child.children[1]
             values.append(self.expr(child))
-            pending = None
         while ops:
             reduce()
         return values[0]
