@@ -81,8 +81,9 @@ def _diag(code: str, where, message: str, severity: Severity = Severity.ERROR) -
     return Diagnostic(code, severity, message, start, end)
 
 
-def _errors(source, language: str, rules: str) -> list[Diagnostic]:
-    return [d for d in analysis.check(source, language=language, version_rules=rules)
+def _errors(source, language: str, rules: str, target: str = "rfc") -> list[Diagnostic]:
+    return [d for d in analysis.check(source, language=language, version_rules=rules,
+                                      target=target)
             if d.severity == Severity.ERROR]
 
 
@@ -186,11 +187,11 @@ def dump(js: dict, fmt: str = "yaml") -> str:
         return text
 
 
-def _verified(text: str, language: str, rules: str, changes, warnings=(), where=(0, 0)
-              ) -> Conversion:
-    """``text`` when it checks clean under ``rules``; otherwise blockers (a
-    conversion never returns a jobspec `jobspec check` would reject)."""
-    left = _errors(text, language, rules)
+def _verified(text: str, language: str, rules: str, changes, warnings=(), where=(0, 0),
+              target: str = "rfc") -> Conversion:
+    """``text`` when it checks clean under ``rules`` (and ``target``); otherwise
+    blockers (a conversion never returns a jobspec `jobspec check` would reject)."""
+    left = _errors(text, language, rules, target)
     if left:
         lines = parse(text, language).lines
         return Conversion(None, list(changes), [
@@ -1201,7 +1202,8 @@ def add_command_line_options(p: argparse.ArgumentParser) -> argparse.ArgumentPar
     res.add_argument("-g", "--gpus-per-task", type=int, metavar="N", help="gpus per task")
     res.add_argument("-x", "--exclusive", action="store_true",
                      help="whole nodes (needs -N; implied by -N without -n)")
-    res.add_argument("--shape", metavar="SHAPE", help="an RFC 46 shape instead of -N/-c/-g/-x")
+    res.add_argument("--shape", "--resources-shape", dest="shape", metavar="SHAPE",
+                     help="an RFC 46 shape instead of -N/-c/-g/-x")
     job = p.add_argument_group("job")
     job.add_argument("-t", "--time-limit", metavar="MIN|FSD",
                      help="time limit: minutes, or a Flux Standard Duration (30s, 1.5h)")
@@ -1311,45 +1313,36 @@ def from_options(a: argparse.Namespace) -> Conversion:
         system["bank"] = a.bank
     for item in a.setattr:
         _setattr(js, item)
-    rules = "v1"
-    if a.shape:
-        rules = "auto"
-        v1_errors = _errors(dump(js, "json"), "json", "v1")
-        if v1_errors:
-            first = v1_errors[0]
-            js["version"] = CANONICAL_VERSION
-            notes.append(Change(f"written as canonical jobspec (version {CANONICAL_VERSION}): "
-                                f"the shape is not V1 ({first.message}); flux-core's job-ingest "
-                                "accepts V1 only", 0, 0))
     text = dump(js, a.format)
-    return _verified(text, a.format, rules, notes)
+    # what flux submit writes, so checked as flux-core's ingest will check it: an RFC
+    # rule it does not enforce (a shape's slot label, say) is a note, not a refusal
+    conv = _verified(text, a.format, "v1", notes, target="flux-core")
+    if conv.ok:
+        for d in analysis.check(text, language=a.format, version_rules="v1",
+                                target="flux-core"):
+            if d.severity == Severity.WARNING:
+                conv.changes.append(Change(f"{d.message} [{d.code}]", 0, 0))
+    return conv
 
 
 def _shape_jobspec(a, command, notes) -> dict:
+    """``--resources-shape`` as flux submit takes it: the shape is the whole resource
+    request (-N, -n, -c, -g, -x are ignored, with a note), one task per slot, and the
+    task names the slot "task" whatever the shape labels it."""
     from . import shape
 
-    for flag, v in (("-N", a.nodes), ("-c", a.cores_per_task), ("-g", a.gpus_per_task),
-                    ("-x", a.exclusive or None)):
+    for flag, v in (("-N", a.nodes), ("-n", a.ntasks), ("-c", a.cores_per_task),
+                    ("-g", a.gpus_per_task), ("-x", a.exclusive or None)):
         if v is not None:
-            raise UsageError(f"--shape replaces {flag}: say it in the shape instead")
+            notes.append(Change(f"{flag} ignored: with --resources-shape the shape is the "
+                                "whole request (as flux submit does)", 0, 0))
     try:
         resources = shape.expand(a.shape, label=TASK_LABEL)
     except shape.ShapeError as err:
-        raise UsageError(f"--shape {a.shape!r}: {err.message} (at column {err.start + 1})") \
-            from None
-    slots = []
-    stack = list(resources)
-    while stack:
-        v = stack.pop()
-        if v.get("type") == "slot":
-            slots.append(v)
-        stack.extend(v.get("with") or [])
-    if len(slots) != 1:
-        raise UsageError(f"--shape {a.shape!r}: jobspec new runs one task set, so the shape "
-                         f"needs exactly one slot, not {len(slots)} (e.g. slot=4/core=2)")
-    count = {"total": a.ntasks} if a.ntasks else {"per_slot": 1}
+        raise UsageError(f"--resources-shape {a.shape!r}: {err.message} (at column "
+                         f"{err.start + 1})") from None
     return {"version": 1, "resources": resources,
-            "tasks": [{"command": command, "slot": slots[0]["label"], "count": count}],
+            "tasks": [{"command": command, "slot": TASK_LABEL, "count": {"per_slot": 1}}],
             "attributes": {"system": {"duration": 0}}}
 
 
@@ -1438,14 +1431,14 @@ def _setattr(js: dict, item: str) -> None:
             value = json.loads(raw)
         except ValueError:
             value = raw
-    if key.startswith("."):
+    if key.startswith("."):          # relative to attributes, whatever follows
         parts = key[1:].split(".")
+    elif key.startswith("attributes."):
+        parts = key.split(".")[1:]
     elif key.startswith(("user.", "system.")):
         parts = key.split(".")
     else:
         parts = ["system", *key.split(".")]
-    if parts[:1] == ["attributes"]:
-        parts = parts[1:]
     if not parts or not all(parts):
         raise UsageError(f"--setattr {item!r}: the key has an empty part")
     node = js["attributes"]

@@ -89,7 +89,7 @@ class Flux:
     def submit(self, jobspecs: list[str], require_version: str = "1") -> list[dict]:
         """Ingest's verdict on each JSON jobspec: {"ok": bool, "error": str}."""
         self.configure_ingest(require_version)
-        return self.ask("submit", [json.dumps(j) if not isinstance(j, str) else j
+        return self.ask("submit", [json.dumps(json.loads(j) if isinstance(j, str) else j)
                                    for j in jobspecs])
 
     def close(self) -> None:
