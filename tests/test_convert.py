@@ -823,7 +823,7 @@ def test_new_with_a_shape():
     assert conv.ok and "[JS307]" in conv.changes[-1].message
     # not V1: flux submit writes it, ingest rejects it, so jobspec new refuses it
     conv = convert.from_command_line(["--shape", "slot=2+/core", "--", "a"])
-    assert not conv.ok and "JS002" in conv.blockers[0].message
+    assert not conv.ok and "JS605" in conv.blockers[0].message    # ingest: JS002 there too
 
 
 def test_new_json_is_for_flux_job_submit():
