@@ -18,6 +18,7 @@ from .targets import DEFAULT as DEFAULT_TARGET
 from .targets import TARGETS
 from .diagnostics import RULES, Severity
 from .document import parse, parse_bytes
+from .sources import language_of
 
 JOBSPEC_SUFFIXES = (".jobspec.yaml", ".jobspec.yml", ".jobspec.json")
 JOBSPEC_NAMES = ("jobspec.yaml", "jobspec.yml", "jobspec.json")
@@ -27,10 +28,6 @@ MAX_BYTES = 64 * 1024 * 1024
 
 class UsageError(Exception):
     pass
-
-
-def language_for(path: str) -> str:
-    return "json" if path.lower().endswith(".json") else "yaml"
 
 
 def is_jobspec_name(name: str) -> bool:
@@ -81,17 +78,6 @@ def read_text(path: Path | None) -> tuple[bytes, str]:
         return data, data.decode("utf-8")
     except UnicodeDecodeError:
         raise CannotRead("not UTF-8 text") from None
-
-
-def detect_stdin_language(data: bytes) -> str:
-    head = data.lstrip()[:1]
-    if head in (b"{", b"["):
-        try:
-            json.loads(data)
-            return "json"
-        except ValueError:
-            pass
-    return "yaml"
 
 
 # --------------------------------------------------------------------------- output
@@ -163,10 +149,10 @@ def cmd_check(args) -> int:
             continue
         if path is None:
             name = args.stdin_filename or "-"
-            language = language_for(name) if args.stdin_filename else detect_stdin_language(data)
+            language = language_of(args.stdin_filename, data)
             shown = name
         else:
-            language = language_for(str(path))
+            language = language_of(str(path), data)
         doc = parse_bytes(data, language)
         checked += 1
         target = args.target or _project_target(path)
@@ -242,7 +228,7 @@ def cmd_shape(args) -> int:
         except CannotRead as exc:
             print(f"jobspec: error: cannot read {path}: {exc}", file=sys.stderr)
             return 2
-        doc = parse(text, language_for(path) if path != "-" else detect_stdin_language(data))
+        doc = parse(text, language_of(path if path != "-" else None, data))
         if doc.root is None:
             first = doc.problems[0]
             pos = doc.lines.position(first.start)
@@ -299,10 +285,10 @@ def cmd_fmt(args) -> int:
         seen += 1
         if path is None:
             shown = args.stdin_filename or "-"
-            language = language_for(shown) if args.stdin_filename else detect_stdin_language(data)
+            language = language_of(args.stdin_filename, data)
             options = load_options(Path(args.stdin_filename) if args.stdin_filename else Path.cwd())
         else:
-            language = language_for(str(path))
+            language = language_of(str(path), data)
             options = load_options(path)
         for w in options.warnings:
             if w not in warned:
@@ -391,7 +377,7 @@ def cmd_convert(args) -> int:
     except CannotRead as exc:
         print(f"jobspec: error: cannot read {path}: {exc}", file=sys.stderr)
         return 2
-    language = language_for(path) if path != "-" else detect_stdin_language(data)
+    language = language_of(path if path != "-" else None, data)
     if args.source == "psij":
         conv = convert.from_psij_text(text, language)
     elif args.to == "v1":

@@ -25,6 +25,7 @@ from . import convert
 from .diagnostics import Diagnostic
 from .document import parse, to_python
 from .positions import LineIndex
+from .sources import language_of
 
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -84,21 +85,7 @@ def _read(path: str) -> tuple[str, str]:
         raise _Unreadable("not UTF-8 text") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    if path != "-":
-        language = "json" if path.lower().endswith(".json") else "yaml"
-    else:
-        language = "json" if _is_json(text) else "yaml"
-    return text, language
-
-
-def _is_json(text: str) -> bool:
-    if text.lstrip()[:1] not in ("{", "["):
-        return False
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
+    return text, language_of(path if path != "-" else None, text)
 
 
 def _print_diagnostics(shown: str, text: str, diags: list[Diagnostic], stream) -> None:

@@ -86,9 +86,12 @@ EMPTY_DOCUMENT = define(
     why="An empty file (or one with only comments) reads as null; Flux rejects it.",
     bad="# nothing yet\n", good="version: 1\n")
 NOT_JSON_VALUE = define(
-    "JS910", "not-json-value", E, "A value YAML 1.1 reads as a date, binary, set or non-text key.",
+    "JS910", "not-json-value", E,
+    "A value with no JSON form: a date, binary, a set, a non-text key, infinity or NaN.",
     why="Flux turns jobspec into JSON. YAML 1.1 reads an unquoted `2024-01-31` as a date "
-        "and `!!binary` as bytes, which have no JSON form, so submission fails. Quote it.",
+        "and `!!binary` as bytes, which have no JSON form, so submission fails: quote it. "
+        "`.inf`, `.nan` (and a JSON number too large for a double, such as `1e400`) have "
+        "no JSON form either: write a finite number.",
     bad="attributes:\n  user:\n    start: 2024-01-31\n",
     good="attributes:\n  user:\n    start: \"2024-01-31\"\n")
 NOT_TEXT = define(
@@ -528,7 +531,15 @@ class _Parser:
 
     def _check_json(self) -> bool:
         try:
-            json.loads(self.text)
+            json.loads(self.text, parse_constant=_no_constant)
+        except _NotJSONConstant:
+            for m in _JSON_CONSTANT.finditer(self.text):
+                if m.group(1):
+                    self.report(SYNTAX, f"invalid JSON: {m.group(1)} is not a JSON value "
+                                "(Python writes it; JSON has no infinity or NaN)",
+                                m.start(1), m.end(1))
+                    break
+            return False
         except json.JSONDecodeError as exc:
             off = exc.pos
             self.report(SYNTAX, f"invalid JSON: {exc.msg}", off, min(off + 1, len(self.text)))
@@ -604,8 +615,9 @@ class _Parser:
         plain = ev.implicit[0]
         if tag is None or tag == "!":
             if self.json:
-                return Scalar(start, end, self._json_plain(raw) if style is None else raw, style,
-                              _STR)
+                value = self._json_plain(raw) if style is None else raw
+                self._finite(value, raw, start, end)
+                return Scalar(start, end, value, style, _STR)
             if not plain:
                 return Scalar(start, end, raw, style, _STR)
             tag = _resolve(raw)
@@ -637,9 +649,16 @@ class _Parser:
                 self.report(NOT_JSON_VALUE, f"YAML 1.1 reads {raw!r} as {what}, which Flux cannot "
                                             "encode as JSON; quote it to keep it a string",
                             start, end, data={"replacement": fix} if fix else None)
+        self._finite(value, raw, start, end)
         if plain and raw and ev.tag is None:
             self.ambiguity(start, end, raw, value)
         return Scalar(start, end, value, style, tag)
+
+    def _finite(self, value, raw, start, end) -> None:
+        if isinstance(value, float) and not math.isfinite(value):
+            self.report(NOT_JSON_VALUE, f"{raw!r} is {'NaN' if value != value else 'infinite'}, "
+                                        "which has no JSON form, so Flux cannot submit it; "
+                                        "write a finite number", start, end)
 
     def ambiguity(self, start, end, raw, value):
         v12 = yaml12_value(raw)
@@ -733,6 +752,18 @@ class _Parser:
             out_index[k.value] = len(out_pairs)
             out_pairs.append((k, v))
         return out_pairs, out_index
+
+
+class _NotJSONConstant(ValueError):
+    pass
+
+
+def _no_constant(name):
+    raise _NotJSONConstant(name)
+
+
+# a JSON string, or one of the constants Python's json module reads and JSON has not
+_JSON_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
 
 class _Abort(Exception):

@@ -25,6 +25,7 @@ from . import __version__, analysis, completion, fixes, hover, navigation
 from .diagnostics import Diagnostic
 from .document import Document, parse
 from .positions import LineIndex
+from .sources import language_of
 
 log = logging.getLogger("jobspec_lsp")
 
@@ -115,9 +116,7 @@ class JobspecServer(LanguageServer):
 
     def language(self, uri: str) -> str:
         doc = self.workspace.get_text_document(uri)
-        if (doc.language_id or "").lower().startswith("json") or uri.lower().endswith(".json"):
-            return "json"
-        return "yaml"
+        return language_of(uri, doc.source[:4096], doc.language_id)
 
     def analyse(self, uri: str) -> Analysis | None:
         """The analysis of the current text, cached per document version."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
 from .base import Context, anchor_for_missing, describe, did_you_mean, is_int, is_str, suggest
@@ -17,7 +20,7 @@ def _js(files: str) -> str:
             "    files:\n" + body)
 
 
-_GOOD = _js("script:\n  mode: 33261\n  size: 19\n  encoding: utf-8\n  data: \"#!/bin/sh\\necho hi\\n\"")
+_GOOD = _js("script:\n  mode: 33261\n  size: 18\n  encoding: utf-8\n  data: \"#!/bin/sh\\necho hi\\n\"")
 
 NOT_ARCHIVE = define(
     "JS521", "files-type", E, "`files` is not a list of entries or a mapping of paths to entries.",
@@ -50,10 +53,26 @@ CONTENT = define(
         "or encoding; directories carry none of them.",
     bad=_js("script:\n  mode: 33261\n  encoding: utf-8\n  data: \"hi\\n\""),
     good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
+MODE_TYPE = define(
+    "JS527", "file-mode-type", E, "A file mode without a file type (regular file, directory "
+    "or symlink).",
+    why="`mode` is the whole st_mode: file type bits and permissions. `0644` (420) has only "
+        "the permissions, so the job shell cannot tell what to create and fails to unpack "
+        "the archive. A regular file is 0100644 (33188), an executable 0100755 (33261), a "
+        "directory 040755 (16877).",
+    bad=_js("script:\n  mode: 493\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""),
+    good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
+SIZE = define(
+    "JS528", "file-size", E, "A file entry's size is not the length of its decoded data.",
+    why="`size` is the length in bytes of the decoded content (UTF-8 bytes, or the bytes "
+        "base64 stands for). A size that does not match makes the job shell reject the "
+        "entry; the quick-fix writes the right one.",
+    bad=_js("script:\n  mode: 33261\n  size: 2\n  encoding: utf-8\n  data: \"hi\\n\""),
+    good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
 
 ENTRY_KEYS = ("path", "mode", "mtime", "ctime", "size", "encoding", "data")
 ENCODINGS = ("utf-8", "base64", "blobvec")
-S_IFMT, S_IFDIR, S_IFLNK = 0o170000, 0o040000, 0o120000
+S_IFMT, S_IFREG, S_IFDIR, S_IFLNK = 0o170000, 0o100000, 0o040000, 0o120000
 
 
 def check(ctx: Context, key, value) -> None:
@@ -119,9 +138,14 @@ def _check_entry(ctx, entry, path_key) -> None:
 def _check_content(ctx, entry: Mapping) -> None:
     mode = entry.get("mode")
     kind = None
-    if is_int(mode):
+    if is_int(mode) and not isinstance(mode.value, bool):
         fmt = mode.value & S_IFMT
         kind = "directory" if fmt == S_IFDIR else "symlink" if fmt == S_IFLNK else "file"
+        if fmt not in (S_IFREG, S_IFDIR, S_IFLNK) and 0 <= mode.value:
+            fixed = (mode.value & 0o7777) | S_IFREG
+            ctx.report(MODE_TYPE, mode, f"mode {mode.value} ({oct(mode.value)[2:]} in octal) has "
+                       "no file type; for a regular file with these permissions write "
+                       f"{fixed} ({oct(fixed)[2:]})", data={"replacement": str(fixed)})
     enc = entry.get("encoding")
     enc = enc.value if is_str(enc) else None
     data = entry.get("data")
@@ -150,6 +174,8 @@ def _check_content(ctx, entry: Mapping) -> None:
             ctx.report(CONTENT, entry.key_node("encoding"), f"{enc} content needs data")
         elif not is_str(data):
             ctx.report(CONTENT, data, f"{enc} data must be a string, not {describe(data)}")
+        else:
+            _check_size(ctx, entry, enc, data)
     elif enc == "blobvec":
         if not _is_blobvec(data):
             ctx.report(CONTENT, data if data is not None else entry.key_node("encoding"),
@@ -157,6 +183,28 @@ def _check_content(ctx, entry: Mapping) -> None:
     elif enc is None and has_data and has_size:
         ctx.report(CONTENT, entry.key_node("size"), "data without an encoding is JSON content and "
                    "takes no size; add encoding: utf-8 for text, or remove size")
+
+
+def _check_size(ctx, entry: Mapping, enc: str, data: Scalar) -> None:
+    size = entry.get("size")
+    if not is_int(size) or isinstance(size.value, bool):
+        return
+    if enc == "utf-8":
+        try:
+            length = len(data.value.encode("utf-8"))
+        except UnicodeEncodeError:      # a lone surrogate: reported elsewhere
+            return
+    else:
+        try:
+            length = len(base64.b64decode(data.value, validate=True))
+        except (binascii.Error, ValueError):
+            ctx.report(CONTENT, data, "base64 data that does not decode: check for a stray "
+                       "character or missing '=' padding")
+            return
+    if size.value != length:
+        ctx.report(SIZE, size, f"size {size.value} does not match the data, which is {length} "
+                   f"byte{'s' if length != 1 else ''} {'of UTF-8' if enc == 'utf-8' else 'decoded'}",
+                   data={"replacement": str(length)})
 
 
 def _is_blobvec(data) -> bool:

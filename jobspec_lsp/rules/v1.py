@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Severity, define
-from ..document import Mapping
+from ..document import Mapping, Scalar
 from .attributes import SYSTEM_KEYS
 from .base import Context, anchor_for_missing, describe, is_str
 
@@ -119,6 +119,12 @@ NODE_EXCLUSIVE = define(
         "`flux_jobspec1_check`, which some tools call, refuses it.",
     bad=_v1("    count: 2\n    with:", "    count: 2\n    exclusive: true\n    with:"),
     good=_V1, applies="v1")
+VERSION = define(
+    "JS614", "v1-version", E, "V1 rules apply, but `version` is not 1.",
+    why="RFC 25 fixes `version: 1`. Reported when V1 rules are forced (`--version-rules "
+        "v1`) and the file says another version: either it is canonical jobspec (check it "
+        "with the default rules), or its version is wrong.",
+    bad=_v1("version: 1", "version: 2"), good=_V1, applies="v1")
 
 V1_TYPES = ("node", "slot", "core", "gpu")
 V1_VERTEX_KEYS = ("type", "count", "unit", "with", "label")
@@ -132,6 +138,10 @@ SHAPES = "slot>core, node>slot>core, slot>(core,gpu) or node>slot>(core,gpu)"
 def check(ctx: Context) -> None:
     if ctx.root is None:
         return
+    version = ctx.root.pair("version")
+    if version is not None and isinstance(version[1], Scalar) and version[1].value != 1:
+        ctx.report(VERSION, version, f"V1 rules are in force, but version is "
+                   f"{ctx.source(version[1])}; jobspec V1 has version: 1")
     _check_resources(ctx)
     _check_tasks(ctx)
     _check_attributes(ctx)
