@@ -21,7 +21,7 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from . import __version__, analysis, completion, fixes, hover, navigation
+from . import __version__, analysis, completion, config, fixes, hover, navigation, targets
 from .diagnostics import Diagnostic
 from .document import Document, parse
 from .positions import LineIndex
@@ -43,6 +43,8 @@ class Settings:
     select: list[str] | None = None
     ignore: list[str] = field(default_factory=list)
     version_rules: str = "auto"
+    # None: the project's [tool.jobspec] target for the document, else "rfc"
+    target: str | None = None
     files: tuple[str, ...] = DEFAULT_GLOBS
     sort_keys: bool = True
     docs_url: str | None = None
@@ -60,6 +62,8 @@ class Settings:
             s.ignore = [str(c).upper() for c in raw["ignore"]]
         if raw.get("versionRules") in analysis.VERSION_RULES:
             s.version_rules = raw["versionRules"]
+        if raw.get("target") in analysis.TARGETS:
+            s.target = raw["target"]
         if isinstance(raw.get("files"), list) and raw["files"]:
             s.files = tuple(str(g) for g in raw["files"])
         fmt = raw.get("format")
@@ -84,6 +88,7 @@ class JobspecServer(LanguageServer):
                          text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self.cache: dict[str, Analysis] = {}
+        self.project_targets: dict[str, str] = {}   # uri -> [tool.jobspec] target
         self.tasks: dict[str, asyncio.Task] = {}
         self.pull = False
         self.published: dict[str, int | None] = {}
@@ -129,10 +134,23 @@ class JobspecServer(LanguageServer):
         text = tdoc.source
         doc = parse(text, self.language(uri))
         diags = analysis.check(doc, version_rules=self.settings.version_rules,
-                               select=self.settings.select, ignore=self.settings.ignore)
+                               select=self.settings.select, ignore=self.settings.ignore,
+                               target=self.target(uri))
         result = Analysis(tdoc.version, doc, diags)
         self.cache[uri] = result
         return result
+
+    def target(self, uri: str) -> str:
+        """The editor's setting, else the project's [tool.jobspec] target (read once per
+        document and settings change), else rfc."""
+        if self.settings.target:
+            return self.settings.target
+        got = self.project_targets.get(uri)
+        if got is None:
+            path = to_fs_path(uri) if uri.startswith("file:") else None
+            got = (config.target_for(path)[0] if path else None) or targets.DEFAULT
+            self.project_targets[uri] = got
+        return got
 
     def document(self, uri: str) -> Document | None:
         a = self.analyse(uri)
@@ -219,6 +237,7 @@ class JobspecServer(LanguageServer):
 
     def refresh_all(self) -> None:
         self.cache.clear()
+        self.project_targets.clear()
         if self.pull:
             try:
                 self.workspace_diagnostic_refresh(None)

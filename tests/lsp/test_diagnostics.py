@@ -206,3 +206,53 @@ async def test_edits_to_a_big_document_end_on_its_last_version(client):
     await wait_published(client, uri, 7, timeout=60)
     versions = [v for u, v, _ in client.published if u == uri]
     assert versions == sorted(versions) and versions[-1] == 7
+
+
+CANONICAL = """version: 999
+resources:
+  - type: slot
+    count: 1
+    label: task
+    with:
+      - type: core
+        count: 1
+tasks:
+  - command: [app]
+    slot: tsak
+    count: {per_slot: 1}
+attributes:
+  system:
+    duration: 60
+"""
+
+
+async def test_target_from_settings_and_from_the_project(tmp_path):
+    """jobspec.target: the editor's setting first, else [tool.jobspec] target."""
+    from lsp_support import CONFIG, capabilities
+    client = await CONFIG.start()
+    try:
+        await client.initialize_session(T.InitializeParams(
+            capabilities=capabilities(configuration=False),
+            initialization_options={"jobspec": {"target": "flux-core"}}))
+        uri = await open_doc(client, "target.jobspec.yaml", CANONICAL)
+        got = {(d.code, d.severity) for d in client.diagnostics[uri]}
+        # flux-core's ingest refuses version 999; it accepts the unknown slot (RFC: error)
+        assert got == {("JS001", T.DiagnosticSeverity.Error),
+                       ("JS307", T.DiagnosticSeverity.Warning)}
+    finally:
+        await client.shutdown_session()
+    (tmp_path / "pyproject.toml").write_text('[tool.jobspec]\ntarget = "flux-core-any"\n')
+    path = tmp_path / "job.jobspec.yaml"
+    path.write_text(CANONICAL)
+    client = await CONFIG.start()
+    try:
+        await client.initialize_session(T.InitializeParams(
+            capabilities=capabilities(configuration=False)))
+        uri = path.as_uri()
+        client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(
+            uri=uri, language_id="yaml", version=1, text=CANONICAL)))
+        await wait_published(client, uri, 1)
+        assert {(d.code, d.severity) for d in client.diagnostics[uri]} == {
+            ("JS307", T.DiagnosticSeverity.Warning)}
+    finally:
+        await client.shutdown_session()

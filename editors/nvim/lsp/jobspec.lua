@@ -16,6 +16,7 @@ return {
       -- select = { 'JS2', 'JS3' },
       -- ignore = { 'JS8' },
       -- versionRules = 'auto',        -- or 'canonical' / 'v1'
+      -- target = 'flux-core',         -- or 'rfc' / 'flux-core-any' / 'fluxion'
       -- files = { '*.jobspec.yaml', 'jobspec.yaml' },
       -- format = { sortKeys = true },
     },

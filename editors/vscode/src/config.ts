@@ -13,6 +13,7 @@ export interface JobspecSettings {
   select?: string[];
   ignore?: string[];
   versionRules?: string;
+  target?: string;
   files?: string[];
   format?: { sortKeys?: boolean };
   docsUrl?: string;
@@ -172,6 +173,7 @@ export function serverSettings(settings: JobspecSettings): { jobspec: Record<str
   if (settings.select && settings.select.length) out.select = [...settings.select];
   if (settings.ignore && settings.ignore.length) out.ignore = [...settings.ignore];
   if (settings.versionRules) out.versionRules = settings.versionRules;
+  if (settings.target) out.target = settings.target;
   if (settings.files && settings.files.length) out.files = [...settings.files];
   if (typeof settings.format?.sortKeys === "boolean") out.format = { sortKeys: settings.format.sortKeys };
   if (settings.docsUrl) out.docsUrl = settings.docsUrl;

@@ -23,6 +23,7 @@ function readSettings(): JobspecSettings {
     select: c.get<string[]>("select", []),
     ignore: c.get<string[]>("ignore", []),
     versionRules: c.get<string>("versionRules", "auto"),
+    target: c.get<string>("target", ""),
     files: c.get<string[]>("files", []),
     format: { sortKeys: c.get<boolean>("format.sortKeys", true) },
     docsUrl: c.get<string>("docsUrl", ""),

@@ -81,9 +81,9 @@ test("the real probes find a real executable", () => {
 
 test("settings map to the server's initializationOptions, defaults left out", () => {
   assert.deepStrictEqual(serverSettings({
-    server: { path: "/x", args: [] }, select: [], ignore: ["JS8"], versionRules: "v1",
+    server: { path: "/x", args: [] }, select: [], ignore: ["JS8"], versionRules: "v1", target: "fluxion",
     files: ["*.job.yaml"], format: { sortKeys: false }, docsUrl: "",
-  }), { jobspec: { ignore: ["JS8"], versionRules: "v1", files: ["*.job.yaml"], format: { sortKeys: false } } });
+  }), { jobspec: { ignore: ["JS8"], versionRules: "v1", target: "fluxion", files: ["*.job.yaml"], format: { sortKeys: false } } });
   assert.deepStrictEqual(serverSettings({ select: ["JS2", "JS307"], docsUrl: "https://example.org/rules.md" }),
     { jobspec: { select: ["JS2", "JS307"], docsUrl: "https://example.org/rules.md" } });
   assert.deepStrictEqual(serverSettings({}), { jobspec: {} });

@@ -37,7 +37,7 @@ test("package.json: activation, the restart command and the settings of docs/edi
   assert.deepStrictEqual(pkg.activationEvents, ["onLanguage:yaml", "onLanguage:json"]);
   assert.deepStrictEqual(pkg.contributes.commands, [{ command: "jobspec.restartServer", title: "Jobspec: Restart server" }]);
   assert.deepStrictEqual(Object.keys(pkg.contributes.configuration.properties), [
-    "jobspec.select", "jobspec.ignore", "jobspec.versionRules", "jobspec.files", "jobspec.format.sortKeys",
+    "jobspec.select", "jobspec.ignore", "jobspec.target", "jobspec.versionRules", "jobspec.files", "jobspec.format.sortKeys",
     "jobspec.docsUrl", "jobspec.server.path", "jobspec.server.args", "jobspec.trace.server"]);
   assert.strictEqual(pkg.engines.vscode, "^1.82.0");
   assert.strictEqual(pkg.main, "./dist/extension.js");
