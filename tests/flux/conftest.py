@@ -106,7 +106,12 @@ class Flux:
 @pytest.fixture(scope="session")
 def flux_exe() -> str:
     exe = flux_command()
-    if exe is None or subprocess.run([exe, "version"], capture_output=True).returncode != 0:
+    try:
+        works = exe is not None and subprocess.run(
+            [exe, "version"], capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        works = False
+    if not works:
         reason = f"real Flux not found: {SETUP_HINT}"
         if os.environ.get("JOBSPEC_REQUIRE_FLUX") == "1":
             pytest.fail(reason + " (JOBSPEC_REQUIRE_FLUX=1: the tier must run)")
