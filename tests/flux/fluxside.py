@@ -7,6 +7,8 @@ Reads JSON lines on stdin, writes one JSON line per input on stdout:
 - ``constraint``: each line a string; Flux's ``--requires`` parser (RFC 35).
   Out: {"ok": bool, "result": obj, "error": str}.
 - ``shape``: each line a string; Flux's RFC 46 shape parser.
+- ``yaml``: each line a string of YAML; what ``JobspecV1.from_yaml_stream`` reads
+  (``repr`` of it, so dates and other non-JSON values show).
 - ``validate``: each line a jobspec (JSON text); ``flux.job.validate_jobspec`` with the
   version given as argv[2] ("1" or "any"), without an instance.
 """
@@ -37,6 +39,13 @@ def main():
 
         def answer(text):
             return {"ok": True, "result": ShapeParser().parse(json.loads(text))}
+    elif mode == "yaml":
+        from canon import canon
+        from flux.job import JobspecV1
+
+        def answer(text):
+            js = JobspecV1.from_yaml_stream(json.loads(text))
+            return {"ok": True, "result": canon(js.jobspec)}
     else:
         raise SystemExit(f"unknown mode {mode}")
     for line in sys.stdin:

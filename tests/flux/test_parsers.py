@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+from canon import canon
 from jobspec_lsp import constraint, formats, shape
 
 TERMS = ["a", "b", "ssd", "gpu", "host:vm", "hosts:n[1-3]", "rank:0", "ranks:0-1", "^slow",
@@ -167,3 +168,50 @@ def test_shapes_expand_as_flux_does(flux):
         if got != expected:
             wrong.append(f"{s!r}: flux {t.get('result', t.get('error'))} | ours {ours}")
     assert not wrong, f"{len(wrong)} of {len(shapes)} differ:\n" + "\n".join(wrong)
+
+
+YAML_TRAPS = """version: 1
+resources:
+  - type: slot
+    count: 2
+    label: task
+    with:
+      - type: core
+        count: 1
+tasks:
+  - command: [app, "0755"]
+    slot: task
+    count: {per_slot: 1}
+attributes:
+  system:
+    duration: 1:30
+    environment: {A: yes, B: no, C: on, D: off, E: 0755, F: 1_000, G: 0x1F, H: ~, I: 1e5}
+  user:
+    when: 2024-01-31
+    args: [0755, yes, 1e5, 1_000, "on", 0o17, +12, -0, 1.5e3, .inf]
+    ratio: .5
+    big: 12345678901234567890
+    same: &x {k: 1}
+    again: *x
+"""
+
+
+def test_yaml_is_read_as_flux_reads_it(flux):
+    """Flux's own JobspecV1.from_yaml_stream reads every YAML 1.1 trap as we do."""
+    from jobspec_lsp.document import parse, to_python
+
+    (theirs,) = flux.ask("yaml", [json.dumps(YAML_TRAPS)])
+    assert theirs["ok"], theirs
+    ours = to_python(parse(YAML_TRAPS).root)
+    assert theirs["result"] == canon(ours)
+
+
+def test_duplicate_keys_keep_the_last_value_in_flux(flux):
+    """Why JS902 is an error: Flux keeps the last of two keys without a word."""
+    text = ('{"version": 999, "resources": [{"type": "slot", "count": 1, "label": "task", '
+            '"with": [{"type": "core", "count": 1}]}], "tasks": [{"command": ["true"], '
+            '"slot": "task", "count": {"per_slot": 1}}], '
+            '"attributes": {"system": {"duration": 0}}, "version": 1}')
+    flux.configure_ingest("1")                   # as shipped: V1 only
+    (verdict,) = flux.ask("submit", [text])
+    assert verdict["ok"], verdict
