@@ -2,6 +2,7 @@
 idempotence) on the RFC corpus and on generated jobspecs, options, and the CLI."""
 
 import json
+import math
 import os
 import random
 import re
@@ -246,7 +247,14 @@ def test_guarantees_on_generated_jobspecs(r, sort_keys, width):
 @settings(max_examples=60, deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_guarantees_on_generated_json(r):
-    data = json.loads(json.dumps(to_python(parse(generate_jobspec(r)).root), default=str))
+    def finite(x):  # JSON has no infinity or NaN: Python's "Infinity" is not JSON text
+        if isinstance(x, float) and not math.isfinite(x):
+            return str(x)
+        if isinstance(x, dict):
+            return {k: finite(v) for k, v in x.items()}
+        return [finite(v) for v in x] if isinstance(x, list) else x
+
+    data = json.loads(json.dumps(finite(to_python(parse(generate_jobspec(r)).root)), default=str))
     text = json.dumps(data, indent=r.choice([None, 1, 4]))
     guarantees(text, "json")
 
