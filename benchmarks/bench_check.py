@@ -48,9 +48,11 @@ def row(name, texts, repeat):
     t_parse = best(lambda: [parse(t) for t in texts], repeat)
     t_comp = best(lambda: [compose(t) for t in texts], repeat)
     per = len(texts)
-    print(f"{name:<26} {size / 1024:>8.1f} KB {t_check / per * 1000:>10.3f} ms "
-          f"{t_parse / per * 1000:>10.3f} ms {t_comp / per * 1000:>10.3f} ms "
-          f"{t_check / t_comp:>8.2f}x")
+    print(
+        f"{name:<26} {size / 1024:>8.1f} KB {t_check / per * 1000:>10.3f} ms "
+        f"{t_parse / per * 1000:>10.3f} ms {t_comp / per * 1000:>10.3f} ms "
+        f"{t_check / t_comp:>8.2f}x"
+    )
     return t_check / per, t_check / t_comp
 
 
@@ -61,12 +63,17 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=15)
     args = ap.parse_args(argv)
 
-    rfc = [p.read_text() for spec in ("spec_14", "spec_25")
-           for p in sorted((args.corpus / spec).glob("*.yaml"))]
+    rfc = [
+        p.read_text()
+        for spec in ("spec_14", "spec_25")
+        for p in sorted((args.corpus / spec).glob("*.yaml"))
+    ]
     small = generate(3_000)
     large = generate(300_000)
-    print(f"python {sys.version.split()[0]}, PyYAML {yaml.__version__} "
-          f"(libyaml {'yes' if yaml.__with_libyaml__ else 'NO'}), best of {args.repeat}")
+    print(
+        f"python {sys.version.split()[0]}, PyYAML {yaml.__version__} "
+        f"(libyaml {'yes' if yaml.__with_libyaml__ else 'NO'}), best of {args.repeat}"
+    )
     print(f"{'input':<26} {'size':>11} {'analysis':>13} {'parse':>13} {'libyaml':>13} {'ratio':>9}")
     if rfc:
         row(f"RFC examples (x{len(rfc)}, per file)", rfc, args.repeat)
@@ -75,9 +82,11 @@ def main(argv=None):
     t_small, _ = row("generated ~3 KB", [small], args.repeat * 10)
     _, ratio = row("generated ~300 KB", [large], max(3, args.repeat // 3))
     print()
-    print(f"targets: ~3 KB analysed in < 5 ms: {'met' if t_small < 0.005 else 'MISSED'} "
-          f"({t_small * 1000:.2f} ms); ~300 KB within 3x libyaml compose: "
-          f"{'met' if ratio <= 3 else 'MISSED'} ({ratio:.2f}x)")
+    print(
+        f"targets: ~3 KB analysed in < 5 ms: {'met' if t_small < 0.005 else 'MISSED'} "
+        f"({t_small * 1000:.2f} ms); ~300 KB within 3x libyaml compose: "
+        f"{'met' if ratio <= 3 else 'MISSED'} ({ratio:.2f}x)"
+    )
 
 
 if __name__ == "__main__":

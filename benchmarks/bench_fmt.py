@@ -44,8 +44,12 @@ def timed(fn, repeat) -> float:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=HERE.parent.parent / "shared",
-                    help="the shared/ folder holding corpus/rfc/data")
+    ap.add_argument(
+        "--shared",
+        type=Path,
+        default=HERE.parent.parent / "shared",
+        help="the shared/ folder holding corpus/rfc/data",
+    )
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
     data = args.shared / "corpus" / "rfc" / "data"
@@ -55,8 +59,8 @@ def main(argv=None):
     exe = str(Path(sys.executable).parent / "jobspec")
 
     import yaml
-
     from generate import generate
+
     from jobspec_lsp.format import format_text
 
     big_text = generate(300_000)
@@ -65,9 +69,10 @@ def main(argv=None):
         big.write_text(format_text(big_text))  # formatted: --check reads, formats, compares
         base = best([sys.executable, "-c", "pass"], args.repeat)
         rows = [("python -c pass", base, None)]
-        for label, files, repeat in ((f"{len(rfc)} RFC 14/25 files", rfc, args.repeat),
-                                     (f"generated {len(big_text) // 1000} KB", [str(big)],
-                                      max(2, args.repeat // 3))):
+        for label, files, repeat in (
+            (f"{len(rfc)} RFC 14/25 files", rfc, args.repeat),
+            (f"generated {len(big_text) // 1000} KB", [str(big)], max(2, args.repeat // 3)),
+        ):
             check = best([exe, "check", "-q", *files], repeat)
             fmt = best([exe, "fmt", "--check", "-q", *files], repeat)
             rows.append((f"jobspec check, {label}", check, None))
@@ -79,8 +84,10 @@ def main(argv=None):
 
     t_fmt = timed(lambda: format_text(big_text), 3)
     t_comp = timed(lambda: yaml.compose(big_text, Loader=yaml.CSafeLoader), 3)
-    print(f"\nin process, generated {len(big_text) // 1000} KB: format_text {t_fmt * 1000:.0f} ms, "
-          f"libyaml compose {t_comp * 1000:.0f} ms ({t_fmt / t_comp:.0f}x)")
+    print(
+        f"\nin process, generated {len(big_text) // 1000} KB: format_text {t_fmt * 1000:.0f} ms, "
+        f"libyaml compose {t_comp * 1000:.0f} ms ({t_fmt / t_comp:.0f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -126,15 +126,29 @@ class Client:
 
     async def start(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            *self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
+            *self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr
+        )
         self.reader = asyncio.create_task(self._read())
-        caps = {"workspace": {"configuration": True,
-                              "didChangeConfiguration": {"dynamicRegistration": False}},
-                "textDocument": {"synchronization": {"dynamicRegistration": False},
-                                 "publishDiagnostics": {"versionSupport": True}}}
-        await self.request("initialize", {"processId": os.getpid(), "rootUri": None,
-                                          "clientInfo": {"name": "bench_lsp"},
-                                          "capabilities": caps}, timeout=60)
+        caps = {
+            "workspace": {
+                "configuration": True,
+                "didChangeConfiguration": {"dynamicRegistration": False},
+            },
+            "textDocument": {
+                "synchronization": {"dynamicRegistration": False},
+                "publishDiagnostics": {"versionSupport": True},
+            },
+        }
+        await self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": None,
+                "clientInfo": {"name": "bench_lsp"},
+                "capabilities": caps,
+            },
+            timeout=60,
+        )
         self.notify("initialized", {})
         if self.settings is not None:
             self.notify("workspace/didChangeConfiguration", {"settings": self.settings})
@@ -267,8 +281,12 @@ class Client:
 
 # ---------------------------------------------------------------------------- measuring
 def signature(params: dict) -> str:
-    return json.dumps(sorted((d.get("message", ""), json.dumps(d.get("range"), sort_keys=True))
-                             for d in params.get("diagnostics", [])))
+    return json.dumps(
+        sorted(
+            (d.get("message", ""), json.dumps(d.get("range"), sort_keys=True))
+            for d in params.get("diagnostics", [])
+        )
+    )
 
 
 def flipped(text: str) -> str:
@@ -284,18 +302,21 @@ class Result:
     def __init__(self):
         self.opens: list[float | None] = []
         self.edits: list[float | None] = []
-        self.unchanged = 0      # edits whose published diagnostics equal the previous ones
+        self.unchanged = 0  # edits whose published diagnostics equal the previous ones
         self.flagged_open: list[str] = []  # files with diagnostics as opened (unmodified)
-        self.skipped = 0        # edits not made after a timeout
+        self.skipped = 0  # edits not made after a timeout
 
 
-async def run_file(client: Client, name: str, text: str, changes: int, timeout: float,
-                   res: Result) -> None:
+async def run_file(
+    client: Client, name: str, text: str, changes: int, timeout: float, res: Result
+) -> None:
     uri = f"{DOC_DIR}/{name}"
     texts = (text, flipped(text))
     start = client.count(uri)
-    t0 = await client.send_timed("textDocument/didOpen", {"textDocument": {
-        "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+    t0 = await client.send_timed(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+    )
     got = await client.wait_publish(uri, start, 1, timeout)
     res.opens.append(got[0] - t0 if got else None)
     if got is None:
@@ -307,9 +328,13 @@ async def run_file(client: Client, name: str, text: str, changes: int, timeout: 
         for i in range(1, changes + 1):
             version = i + 1
             start = client.count(uri)
-            t0 = await client.send_timed("textDocument/didChange", {
-                "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [{"text": texts[i % 2]}]})
+            t0 = await client.send_timed(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"text": texts[i % 2]}],
+                },
+            )
             got = await client.wait_publish(uri, start, version, timeout)
             if got is None:  # state unknown from here on: stop editing this file
                 res.edits.append(None)
@@ -330,8 +355,10 @@ async def check_broken(client: Client, timeout: float) -> tuple[bool, str]:
     schema loading, JIT, lazy imports)."""
     uri = f"{DOC_DIR}/broken-check.jobspec.yaml"
     start = client.count(uri)
-    await client.send_timed("textDocument/didOpen", {"textDocument": {
-        "uri": uri, "languageId": "yaml", "version": 1, "text": BROKEN}})
+    await client.send_timed(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": BROKEN}},
+    )
     got = await client.wait_publish(uri, start, 1, timeout)
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     await client.drain()
@@ -342,8 +369,10 @@ async def check_broken(client: Client, timeout: float) -> tuple[bool, str]:
     if not diags:
         return False, "published NO diagnostics for a broken file"
     sources = sorted({str(d.get("source", "?")) for d in diags})
-    msgs = "; ".join(f"{d['range']['start']['line'] + 1}: {d.get('message', '').splitlines()[0]}"
-                     for d in diags[:4])
+    msgs = "; ".join(
+        f"{d['range']['start']['line'] + 1}: {d.get('message', '').splitlines()[0]}"
+        for d in diags[:4]
+    )
     return True, f"{len(diags)} diagnostics from {', '.join(sources)} -- {msgs}"
 
 
@@ -367,8 +396,10 @@ async def measure(name, cmd, settings, inputs, timeout_small, timeout_big):
         print(f"  {name}: {label} done in {time.perf_counter() - t:.1f} s", file=sys.stderr)
     await client.stop()
     if client.dead and client.proc.returncode not in (0, None):
-        print(f"  {name} exited with {client.proc.returncode}:\n{client.stderr_tail()}",
-              file=sys.stderr)
+        print(
+            f"  {name} exited with {client.proc.returncode}:\n{client.stderr_tail()}",
+            file=sys.stderr,
+        )
     return results, ok
 
 
@@ -406,10 +437,13 @@ def ensure_yamlls() -> str | None:
         if not (shutil.which("npm") and shutil.which("node")):
             print("  node/npm not found: yaml-language-server skipped", file=sys.stderr)
             return None
-        print(f"  installing yaml-language-server {pinned_yamlls()} into {YAMLLS} ...",
-              file=sys.stderr)
-        done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"],
-                              cwd=YAMLLS)
+        print(
+            f"  installing yaml-language-server {pinned_yamlls()} into {YAMLLS} ...",
+            file=sys.stderr,
+        )
+        done = subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=YAMLLS
+        )
         if done.returncode != 0:
             print("  npm install failed: yaml-language-server skipped", file=sys.stderr)
             return None
@@ -441,29 +475,48 @@ def ms(v) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--corpus", type=Path,
-                    default=HERE.parent.parent / "shared" / "corpus" / "rfc" / "data",
-                    help="RFC data directory with spec_14/ spec_25/ spec_26/")
+    ap.add_argument(
+        "--corpus",
+        type=Path,
+        default=HERE.parent.parent / "shared" / "corpus" / "rfc" / "data",
+        help="RFC data directory with spec_14/ spec_25/ spec_26/",
+    )
     ap.add_argument("--changes", type=int, default=20, help="edits of the ~300 KB file")
     ap.add_argument("--rfc-changes", type=int, default=4, help="edits of each RFC file")
-    ap.add_argument("--jobspec-lsp", metavar="CMD",
-                    default=str(Path(sys.executable).parent / "jobspec-lsp"),
-                    help="command starting jobspec-lsp on stdio")
+    ap.add_argument(
+        "--jobspec-lsp",
+        metavar="CMD",
+        default=str(Path(sys.executable).parent / "jobspec-lsp"),
+        help="command starting jobspec-lsp on stdio",
+    )
     ap.add_argument("--no-yamlls", action="store_true", help="measure jobspec-lsp only")
-    ap.add_argument("--timeout", type=float, default=10,
-                    help="seconds to wait for one publish of an RFC file (x6 for ~300 KB)")
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=10,
+        help="seconds to wait for one publish of an RFC file (x6 for ~300 KB)",
+    )
     args = ap.parse_args(argv)
 
-    rfc = [(f"{p.parent.name}-{p.stem}.jobspec.yaml", p.read_text())
-           for spec in ("spec_14", "spec_25") for p in sorted((args.corpus / spec).glob("*.yaml"))]
+    rfc = [
+        (f"{p.parent.name}-{p.stem}.jobspec.yaml", p.read_text())
+        for spec in ("spec_14", "spec_25")
+        for p in sorted((args.corpus / spec).glob("*.yaml"))
+    ]
     big_text = generate(300_000)
     inputs = []
     if rfc:
         inputs.append((f"RFC examples ({len(rfc)})", rfc, args.rfc_changes, False))
     else:
         print(f"(no RFC examples under {args.corpus})")
-    inputs.append((f"generated {len(big_text) / 1000:.0f} KB",
-                   [("generated-300k.jobspec.yaml", big_text)], args.changes, True))
+    inputs.append(
+        (
+            f"generated {len(big_text) / 1000:.0f} KB",
+            [("generated-300k.jobspec.yaml", big_text)],
+            args.changes,
+            True,
+        )
+    )
 
     ours = shlex.split(args.jobspec_lsp)
     servers = [("jobspec-lsp", ours, None)]
@@ -473,23 +526,30 @@ def main(argv=None) -> int:
             print(f"(no RFC 14 schema under {args.corpus}: yaml-language-server skipped)")
         elif (yv := ensure_yamlls()) is not None:
             schema = write_schema_copy(args.corpus)
-            settings = {"yaml": {"validate": True, "schemas": {schema.as_uri(): ["*.yaml"]},
-                                 "schemaStore": {"enable": False}}}
-            servers.append(("yaml-language-server", ["node", str(YAMLLS_BIN), "--stdio"],
-                            settings))
+            settings = {
+                "yaml": {
+                    "validate": True,
+                    "schemas": {schema.as_uri(): ["*.yaml"]},
+                    "schemaStore": {"enable": False},
+                }
+            }
+            servers.append(("yaml-language-server", ["node", str(YAMLLS_BIN), "--stdio"], settings))
             header += [f"yaml-language-server {yv}", f"node {version_of(['node', '--version'])}"]
     header.append(f"{os.cpu_count()} CPUs")
 
     table, checks = {}, {}
     t_all = time.perf_counter()
     for name, cmd, settings in servers:
-        results, ok = asyncio.run(measure(name, cmd, settings, inputs,
-                                          args.timeout, args.timeout * 6))
+        results, ok = asyncio.run(
+            measure(name, cmd, settings, inputs, args.timeout, args.timeout * 6)
+        )
         table[name], checks[name] = results, ok
 
     print(", ".join(header))
-    print(f"edits: {args.rfc_changes} per RFC file, {args.changes} for the generated file; "
-          f"total {time.perf_counter() - t_all:.0f} s")
+    print(
+        f"edits: {args.rfc_changes} per RFC file, {args.changes} for the generated file; "
+        f"total {time.perf_counter() - t_all:.0f} s"
+    )
     for name, (ok, text) in checks.items():
         print(f"broken-file check, {name}: {'ok' if ok else 'FAILED'}: {text}")
         if not ok:
@@ -498,9 +558,11 @@ def main(argv=None) -> int:
     names = list(table)
     cols = "".join(f" | {n[:20]:>20} {'median':>8} {'p90':>8}" for n in names)
     print(f"{'input':<22} {'event':<6}{cols}" + (" | ratio" if len(names) == 2 else ""))
-    print(f"{'':<22} {'':<6}" + "".join(f" | {'samples/timeouts':>20} {'ms':>8} {'ms':>8}"
-                                        for _ in names)
-          + (" | med/med" if len(names) == 2 else ""))
+    print(
+        f"{'':<22} {'':<6}"
+        + "".join(f" | {'samples/timeouts':>20} {'ms':>8} {'ms':>8}" for _ in names)
+        + (" | med/med" if len(names) == 2 else "")
+    )
     medians = {}
     for label, *_ in inputs:
         for event in ("open", "edit"):
@@ -524,8 +586,10 @@ def main(argv=None) -> int:
     print()
     for n in names:
         for label, res in (table[n] or {}).items():
-            notes = [f"{len(res.flagged_open)}/{len(res.opens)} files with diagnostics as opened"
-                     + (f" [{', '.join(res.flagged_open)}]" if res.flagged_open else "")]
+            notes = [
+                f"{len(res.flagged_open)}/{len(res.opens)} files with diagnostics as opened"
+                + (f" [{', '.join(res.flagged_open)}]" if res.flagged_open else "")
+            ]
             if res.unchanged:
                 notes.append(f"{res.unchanged} edits published unchanged diagnostics")
             if res.skipped:
@@ -540,14 +604,18 @@ def main(argv=None) -> int:
         a = medians.get(("jobspec-lsp", rfc_label, "edit"))
         b = medians.get(("yaml-language-server", rfc_label, "edit"))
         if a and b:
-            print(f"target: RFC files, median edit latency >= 20x lower than yaml-language-server: "
-                  f"{'met' if b / a >= 20 else 'MISSED'} ({b / a:.1f}x)")
+            print(
+                f"target: RFC files, median edit latency >= 20x lower than yaml-language-server: "
+                f"{'met' if b / a >= 20 else 'MISSED'} ({b / a:.1f}x)"
+            )
     big_open = medians.get(("jobspec-lsp", big_label, "open"))
     big_edit = medians.get(("jobspec-lsp", big_label, "edit"))
     if big_open is not None or big_edit is not None:
         met = all(v is not None and v < 0.5 for v in (big_open, big_edit))
-        print(f"target: ~300 KB under 0.5 s for jobspec-lsp: {'met' if met else 'MISSED'} "
-              f"(open {ms(big_open)} ms, median edit {ms(big_edit)} ms)")
+        print(
+            f"target: ~300 KB under 0.5 s for jobspec-lsp: {'met' if met else 'MISSED'} "
+            f"(open {ms(big_open)} ms, median edit {ms(big_edit)} ms)"
+        )
     return 0
 
 

@@ -8,12 +8,14 @@ def generate(target_bytes: int = 300_000) -> str:
     size = len(out[0])
     n = 0
     while size < target_bytes * 0.6:
-        part = (f"  - type: switch\n    count: 1\n    with:\n      - type: slot\n"
-                f"        count: {n % 7 + 1}\n        label: s{n}\n        with:\n"
-                f"          - type: node\n"
-                f"            count: {{min: 1, max: 4, operator: '+', operand: 1}}\n"
-                f"            with:\n              - type: core\n                count: 4\n"
-                f"              - type: gpu\n                count: 1\n")
+        part = (
+            f"  - type: switch\n    count: 1\n    with:\n      - type: slot\n"
+            f"        count: {n % 7 + 1}\n        label: s{n}\n        with:\n"
+            f"          - type: node\n"
+            f"            count: {{min: 1, max: 4, operator: '+', operand: 1}}\n"
+            f"            with:\n              - type: core\n                count: 4\n"
+            f"              - type: gpu\n                count: 1\n"
+        )
         out.append(part)
         size += len(part)
         n += 1
@@ -25,7 +27,7 @@ def generate(target_bytes: int = 300_000) -> str:
     out.append("attributes:\n  system:\n    duration: 3600\n    environment:\n")
     k = 0
     while size < target_bytes:
-        part = f"      VAR_{k}: \"value-{k}\"\n"
+        part = f'      VAR_{k}: "value-{k}"\n'
         out.append(part)
         size += len(part)
         k += 1
@@ -34,4 +36,5 @@ def generate(target_bytes: int = 300_000) -> str:
 
 if __name__ == "__main__":
     import sys
+
     sys.stdout.write(generate(int(sys.argv[1]) if len(sys.argv) > 1 else 300_000))

@@ -29,8 +29,15 @@ def uses_v1(doc: Document, version_rules: str = "auto") -> bool:
     return False
 
 
-def check(source: str | Document, *, language: str = "yaml", version_rules: str = "auto",
-          select=None, ignore=None, target: str = targets.DEFAULT) -> list[Diagnostic]:
+def check(
+    source: str | Document,
+    *,
+    language: str = "yaml",
+    version_rules: str = "auto",
+    select=None,
+    ignore=None,
+    target: str = targets.DEFAULT,
+) -> list[Diagnostic]:
     """All diagnostics for ``source`` (text or an already parsed document), sorted.
 
     ``target`` (see :mod:`targets`) sets what counts as an error: the RFC text, or
@@ -58,14 +65,22 @@ def _for_target(doc: Document, found: list[Diagnostic], target: str, select, ign
     kept_errors: list[Diagnostic] = []
     for d in found:
         if d.severity != Severity.ERROR or d.code.startswith("JS9"):
-            out.append(d)           # YAML problems: Flux never reads the file as written
+            out.append(d)  # YAML problems: Flux never reads the file as written
             continue
         if any(_overlap(d, r) for r in rejected):
             out.append(d)
             kept_errors.append(d)
             continue
-        out.append(Diagnostic(d.code, Severity.WARNING, f"{d.message} ({_rfc_of(d.code)} "
-                              f"requires this; {name} accepts it)", d.start, d.end, d.data))
+        out.append(
+            Diagnostic(
+                d.code,
+                Severity.WARNING,
+                f"{d.message} ({_rfc_of(d.code)} requires this; {name} accepts it)",
+                d.start,
+                d.end,
+                d.data,
+            )
+        )
     for r in rejected:
         if not any(_overlap(r, d) for d in kept_errors):
             out.append(r)
@@ -74,8 +89,13 @@ def _for_target(doc: Document, found: list[Diagnostic], target: str, select, ign
 
 def _rfc_of(code: str) -> str:
     """The RFC a rule family enforces, for the words of a re-weighed diagnostic."""
-    for prefix, rfc in (("JS6", "RFC 25"), ("JS50", "RFC 31"), ("JS51", "RFC 26"),
-                        ("JS52", "RFC 37"), ("JS803", "RFC 20")):
+    for prefix, rfc in (
+        ("JS6", "RFC 25"),
+        ("JS50", "RFC 31"),
+        ("JS51", "RFC 26"),
+        ("JS52", "RFC 37"),
+        ("JS803", "RFC 20"),
+    ):
         if code.startswith(prefix):
             return rfc
     return "RFC 14"

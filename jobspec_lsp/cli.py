@@ -14,11 +14,11 @@ from pathlib import Path
 
 from . import __version__
 from .analysis import VERSION_RULES, check
-from .targets import DEFAULT as DEFAULT_TARGET
-from .targets import TARGETS
 from .diagnostics import RULES, Severity
 from .document import parse, parse_bytes
 from .sources import language_of
+from .targets import DEFAULT as DEFAULT_TARGET
+from .targets import TARGETS
 
 JOBSPEC_SUFFIXES = (".jobspec.yaml", ".jobspec.yml", ".jobspec.json")
 JOBSPEC_NAMES = ("jobspec.yaml", "jobspec.yml", "jobspec.json")
@@ -88,8 +88,10 @@ def _severity_name(sev: Severity) -> str:
 def emit_text(out, path, doc, diags):
     for d in diags:
         s = doc.lines.position(d.start)
-        out.write(f"{path}:{s.line + 1}:{s.character + 1}: {_severity_name(d.severity)}[{d.code}] "
-                  f"{d.message}\n")
+        out.write(
+            f"{path}:{s.line + 1}:{s.character + 1}: {_severity_name(d.severity)}[{d.code}] "
+            f"{d.message}\n"
+        )
 
 
 def emit_github(out, path, doc, diags):
@@ -97,18 +99,26 @@ def emit_github(out, path, doc, diags):
     for d in diags:
         s, e = doc.lines.position(d.start), doc.lines.position(d.end)
         msg = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        out.write(f"::{level.get(d.severity, 'notice')} file={path},line={s.line + 1},"
-                  f"col={s.character + 1},endLine={e.line + 1},endColumn={e.character + 1},"
-                  f"title={d.code}::{d.code} {msg}\n")
+        out.write(
+            f"::{level.get(d.severity, 'notice')} file={path},line={s.line + 1},"
+            f"col={s.character + 1},endLine={e.line + 1},endColumn={e.character + 1},"
+            f"title={d.code}::{d.code} {msg}\n"
+        )
 
 
 def json_file_entry(path, doc, diags) -> dict:
-    return {"path": path, "diagnostics": [{
-        "code": d.code,
-        "severity": _severity_name(d.severity),
-        "message": d.message,
-        "range": doc.lines.range(d.start, d.end).to_json(),
-    } for d in diags]}
+    return {
+        "path": path,
+        "diagnostics": [
+            {
+                "code": d.code,
+                "severity": _severity_name(d.severity),
+                "message": d.message,
+                "range": doc.lines.range(d.start, d.end).to_json(),
+            }
+            for d in diags
+        ],
+    }
 
 
 # --------------------------------------------------------------------------- commands
@@ -156,8 +166,9 @@ def cmd_check(args) -> int:
         doc = parse_bytes(data, language)
         checked += 1
         target = args.target or _project_target(path)
-        diags = check(doc, version_rules=args.version_rules, select=select, ignore=ignore,
-                      target=target)
+        diags = check(
+            doc, version_rules=args.version_rules, select=select, ignore=ignore, target=target
+        )
         for d in diags:
             counts[d.severity] += 1
         if any(d.severity == Severity.ERROR for d in diags):
@@ -174,14 +185,20 @@ def cmd_check(args) -> int:
     elif args.format == "text" and not args.quiet:
         total = sum(counts.values())
         if total:
-            parts = [f"{n} {s.label}{'s' if n != 1 and s != Severity.INFORMATION else ''}"
-                     for s, n in counts.items() if n]
+            parts = [
+                f"{n} {s.label}{'s' if n != 1 and s != Severity.INFORMATION else ''}"
+                for s, n in counts.items()
+                if n
+            ]
             print("Found " + ", ".join(parts) + ".", file=sys.stderr)
         elif status == 0 and checked:
             print("All checks passed.", file=sys.stderr)
     if not checked and status == 0:
-        print("jobspec: warning: no jobspec files found (directories are searched for "
-              "*.jobspec.yaml|yml|json and jobspec.yaml|yml|json)", file=sys.stderr)
+        print(
+            "jobspec: warning: no jobspec files found (directories are searched for "
+            "*.jobspec.yaml|yml|json and jobspec.yaml|yml|json)",
+            file=sys.stderr,
+        )
     return status
 
 
@@ -232,8 +249,10 @@ def cmd_shape(args) -> int:
         if doc.root is None:
             first = doc.problems[0]
             pos = doc.lines.position(first.start)
-            print(f"jobspec: error: {path}:{pos.line + 1}:{pos.character + 1}: {first.message}",
-                  file=sys.stderr)
+            print(
+                f"jobspec: error: {path}:{pos.line + 1}:{pos.character + 1}: {first.message}",
+                file=sys.stderr,
+            )
             return 2
         value = to_python(doc.root)
         resources = value.get("resources") if isinstance(value, dict) else None
@@ -255,6 +274,7 @@ def cmd_shape(args) -> int:
         print(json.dumps(resources, indent=2))
     else:
         import yaml
+
         sys.stdout.write(yaml.safe_dump(resources, sort_keys=False, default_flow_style=False))
     return 0
 
@@ -299,8 +319,9 @@ def cmd_fmt(args) -> int:
         except FormatError as err:
             bom = 1 if text.startswith("\ufeff") else 0
             pos = LineIndex(text[bom:]).position(max(err.start - bom, 0))
-            print(f"{shown}:{pos.line + 1}:{pos.character + 1}: error: {err.message}",
-                  file=sys.stderr)
+            print(
+                f"{shown}:{pos.line + 1}:{pos.character + 1}: error: {err.message}", file=sys.stderr
+            )
             status = 2
             if path is None and not (args.check or args.diff):
                 sys.stdout.write(text)  # a pipe gets its input back unchanged
@@ -313,9 +334,14 @@ def cmd_fmt(args) -> int:
             continue
         changed += 1
         if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                text.splitlines(keepends=True), new.splitlines(keepends=True),
-                fromfile=shown, tofile=shown))
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    text.splitlines(keepends=True),
+                    new.splitlines(keepends=True),
+                    fromfile=shown,
+                    tofile=shown,
+                )
+            )
             status = max(status, 1)
         elif args.check:
             print(f"would reformat {shown}")
@@ -324,20 +350,26 @@ def cmd_fmt(args) -> int:
             try:  # through a symbolic link: replace the file it points to, not the link
                 write_atomic(Path(os.path.realpath(path)), new)
             except OSError as exc:
-                print(f"jobspec: error: cannot write {shown}: {exc.strerror or exc}",
-                      file=sys.stderr)
+                print(
+                    f"jobspec: error: cannot write {shown}: {exc.strerror or exc}", file=sys.stderr
+                )
                 status = 2
                 continue
             if not args.quiet:
                 print(f"reformatted {shown}", file=sys.stderr)
     if not args.quiet and (changed or unchanged):
         verb = "would be reformatted" if (args.check or args.diff) else "reformatted"
-        print(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} "
-              f"{'already formatted' if (args.check or args.diff) else 'left unchanged'}",
-              file=sys.stderr)
+        print(
+            f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} "
+            f"{'already formatted' if (args.check or args.diff) else 'left unchanged'}",
+            file=sys.stderr,
+        )
     if not seen and status == 0:
-        print("jobspec: warning: no jobspec files found (directories are searched for "
-              "*.jobspec.yaml|yml|json and jobspec.yaml|yml|json)", file=sys.stderr)
+        print(
+            "jobspec: warning: no jobspec files found (directories are searched for "
+            "*.jobspec.yaml|yml|json and jobspec.yaml|yml|json)",
+            file=sys.stderr,
+        )
     return status
 
 
@@ -364,8 +396,10 @@ def _print_problems(shown, text, diags, stream) -> None:
     lines = LineIndex(text)
     for d in diags:
         pos = lines.position(d.start)
-        stream.write(f"{shown}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] "
-                     f"{d.message}\n")
+        stream.write(
+            f"{shown}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] "
+            f"{d.message}\n"
+        )
 
 
 def cmd_convert(args) -> int:
@@ -391,8 +425,11 @@ def cmd_convert(args) -> int:
     _print_problems(path, text, conv.warnings, sys.stderr)
     if not conv.ok:
         _print_problems(path, text, conv.blockers, sys.stdout)
-        print(f"jobspec: {path} cannot be converted: {len(conv.blockers)} "
-              f"blocker{'s' if len(conv.blockers) != 1 else ''}", file=sys.stderr)
+        print(
+            f"jobspec: {path} cannot be converted: {len(conv.blockers)} "
+            f"blocker{'s' if len(conv.blockers) != 1 else ''}",
+            file=sys.stderr,
+        )
         return 1
     for ch in conv.changes:
         pos = parse(text, language).lines.position(ch.start)
@@ -400,11 +437,18 @@ def cmd_convert(args) -> int:
     out = conv.text
     if args.format == "json" and args.to != "psij":
         from .document import to_python
-        out = json.dumps(to_python(parse(out, "yaml" if not out.lstrip().startswith("{")
-                                         else "json").root), indent=2) + "\n"
+
+        out = (
+            json.dumps(
+                to_python(parse(out, "yaml" if not out.lstrip().startswith("{") else "json").root),
+                indent=2,
+            )
+            + "\n"
+        )
     if args.output:
-        write_atomic(Path(args.output), out) if Path(args.output).exists() else \
-            Path(args.output).write_text(out, encoding="utf-8")
+        write_atomic(Path(args.output), out) if Path(args.output).exists() else Path(
+            args.output
+        ).write_text(out, encoding="utf-8")
     else:
         sys.stdout.write(out)
     return 0
@@ -429,8 +473,9 @@ def cmd_schema(args) -> int:
     import importlib.resources
 
     name = "jobspec-v1.schema.json" if args.v1 else "jobspec-canonical.schema.json"
-    sys.stdout.write((importlib.resources.files("jobspec_lsp") / "schemas" / name)
-                     .read_text(encoding="utf-8"))
+    sys.stdout.write(
+        (importlib.resources.files("jobspec_lsp") / "schemas" / name).read_text(encoding="utf-8")
+    )
     return 0
 
 
@@ -439,49 +484,79 @@ def _indent(text):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="jobspec", description="Flux jobspec tools: check, explain rules.")
+    p = argparse.ArgumentParser(
+        prog="jobspec", description="Flux jobspec tools: check, explain rules."
+    )
     p.add_argument("--version", action="version", version=f"jobspec {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    c = sub.add_parser("check", help="diagnose jobspec files against RFC 14/25/31",
-                       description="Check jobspec files. Directories are searched for "
-                                   "*.jobspec.yaml|yml|json and jobspec.yaml; files given "
-                                   "explicitly are always checked; '-' reads stdin.")
+    c = sub.add_parser(
+        "check",
+        help="diagnose jobspec files against RFC 14/25/31",
+        description="Check jobspec files. Directories are searched for "
+        "*.jobspec.yaml|yml|json and jobspec.yaml; files given "
+        "explicitly are always checked; '-' reads stdin.",
+    )
     c.add_argument("paths", nargs="+", metavar="PATH")
     c.add_argument("--format", choices=("text", "json", "github"), default="text")
-    c.add_argument("--select", action="append", metavar="CODES",
-                   help="only these codes or prefixes (comma separated, e.g. JS2,JS301)")
-    c.add_argument("--ignore", action="append", metavar="CODES",
-                   help="skip these codes or prefixes")
-    c.add_argument("--version-rules", choices=VERSION_RULES, default="auto",
-                   help="auto: V1 rules when version is 1 (default)")
-    c.add_argument("--target", choices=TARGETS, default=None,
-                   help="what an error means: rfc (the RFC text, the default), flux-core "
-                        "(flux-core's job-ingest as shipped), flux-core-any (ingest with "
-                        "--require-version=any), fluxion (fluxion's jobspec reader); "
-                        "default: [tool.jobspec] target in pyproject.toml, else rfc")
-    c.add_argument("--stdin-filename", metavar="NAME",
-                   help="name to report for '-' (its suffix picks YAML or JSON)")
+    c.add_argument(
+        "--select",
+        action="append",
+        metavar="CODES",
+        help="only these codes or prefixes (comma separated, e.g. JS2,JS301)",
+    )
+    c.add_argument(
+        "--ignore", action="append", metavar="CODES", help="skip these codes or prefixes"
+    )
+    c.add_argument(
+        "--version-rules",
+        choices=VERSION_RULES,
+        default="auto",
+        help="auto: V1 rules when version is 1 (default)",
+    )
+    c.add_argument(
+        "--target",
+        choices=TARGETS,
+        default=None,
+        help="what an error means: rfc (the RFC text, the default), flux-core "
+        "(flux-core's job-ingest as shipped), flux-core-any (ingest with "
+        "--require-version=any), fluxion (fluxion's jobspec reader); "
+        "default: [tool.jobspec] target in pyproject.toml, else rfc",
+    )
+    c.add_argument(
+        "--stdin-filename",
+        metavar="NAME",
+        help="name to report for '-' (its suffix picks YAML or JSON)",
+    )
     c.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     c.set_defaults(func=cmd_check)
 
-    f = sub.add_parser("fmt", help="format jobspec files (comments and meaning kept)",
-                       description="Format jobspec files in place (directories: the files "
-                                   "`jobspec check` finds; '-' formats stdin to stdout). Exit 0: "
-                                   "nothing to do or done; 1: --check/--diff found files to "
-                                   "reformat; 2: error. Options: [tool.jobspec.format] in "
-                                   "pyproject.toml (sort-keys, line-length).")
+    f = sub.add_parser(
+        "fmt",
+        help="format jobspec files (comments and meaning kept)",
+        description="Format jobspec files in place (directories: the files "
+        "`jobspec check` finds; '-' formats stdin to stdout). Exit 0: "
+        "nothing to do or done; 1: --check/--diff found files to "
+        "reformat; 2: error. Options: [tool.jobspec.format] in "
+        "pyproject.toml (sort-keys, line-length).",
+    )
     f.add_argument("paths", nargs="+", metavar="PATH")
     f.add_argument("--check", action="store_true", help="only list files that would change")
     f.add_argument("--diff", action="store_true", help="print a unified diff instead of writing")
-    f.add_argument("--stdin-filename", metavar="NAME",
-                   help="name for '-' (its suffix picks YAML or JSON; its folder the pyproject.toml)")
+    f.add_argument(
+        "--stdin-filename",
+        metavar="NAME",
+        help="name for '-' (its suffix picks YAML or JSON; its folder the pyproject.toml)",
+    )
     f.add_argument("-q", "--quiet", action="store_true", help="no summary or progress lines")
     f.set_defaults(func=cmd_fmt)
 
-    cv = sub.add_parser("convert", help="canonical <-> V1 jobspec, PSI/J -> jobspec",
-                        description="Convert a jobspec (comments kept). Exit 0 converted, 1 "
-                                    "blocked (the blockers are listed), 2 error.")
+    cv = sub.add_parser(
+        "convert",
+        help="canonical <-> V1 jobspec, PSI/J -> jobspec",
+        description="Convert a jobspec (comments kept). Exit 0 converted, 1 "
+        "blocked (the blockers are listed), 2 error.",
+    )
     cv.add_argument("file", metavar="FILE", help="a jobspec, or a PSI/J job ('-' for stdin)")
     cv.add_argument("--to", choices=("v1", "canonical", "psij"))
     cv.add_argument("--from", dest="source", choices=("psij",))
@@ -489,14 +564,18 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("-o", "--output", metavar="FILE")
     cv.set_defaults(func=cmd_convert)
 
-    nw = sub.add_parser("new", add_help=False,
-                        help="a V1 jobspec from flux-submit-like options (jobspec new -h)")
+    nw = sub.add_parser(
+        "new", add_help=False, help="a V1 jobspec from flux-submit-like options (jobspec new -h)"
+    )
     nw.add_argument("new_args", nargs=argparse.REMAINDER)
     nw.set_defaults(func=lambda a: cmd_new(a, a.new_args))
 
-    sc = sub.add_parser("schema", help="print a corrected JSON Schema for other tools",
-                        description="Print the JSON Schema of canonical (RFC 14) or V1 (RFC 25) "
-                                    "jobspec, for yaml-language-server or check-jsonschema.")
+    sc = sub.add_parser(
+        "schema",
+        help="print a corrected JSON Schema for other tools",
+        description="Print the JSON Schema of canonical (RFC 14) or V1 (RFC 25) "
+        "jobspec, for yaml-language-server or check-jsonschema.",
+    )
     which = sc.add_mutually_exclusive_group()
     which.add_argument("--canonical", action="store_true", help="RFC 14 (the default)")
     which.add_argument("--v1", action="store_true", help="RFC 25 jobspec V1")
@@ -506,18 +585,29 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("code", nargs="?")
     r.set_defaults(func=cmd_rules)
 
-    sh = sub.add_parser("shape", help="expand an RFC 46 shape to resources, or collapse a jobspec's",
-                        description="Print the resources list a shape string stands for, or with "
-                                    "--from the shortest shape of a jobspec's resources.")
+    sh = sub.add_parser(
+        "shape",
+        help="expand an RFC 46 shape to resources, or collapse a jobspec's",
+        description="Print the resources list a shape string stands for, or with "
+        "--from the shortest shape of a jobspec's resources.",
+    )
     sh.add_argument("shape", nargs="?", metavar="SHAPE")
-    sh.add_argument("--from", dest="from_file", metavar="FILE", help="a jobspec file ('-' for stdin)")
+    sh.add_argument(
+        "--from", dest="from_file", metavar="FILE", help="a jobspec file ('-' for stdin)"
+    )
     sh.add_argument("--format", choices=("yaml", "json"), default="yaml")
-    sh.add_argument("--label", default="default",
-                    help="label of the one unlabelled slot (default: default; flux-core uses task)")
+    sh.add_argument(
+        "--label",
+        default="default",
+        help="label of the one unlabelled slot (default: default; flux-core uses task)",
+    )
     sh.set_defaults(func=cmd_shape)
 
-    s = sub.add_parser("lsp", help="run the language server (stdio; --tcp/--ws, see jobspec lsp -h)",
-                       add_help=False)
+    s = sub.add_parser(
+        "lsp",
+        help="run the language server (stdio; --tcp/--ws, see jobspec lsp -h)",
+        add_help=False,
+    )
     s.add_argument("server_args", nargs=argparse.REMAINDER)
     s.set_defaults(func=lambda a: lsp_main(a.server_args))
     return p

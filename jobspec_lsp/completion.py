@@ -12,10 +12,10 @@ from .document import Mapping, Scalar
 @dataclass(frozen=True)
 class Candidate:
     label: str
-    kind: str            # "key", "value", "snippet"
+    kind: str  # "key", "value", "snippet"
     detail: str = ""
     documentation: str = ""
-    insert_text: str | None = None   # None: the label
+    insert_text: str | None = None  # None: the label
     snippet: bool = False
 
 
@@ -33,9 +33,16 @@ def complete_at(text: str, offset: int, language: str = "yaml"):
 
 def _candidates(cur: Cursor) -> list[Candidate]:
     if cur.on == "empty":
-        return [Candidate("jobspec V1", "snippet", "a whole V1 jobspec",
-                          "node > slot > core, one task, a duration.",
-                          docs_text.SNIPPET_V1, True)]
+        return [
+            Candidate(
+                "jobspec V1",
+                "snippet",
+                "a whole V1 jobspec",
+                "node > slot > core, one task, a duration.",
+                docs_text.SNIPPET_V1,
+                True,
+            )
+        ]
     v1 = _is_v1(cur)
     if cur.on == "key":
         out = _keys(cur, v1)
@@ -85,8 +92,16 @@ def _keys(cur: Cursor, v1: bool) -> list[Candidate]:
         snip = docs_text.SNIPPET_VERTEX if kind == "vertex" else docs_text.SNIPPET_TASK
         indent = " " * cur.indent
         body = snip.replace("\n", "\n" + indent)
-        out.append(Candidate(f"new {'resource vertex' if kind == 'vertex' else 'task'}", "snippet",
-                             "snippet", "", body, True))
+        out.append(
+            Candidate(
+                f"new {'resource vertex' if kind == 'vertex' else 'task'}",
+                "snippet",
+                "snippet",
+                "",
+                body,
+                True,
+            )
+        )
     return out
 
 
@@ -97,11 +112,22 @@ def _detail(kind, key) -> str:
 def _key_insert(kind, key, cur: Cursor) -> str:
     if not cur.block:
         return f"{key}: "
-    nested = {("root", "resources"), ("root", "tasks"), ("root", "attributes"),
-              ("vertex", "with"), ("task", "count"), ("attributes", "system"),
-              ("attributes", "user"), ("system", "environment"), ("system", "job"),
-              ("system", "shell"), ("system", "constraints"), ("system", "dependencies"),
-              ("system", "files"), ("task.count", "per_resource")}
+    nested = {
+        ("root", "resources"),
+        ("root", "tasks"),
+        ("root", "attributes"),
+        ("vertex", "with"),
+        ("task", "count"),
+        ("attributes", "system"),
+        ("attributes", "user"),
+        ("system", "environment"),
+        ("system", "job"),
+        ("system", "shell"),
+        ("system", "constraints"),
+        ("system", "dependencies"),
+        ("system", "files"),
+        ("task.count", "per_resource"),
+    }
     return f"{key}:" if (kind, key) in nested else f"{key}: "
 
 
@@ -112,8 +138,10 @@ def _values(cur: Cursor, v1: bool) -> list[Candidate]:
         return [Candidate(label, "value", "slot label") for label in _slot_labels(cur.doc)]
     if kind == "task.count.per_resource" and key == "type":
         task_path = cur.path[:2]
-        return [Candidate(t, "value", "resource type in the slot")
-                for t in _types_in_slot(cur.doc, task_path)]
+        return [
+            Candidate(t, "value", "resource type in the slot")
+            for t in _types_in_slot(cur.doc, task_path)
+        ]
     if kind == "constraint":
         return []
     options = docs_text.VALUES.get((kind or "", key or ""), [])

@@ -12,8 +12,8 @@ from . import targets
 
 @dataclass(frozen=True)
 class Section:
-    table: dict | None          # [tool.jobspec], None when no pyproject.toml has one
-    path: Path | None           # the pyproject.toml it came from
+    table: dict | None  # [tool.jobspec], None when no pyproject.toml has one
+    path: Path | None  # the pyproject.toml it came from
     warning: str | None = None  # the file could not be read
 
 
@@ -54,5 +54,7 @@ def target_for(path) -> tuple[str | None, list[str]]:
     value = sec.table["target"]
     if value in targets.TARGETS:
         return value, []
-    return None, [f"{sec.path}: [tool.jobspec] target must be one of "
-                  f"{', '.join(targets.TARGETS)}, not {value!r}; using {targets.DEFAULT}"]
+    return None, [
+        f"{sec.path}: [tool.jobspec] target must be one of "
+        f"{', '.join(targets.TARGETS)}, not {value!r}; using {targets.DEFAULT}"
+    ]

@@ -22,8 +22,14 @@ from dataclasses import dataclass
 
 from . import formats
 
-OPERATORS = {"properties": "properties", "hostlist": "hostlist", "host": "hostlist",
-             "hosts": "hostlist", "ranks": "ranks", "rank": "ranks"}
+OPERATORS = {
+    "properties": "properties",
+    "hostlist": "hostlist",
+    "host": "hostlist",
+    "hosts": "hostlist",
+    "ranks": "ranks",
+    "rank": "ranks",
+}
 # RFC 20: property names MUST NOT contain these (a leading ^ in a value is RFC 31's
 # negation, not part of the name)
 BAD_PROPERTY = set("!&'\"^`|()")
@@ -55,7 +61,9 @@ def parse(query: str) -> dict:
     except UnexpectedCharacters as err:
         raise _unclosed_quote(query, err.pos_in_stream) or ConstraintError(
             f"unexpected {query[err.pos_in_stream]!r} at column {err.pos_in_stream + 1}",
-            err.pos_in_stream, err.pos_in_stream + 1) from None
+            err.pos_in_stream,
+            err.pos_in_stream + 1,
+        ) from None
     except UnexpectedToken as err:
         raise _unexpected(query, err) from None
     except UnexpectedInput as err:  # pragma: no cover - the two above cover LALR
@@ -66,8 +74,9 @@ def parse(query: str) -> dict:
 
 def _unclosed_quote(query: str, pos: int) -> ConstraintError | None:
     if query[pos] in "'\"":
-        return ConstraintError(f"the quote {query[pos]} at column {pos + 1} is never closed",
-                               pos, pos + 1)
+        return ConstraintError(
+            f"the quote {query[pos]} at column {pos + 1} is never closed", pos, pos + 1
+        )
     return None
 
 
@@ -76,19 +85,21 @@ def _unexpected(query: str, err) -> ConstraintError:
     if tok.type == "$END":
         opened = _open_paren(query)
         if opened is not None:
-            return ConstraintError(f"the parenthesis at column {opened + 1} is never closed",
-                                   opened, opened + 1)
-        return ConstraintError("the query ends where a term was expected", len(query),
-                               len(query))
+            return ConstraintError(
+                f"the parenthesis at column {opened + 1} is never closed", opened, opened + 1
+            )
+        return ConstraintError("the query ends where a term was expected", len(query), len(query))
     start = tok.start_pos
     end = start + len(str(tok))
     if tok.type == "RPAR":
         return ConstraintError(f"')' at column {start + 1} closes nothing", start, end)
     if tok.type == "LPAR" and query[:start].rstrip().endswith("-"):
-        return ConstraintError("'-' negates a single term; write not (...) to negate an "
-                               "expression", start, end)
-    return ConstraintError(f"unexpected {str(tok)!r} at column {start + 1}: expected a term, "
-                           "'(' or 'not'", start, end)
+        return ConstraintError(
+            "'-' negates a single term; write not (...) to negate an expression", start, end
+        )
+    return ConstraintError(
+        f"unexpected {str(tok)!r} at column {start + 1}: expected a term, '(' or 'not'", start, end
+    )
 
 
 def _open_paren(query: str) -> int | None:
@@ -125,7 +136,7 @@ class _Compiler:
         "not" as a prefix operator: it takes what follows up to the next joiner that
         binds looser than it (``not a -b`` is ``not (a & -b)``)."""
         values: list[dict] = []
-        ops: list[tuple[str, int]] = []     # (kind, level); kind "or", "and" or "not"
+        ops: list[tuple[str, int]] = []  # (kind, level); kind "or", "and" or "not"
 
         def reduce() -> None:
             kind, _ = ops.pop()
@@ -134,8 +145,12 @@ class _Compiler:
                 return
             right, left = values.pop(), values.pop()
             if kind == "or":
-                values.append({"or": (left["or"] if list(left) == ["or"] else [left])
-                               + (right["or"] if list(right) == ["or"] else [right])})
+                values.append(
+                    {
+                        "or": (left["or"] if list(left) == ["or"] else [left])
+                        + (right["or"] if list(right) == ["or"] else [right])
+                    }
+                )
             else:
                 values.append(_and([left, right]))
 
@@ -155,11 +170,11 @@ class _Compiler:
                     arrive("or", self._OR)
                 elif explicit == "and":
                     arrive("and", self._AND)
-                elif starts == "negation":      # side by side, before "not"
+                elif starts == "negation":  # side by side, before "not"
                     arrive("and", self._NOT, right_assoc=True)
                 elif starts == "negated_term":  # side by side, before "-"
                     arrive("and", self._NEG, right_assoc=True)
-                else:                           # side by side, before a plain item
+                else:  # side by side, before a plain item
                     arrive("and", 0)
             explicit = None
             while getattr(child, "data", "") == "negation":
@@ -181,9 +196,13 @@ class _Compiler:
             opstart = start
         elif t.data == "quoted":
             raw = str(toks[0])
-            op, value, opstart, vstart = "properties", raw[1:-1], toks[0].start_pos, \
-                toks[0].start_pos + 1
-        else:   # OPCOLON then a word or a quoted operand
+            op, value, opstart, vstart = (
+                "properties",
+                raw[1:-1],
+                toks[0].start_pos,
+                toks[0].start_pos + 1,
+            )
+        else:  # OPCOLON then a word or a quoted operand
             opstart = toks[0].start_pos
             op = str(toks[0])[:-1]
             raw = str(toks[1])
@@ -196,8 +215,9 @@ class _Compiler:
         name = OPERATORS.get(op)
         if name is None:
             known = ", ".join(sorted(OPERATORS))
-            raise ConstraintError(f"unknown operator {op!r} (operators: {known})", opstart,
-                                  opstart + len(op))
+            raise ConstraintError(
+                f"unknown operator {op!r} (operators: {known})", opstart, opstart + len(op)
+            )
         if value == "":
             raise ConstraintError(f"{op}: needs a value", opstart, vstart)
         if name == "properties":
@@ -213,8 +233,9 @@ class _Compiler:
             what = "hostlist" if name == "hostlist" else "rank idset"
             start = vstart + err.start
             end = min(vstart + max(err.end, err.start + 1), vstart + len(value))
-            raise ConstraintError(f"{value!r} is not a valid {what}: {err.short}",
-                                  min(start, end), end) from None
+            raise ConstraintError(
+                f"{value!r} is not a valid {what}: {err.short}", min(start, end), end
+            ) from None
         return {name: [value]}
 
     def property(self, name: str, at: int) -> None:
@@ -224,8 +245,11 @@ class _Compiler:
         skip = len(name) - len(body)
         for i, ch in enumerate(body):
             if ch in BAD_PROPERTY:
-                raise ConstraintError(f"{ch!r} cannot be part of a property name (RFC 20)",
-                                      at + skip + i, at + skip + i + 1)
+                raise ConstraintError(
+                    f"{ch!r} cannot be part of a property name (RFC 20)",
+                    at + skip + i,
+                    at + skip + i + 1,
+                )
 
 
 def _is_token(x) -> bool:
@@ -257,7 +281,7 @@ def normalize(c):
     compare with other parsers."""
     if not isinstance(c, dict) or len(c) != 1:
         return c
-    (op, args), = c.items()
+    ((op, args),) = c.items()
     if op in ("and", "or") and isinstance(args, list):
         parts = [normalize(a) for a in args]
         flat: list = []

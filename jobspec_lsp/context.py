@@ -136,17 +136,17 @@ def node_at_path(root: Node | None, path: tuple):
 class Cursor:
     """What the user is typing at the cursor."""
 
-    path: tuple               # the mapping (for keys) or the mapping holding the key (for values)
-    on: str                   # "key", "value" (of ``key``), "item" (a sequence item), "empty"
-    key: str | None = None    # the key whose value is typed, for on == "value"
-    prefix: str = ""          # the partial word before the cursor
-    start: int = 0            # offsets of the word to replace
+    path: tuple  # the mapping (for keys) or the mapping holding the key (for values)
+    on: str  # "key", "value" (of ``key``), "item" (a sequence item), "empty"
+    key: str | None = None  # the key whose value is typed, for on == "value"
+    prefix: str = ""  # the partial word before the cursor
+    start: int = 0  # offsets of the word to replace
     end: int = 0
-    present: set = field(default_factory=set)   # keys already in the mapping
-    doc: Document | None = None                 # the (repaired) document, for labels and types
-    block: bool = True        # block context (not inside [] or {})
-    indent: int = 0           # column where a new key at the cursor starts
-    json: bool = False        # a JSON document: insert JSON text
+    present: set = field(default_factory=set)  # keys already in the mapping
+    doc: Document | None = None  # the (repaired) document, for labels and types
+    block: bool = True  # block context (not inside [] or {})
+    indent: int = 0  # column where a new key at the cursor starts
+    json: bool = False  # a JSON document: insert JSON text
 
 
 _WORD = re.compile(r"[A-Za-z0-9_\-.+*^/]*\Z")
@@ -168,15 +168,15 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     rest = text[offset:line_end]
     wm = re.match(r"[A-Za-z0-9_\-.+*^/]*", rest)
     word_end = offset + (wm.end() if wm else 0)
-    prefix = before[m.start():]
-    head = before[:m.start()]
+    prefix = before[m.start() :]
+    head = before[: m.start()]
 
     openers = _unclosed(head)
     if language == "json":
         return _json_context(text, line_start, line_end, head, prefix, word_start, word_end)
     if openers:
         last = openers[-1]
-        after_open = head[head.rfind(last) + 1:] if last in head else head
+        after_open = head[head.rfind(last) + 1 :] if last in head else head
         seg = re.split(r"[,{\[]", after_open)[-1]
         on_value = ":" in seg if last == "{" else True
         closers = "".join("}" if o == "{" else "]" for o in reversed(openers))
@@ -210,8 +210,9 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
         return Cursor(path, "key", None, prefix, word_start, word_end, present, doc, block, indent)
     if role == "value":
         present = {k.value for k, _ in mapping.pairs} if mapping else set()
-        return Cursor(path[:-1], "value", path[-1], prefix, word_start, word_end, present, doc,
-                      block, indent)
+        return Cursor(
+            path[:-1], "value", path[-1], prefix, word_start, word_end, present, doc, block, indent
+        )
     return Cursor(path, "item", None, prefix, word_start, word_end, set(), doc, block, indent)
 
 
@@ -236,14 +237,15 @@ def _json_context(text, line_start, line_end, head, prefix, word_start, word_end
         return None
     path, role, mapping = found
     start = word_start - 1 if quoted else word_start
-    end = word_end + (1 if quoted and text[word_end:word_end + 1] == '"' else 0)
+    end = word_end + (1 if quoted and text[word_end : word_end + 1] == '"' else 0)
     if role == "key":
         present = {k.value for k, _ in mapping.pairs if k.value != MARKER} if mapping else set()
         return Cursor(path, "key", None, prefix, start, end, present, doc, False, 0, json=True)
     if role == "value":
         present = {k.value for k, _ in mapping.pairs} if mapping else set()
-        return Cursor(path[:-1], "value", path[-1], prefix, start, end, present, doc, False, 0,
-                      json=True)
+        return Cursor(
+            path[:-1], "value", path[-1], prefix, start, end, present, doc, False, 0, json=True
+        )
     return None
 
 

@@ -40,7 +40,7 @@ from .rules.base import head
 CANONICAL_VERSION = 999
 PSIJ_DEFAULT_DURATION = 600  # PSI/J's JobAttributes default: 10 minutes
 V1_TYPES = ("node", "slot", "core", "gpu")
-TASK_LABEL = "task"           # the slot label flux-core's tools write
+TASK_LABEL = "task"  # the slot label flux-core's tools write
 
 
 @dataclass
@@ -82,15 +82,27 @@ def _diag(code: str, where, message: str, severity: Severity = Severity.ERROR) -
 
 
 def _errors(source, language: str, rules: str, target: str = "rfc") -> list[Diagnostic]:
-    return [d for d in analysis.check(source, language=language, version_rules=rules,
-                                      target=target)
-            if d.severity == Severity.ERROR]
+    return [
+        d
+        for d in analysis.check(source, language=language, version_rules=rules, target=target)
+        if d.severity == Severity.ERROR
+    ]
 
 
 def _refuse(errors) -> Conversion:
-    return Conversion(None, blockers=[
-        Diagnostic(codes.NOT_VALID, Severity.ERROR, f"fix this first: {e.message} ({e.code})",
-                   e.start, e.end) for e in errors])
+    return Conversion(
+        None,
+        blockers=[
+            Diagnostic(
+                codes.NOT_VALID,
+                Severity.ERROR,
+                f"fix this first: {e.message} ({e.code})",
+                e.start,
+                e.end,
+            )
+            for e in errors
+        ],
+    )
 
 
 def _same(a, b) -> bool:
@@ -114,7 +126,7 @@ def _plain(data):
 def _apply(text: str, edits) -> str | None:
     """Apply (start, end, new) edits; None when two of them overlap."""
     edits = sorted(edits)
-    for (s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
+    for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
         if s2 < e1:
             return None
     for start, end, new in reversed(edits):
@@ -179,25 +191,37 @@ def dump(js: dict, fmt: str = "yaml") -> str:
     else:
         import yaml
 
-        text = yaml.safe_dump(js, sort_keys=False, default_flow_style=None, allow_unicode=True,
-                              width=1 << 16)
+        text = yaml.safe_dump(
+            js, sort_keys=False, default_flow_style=None, allow_unicode=True, width=1 << 16
+        )
     try:
         return format_text(text, fmt)
     except FormatError:  # pragma: no cover - the formatter refuses nothing dump writes
         return text
 
 
-def _verified(text: str, language: str, rules: str, changes, warnings=(), where=(0, 0),
-              target: str = "rfc") -> Conversion:
+def _verified(
+    text: str, language: str, rules: str, changes, warnings=(), where=(0, 0), target: str = "rfc"
+) -> Conversion:
     """``text`` when it checks clean under ``rules`` (and ``target``); otherwise
     blockers (a conversion never returns a jobspec `jobspec check` would reject)."""
     left = _errors(text, language, rules, target)
     if left:
         lines = parse(text, language).lines
-        return Conversion(None, list(changes), [
-            _diag(codes.NOT_VALID, where, f"the result would have {e.code} at line "
-                  f"{lines.position(e.start).line + 1}: {e.message}") for e in left],
-            list(warnings))
+        return Conversion(
+            None,
+            list(changes),
+            [
+                _diag(
+                    codes.NOT_VALID,
+                    where,
+                    f"the result would have {e.code} at line "
+                    f"{lines.position(e.start).line + 1}: {e.message}",
+                )
+                for e in left
+            ],
+            list(warnings),
+        )
     return Conversion(text, list(changes), [], list(warnings))
 
 
@@ -247,10 +271,13 @@ def _to_v1(text: str, language: str) -> Conversion:
         out = _wrap_bare(out, language, bare[1])
     if bare is not None:
         seq = bare[0]
-        changes.append(Change(
-            f"put the bare {' and '.join(_bare_types(seq))} request into one task slot "
-            f"labelled {bare[1]!r} (count 1), which V1 requires and which the task names",
-            *head(seq)))
+        changes.append(
+            Change(
+                f"put the bare {' and '.join(_bare_types(seq))} request into one task slot "
+                f"labelled {bare[1]!r} (count 1), which V1 requires and which the task names",
+                *head(seq),
+            )
+        )
         changes.sort(key=lambda c: (c.start, c.end))
     want = _v1_data(to_python(doc.root), bare[1] if bare else None)
     return _checked_v1(text, out, language, want, changes)
@@ -268,8 +295,14 @@ def _checked_v1(text, out, language, want, changes) -> Conversion:
             reason = "the edited text would not pass the V1 rules"
     if reason is not None:  # never expected; correctness over layout
         out = dump(want, language)
-        changes = changes + [Change(f"rewrote the whole document from its data ({reason}); "
-                                    "comments and layout are not kept", 0, len(text))]
+        changes = changes + [
+            Change(
+                f"rewrote the whole document from its data ({reason}); "
+                "comments and layout are not kept",
+                0,
+                len(text),
+            )
+        ]
     root = parse(text, language).root
     return _verified(out, language, "v1", changes, where=_span(root))
 
@@ -298,9 +331,12 @@ class _V1Plan:
         ctx = self.ctx
         if len(ctx.top) > 1 and not self.bare:
             extra = ctx.top[1]
-            self.block(codes.TOP, extra.node.get("type") or extra.node,
-                       f"V1 resources hold one top-level node or slot; this jobspec has "
-                       f"{len(ctx.top)} top-level resources and V1 cannot request them together")
+            self.block(
+                codes.TOP,
+                extra.node.get("type") or extra.node,
+                f"V1 resources hold one top-level node or slot; this jobspec has "
+                f"{len(ctx.top)} top-level resources and V1 cannot request them together",
+            )
         for v in ctx.vertices:
             self.vertex(v)
         if not self.bare:
@@ -312,23 +348,35 @@ class _V1Plan:
 
     # ---------------------------------------------------------------- resources
     def in_slot(self, v) -> bool:
-        return (self.bare is not None or v.type == "slot"
-                or any(a.type == "slot" for a in v.ancestors()))
+        return (
+            self.bare is not None
+            or v.type == "slot"
+            or any(a.type == "slot" for a in v.ancestors())
+        )
 
     def vertex(self, v):
         node = v.node
         if v.type not in V1_TYPES:
-            self.block(codes.TYPE, node.get("type") or node,
-                       f"V1 has no {v.type!r} resources (only node, slot, core and gpu); "
-                       "leaving it out would change the request")
+            self.block(
+                codes.TYPE,
+                node.get("type") or node,
+                f"V1 has no {v.type!r} resources (only node, slot, core and gpu); "
+                "leaving it out would change the request",
+            )
         count = node.get("count")
-        if isinstance(count, Mapping) or (isinstance(count, Scalar) and isinstance(count.value, str)):
+        if isinstance(count, Mapping) or (
+            isinstance(count, Scalar) and isinstance(count.value, str)
+        ):
             self.count(node, count)
         for key, value in node.pairs:
             if key.value == "id":
-                self.block(codes.KEY, key, f"V1 cannot ask for particular resources (id "
-                           f"{self.text[value.start:value.end]}); leaving it out would let "
-                           "the scheduler choose any")
+                self.block(
+                    codes.KEY,
+                    key,
+                    f"V1 cannot ask for particular resources (id "
+                    f"{self.text[value.start : value.end]}); leaving it out would let "
+                    "the scheduler choose any",
+                )
             elif key.value == "exclusive" and v.type != "node":
                 self.exclusive(v, key, value)
 
@@ -336,32 +384,52 @@ class _V1Plan:
         fixed = _fixed_count(to_python(count))
         shown = _one_line(count, self.text)
         if fixed is None:
-            self.block(codes.RANGE, count, f"V1 counts are fixed integers; {shown} lets the "
-                       "scheduler choose among several counts")
+            self.block(
+                codes.RANGE,
+                count,
+                f"V1 counts are fixed integers; {shown} lets the "
+                "scheduler choose among several counts",
+            )
             return
         key = vertex.key_node("count")
         if isinstance(count, (Mapping, Sequence)) and not count.flow:
-            gap = self.text[key.end:count.start]
+            gap = self.text[key.end : count.start]
             comment = re.search(r"#[^\n]*", gap)
             new = f": {fixed}" + (f"  {comment.group(0)}" if comment else "")
             start, end = key.end, _content_end(count)
         else:
             props = _PROPERTIES.match(self.text, count.start, count.end)
             new, start, end = str(fixed), props.end() if props else count.start, count.end
-        self.edit(start, end, new, f"count {shown} written as the integer {fixed} (the same "
-                  "single count)", span=_span(count))
+        self.edit(
+            start,
+            end,
+            new,
+            f"count {shown} written as the integer {fixed} (the same single count)",
+            span=_span(count),
+        )
 
     def exclusive(self, v, key: Scalar, value: Node):
         if not self.in_slot(v):
-            self.block(codes.KEY, key, f"V1 allows exclusive only on a node, not on a {v.type} "
-                       "outside a slot")
+            self.block(
+                codes.KEY,
+                key,
+                f"V1 allows exclusive only on a node, not on a {v.type} outside a slot",
+            )
         elif value.value is True:
-            self.remove_pair(v.node, key, f"removed exclusive: true from the {v.type} (RFC 14: "
-                             "a slot and everything in it are exclusive by default)")
+            self.remove_pair(
+                v.node,
+                key,
+                f"removed exclusive: true from the {v.type} (RFC 14: "
+                "a slot and everything in it are exclusive by default)",
+            )
         else:
             what = "the slot" if v.type == "slot" else f"the {v.type}s of the slot"
-            self.block(codes.KEY, key, f"exclusive: {self.text[value.start:value.end]} lets other "
-                       f"jobs share {what}; V1 slots are always exclusive")
+            self.block(
+                codes.KEY,
+                key,
+                f"exclusive: {self.text[value.start : value.end]} lets other "
+                f"jobs share {what}; V1 slots are always exclusive",
+            )
 
     def remove_pair(self, mapping: Mapping, key: Scalar, message: str):
         text = self.text
@@ -378,7 +446,7 @@ class _V1Plan:
                 start, end = key.start, _content_end(value)
         else:
             ls = _line_start(text, key.start)
-            if text[ls:key.start].strip() == "":
+            if text[ls : key.start].strip() == "":
                 start, end = ls, _line_end(text, _content_end(value))
             elif i + 1 < len(pairs):  # `- exclusive: true` opens a list item
                 start, end = key.start, pairs[i + 1][0].start
@@ -396,93 +464,129 @@ class _V1Plan:
         if top.type not in V1_TYPES:  # still say what is wrong inside its first slot
             slot = next((d for d in top.descendants() if d.type == "slot"), None)
             return self.slot_graph(slot) if slot is not None else None
-        anchor = lambda v: v.node.get("type") or v.node  # noqa: E731
-        known = lambda vs: [v for v in vs if v.type in V1_TYPES]  # noqa: E731
+        anchor = lambda v: v.node.get("type") or v.node
+        known = lambda vs: [v for v in vs if v.type in V1_TYPES]
         if top.type == "node":
             kids = top.children
             slots = [k for k in kids if k.type == "slot"]
             if not slots:
-                return self.block(codes.GRAPH, anchor(top),
-                                  "a V1 node holds exactly one slot; this node holds "
-                                  f"{_kinds(kids)} and no slot")
+                return self.block(
+                    codes.GRAPH,
+                    anchor(top),
+                    f"a V1 node holds exactly one slot; this node holds {_kinds(kids)} and no slot",
+                )
             if len(slots) > 1:
-                return self.block(codes.GRAPH, anchor(slots[1]),
-                                  f"a V1 node holds exactly one slot, not {len(slots)}; V1 has "
-                                  "one task set and one slot shape")
+                return self.block(
+                    codes.GRAPH,
+                    anchor(slots[1]),
+                    f"a V1 node holds exactly one slot, not {len(slots)}; V1 has "
+                    "one task set and one slot shape",
+                )
             beside = known(k for k in kids if k is not slots[0])
             if beside:
-                return self.block(codes.GRAPH, anchor(beside[0]),
-                                  f"a V1 node holds its slot and nothing beside it; this node "
-                                  f"also holds {_kinds(beside)} outside the slot")
+                return self.block(
+                    codes.GRAPH,
+                    anchor(beside[0]),
+                    f"a V1 node holds its slot and nothing beside it; this node "
+                    f"also holds {_kinds(beside)} outside the slot",
+                )
             slot = slots[0]
         elif top.type == "slot":
             slot = top
         else:
             below = [d for d in top.descendants() if d.type in ("node", "slot")]
             where = f" above the {below[0].type}" if below else ""
-            return self.block(codes.GRAPH, anchor(top),
-                              f"a V1 jobspec starts with a node or a slot; a {top.type}{where} "
-                              "has no V1 form")
+            return self.block(
+                codes.GRAPH,
+                anchor(top),
+                f"a V1 jobspec starts with a node or a slot; a {top.type}{where} has no V1 form",
+            )
         self.slot_graph(slot)
 
     def slot_graph(self, slot):
-        anchor = lambda v: v.node.get("type") or v.node  # noqa: E731
-        known = lambda vs: [v for v in vs if v.type in V1_TYPES]  # noqa: E731
+        anchor = lambda v: v.node.get("type") or v.node
+        known = lambda vs: [v for v in vs if v.type in V1_TYPES]
         kids = slot.children
         nodes = [k for k in kids if k.type == "node"]
         if nodes:
-            return self.block(codes.GRAPH, anchor(nodes[0]),
-                              "V1 cannot make whole nodes the task slot (slot>node); the nearest "
-                              "V1 request, node(exclusive)>slot>core, asks for cores instead")
+            return self.block(
+                codes.GRAPH,
+                anchor(nodes[0]),
+                "V1 cannot make whole nodes the task slot (slot>node); the nearest "
+                "V1 request, node(exclusive)>slot>core, asks for cores instead",
+            )
         inner = [k for k in kids if k.type == "slot"]
         if inner:
-            return self.block(codes.GRAPH, anchor(inner[0]),
-                              "a V1 slot holds one core (and optionally one gpu), not a slot")
+            return self.block(
+                codes.GRAPH,
+                anchor(inner[0]),
+                "a V1 slot holds one core (and optionally one gpu), not a slot",
+            )
         cores = [k for k in kids if k.type == "core"]
         gpus = [k for k in kids if k.type == "gpu"]
         if not cores:
             if len(known(kids)) == len(kids):  # else the other types are blocked already
-                return self.block(codes.GRAPH, anchor(gpus[0]) if gpus else anchor(slot),
-                                  "a V1 slot must hold a core; adding one would change the "
-                                  "request")
+                return self.block(
+                    codes.GRAPH,
+                    anchor(gpus[0]) if gpus else anchor(slot),
+                    "a V1 slot must hold a core; adding one would change the request",
+                )
             return
         if len(cores) > 1 or len(gpus) > 1:
             extra = (cores[1:] + gpus[1:])[0]
-            return self.block(codes.GRAPH, anchor(extra),
-                              f"a V1 slot holds one core vertex and at most one gpu vertex, not "
-                              f"{len(cores)} and {len(gpus)}")
+            return self.block(
+                codes.GRAPH,
+                anchor(extra),
+                f"a V1 slot holds one core vertex and at most one gpu vertex, not "
+                f"{len(cores)} and {len(gpus)}",
+            )
         for k in cores + gpus:
             held = known(k.children)
             if held:
-                return self.block(codes.GRAPH, anchor(held[0]),
-                                  f"in V1 a {k.type} contains nothing; this one holds "
-                                  f"{_kinds(k.children)}")
+                return self.block(
+                    codes.GRAPH,
+                    anchor(held[0]),
+                    f"in V1 a {k.type} contains nothing; this one holds {_kinds(k.children)}",
+                )
 
     # ---------------------------------------------------------------- tasks
     def tasks(self):
         tasks = self.ctx.tasks
         if len(tasks) > 1:
             second = tasks[1]
-            self.block(codes.TASKS, second.pairs[0][0] if second.pairs else second,
-                       f"V1 runs exactly one task; this jobspec has {len(tasks)}, and which "
-                       "to keep cannot be guessed")
+            self.block(
+                codes.TASKS,
+                second.pairs[0][0] if second.pairs else second,
+                f"V1 runs exactly one task; this jobspec has {len(tasks)}, and which "
+                "to keep cannot be guessed",
+            )
         for task in tasks:
             count = task.get("count")
             if isinstance(count, Mapping) and "per_resource" in count:
-                self.block(codes.PER_RESOURCE, count.key_node("per_resource"),
-                           "V1 task counts are per_slot or total; tasks per resource have no "
-                           "V1 form")
+                self.block(
+                    codes.PER_RESOURCE,
+                    count.key_node("per_resource"),
+                    "V1 task counts are per_slot or total; tasks per resource have no V1 form",
+                )
             for key, _ in task.pairs:
                 if key.value in ("distribution", "attributes"):
-                    self.block(codes.KEY, key, f"V1 tasks hold only command, slot and count; "
-                               f"leaving out task {key.value} would change how the job runs")
+                    self.block(
+                        codes.KEY,
+                        key,
+                        f"V1 tasks hold only command, slot and count; "
+                        f"leaving out task {key.value} would change how the job runs",
+                    )
 
     # ---------------------------------------------------------------- top level
     def version(self):
         version = self.doc.root.get("version")
         if not (isinstance(version, Scalar) and type(version.value) is int and version.value == 1):
-            self.edit(version.start, version.end, "1",
-                      f"version {self.text[version.start:version.end]} changed to 1")
+            self.edit(
+                version.start,
+                version.end,
+                "1",
+                f"version {self.text[version.start : version.end]} changed to 1",
+            )
 
     def system(self):
         root = self.doc.root
@@ -490,14 +594,24 @@ class _V1Plan:
         system = attrs.get("system")
         why = "duration: 0 means no limit of its own (the instance's limit applies)"
         if system is None:
-            value = (f"{{{_key('duration', self.doc.language)}: 0}}")
-            self.insert_pair(attrs, "system", value, ["system:", "  duration: 0"],
-                             f"added attributes.system with duration: 0, which V1 requires; {why}",
-                             _span(root.key_node("attributes")))
+            value = f"{{{_key('duration', self.doc.language)}: 0}}"
+            self.insert_pair(
+                attrs,
+                "system",
+                value,
+                ["system:", "  duration: 0"],
+                f"added attributes.system with duration: 0, which V1 requires; {why}",
+                _span(root.key_node("attributes")),
+            )
         elif "duration" not in system:
-            self.insert_pair(system, "duration", "0", ["duration: 0"],
-                             f"added duration: 0, which V1 requires; {why}",
-                             _span(attrs.key_node("system")))
+            self.insert_pair(
+                system,
+                "duration",
+                "0",
+                ["duration: 0"],
+                f"added duration: 0, which V1 requires; {why}",
+                _span(attrs.key_node("system")),
+            )
 
     def insert_pair(self, mapping: Mapping, key: str, flow_value: str, block_lines, message, span):
         text = self.text
@@ -531,7 +645,7 @@ _PROPERTIES = re.compile(r"(?:[&!][^\s,\[\]{}]*\s+)+")  # an anchor and/or a tag
 def _one_line(node: Node, text: str) -> str:
     if isinstance(node, Scalar) or getattr(node, "flow", False):
         props = _PROPERTIES.match(text, node.start, node.end)
-        src = text[props.end() if props else node.start:node.end]
+        src = text[props.end() if props else node.start : node.end]
         if "\n" not in src:
             return src
     return json.dumps(to_python(node), separators=(", ", ": "))
@@ -565,8 +679,11 @@ def _bare_request(doc: Document, errors):
     ctx = analysis.model(doc)
     if any(v.type == "slot" for v in ctx.vertices) or not ctx.tasks:
         return None
-    labels = {t.get("slot").value for t in ctx.tasks
-              if isinstance(t, Mapping) and isinstance(t.get("slot"), Scalar)}
+    labels = {
+        t.get("slot").value
+        for t in ctx.tasks
+        if isinstance(t, Mapping) and isinstance(t.get("slot"), Scalar)
+    }
     if len(labels) != 1 or not isinstance(next(iter(labels)), str):
         return None
     resources = doc.root.get("resources")
@@ -593,8 +710,12 @@ def _find_bare_list(doc: Document) -> Sequence | None:
     if not isinstance(resources, Sequence) or not resources.items:
         return None
     first = resources.items[0]
-    if (len(resources.items) == 1 and isinstance(first, Mapping)
-            and isinstance(first.get("type"), Scalar) and first.get("type").value == "node"):
+    if (
+        len(resources.items) == 1
+        and isinstance(first, Mapping)
+        and isinstance(first.get("type"), Scalar)
+        and first.get("type").value == "node"
+    ):
         inner = first.get("with")
         return inner if isinstance(inner, Sequence) else None
     return resources
@@ -609,25 +730,40 @@ def _wrap_bare(text: str, language: str, label: str) -> str | None:
         return None
     first, last = seq.items[0], seq.items[-1]
     if seq.flow:
-        inner = text[first.start:_content_end(last)]
-        k = (lambda s: _key(s, language))  # noqa: E731
-        new = (f"{{{k('type')}: {_scalar('slot', language)}, {k('count')}: 1, "
-               f"{k('label')}: {_scalar(label, language)}, {k('with')}: [{inner}]}}")
-        return text[:first.start] + new + text[_content_end(last):]
+        inner = text[first.start : _content_end(last)]
+        k = lambda s: _key(s, language)
+        new = (
+            f"{{{k('type')}: {_scalar('slot', language)}, {k('count')}: 1, "
+            f"{k('label')}: {_scalar(label, language)}, {k('with')}: [{inner}]}}"
+        )
+        return text[: first.start] + new + text[_content_end(last) :]
     dash, content = _column(text, seq.start), _column(text, first.start)
     step = max(content - dash, 2)
     start = _line_start(text, seq.start)
     end = _line_end(text, _content_end(last))
     region = text[start:end]
     pad = " " * (2 * step)
-    moved = "".join(pad + line if line.strip() else line
-                    for line in region.splitlines(keepends=True))
+    moved = "".join(
+        pad + line if line.strip() else line for line in region.splitlines(keepends=True)
+    )
     nl = _newline(text)
     if not moved.endswith("\n"):
         moved += nl
     at = " " * (dash + step)
-    header = (" " * dash + "- type: slot" + nl + at + "count: 1" + nl + at +
-              f"label: {_yaml_str(label)}" + nl + at + "with:" + nl)
+    header = (
+        " " * dash
+        + "- type: slot"
+        + nl
+        + at
+        + "count: 1"
+        + nl
+        + at
+        + f"label: {_yaml_str(label)}"
+        + nl
+        + at
+        + "with:"
+        + nl
+    )
     return text[:start] + header + moved + text[end:]
 
 
@@ -677,23 +813,55 @@ def _to_canonical(text: str, language: str) -> Conversion:
     version = doc.root.get("version")
     if not (type(version.value) is int and version.value == 1):
         return _verified(text, language, "canonical", [])
-    out = text[:version.start] + str(CANONICAL_VERSION) + text[version.end:]
-    change = Change(f"version 1 changed to {CANONICAL_VERSION}, which marks canonical jobspec "
-                    "(every V1 jobspec is valid canonical jobspec; nothing else changes)",
-                    version.start, version.end)
+    out = text[: version.start] + str(CANONICAL_VERSION) + text[version.end :]
+    change = Change(
+        f"version 1 changed to {CANONICAL_VERSION}, which marks canonical jobspec "
+        "(every V1 jobspec is valid canonical jobspec; nothing else changes)",
+        version.start,
+        version.end,
+    )
     return _verified(out, language, "canonical", [change], where=_span(version))
 
 
 # =========================================================================== PSI/J -> V1
-PSIJ_SPEC_KEYS = ("name", "executable", "arguments", "directory", "inherit_environment",
-                  "environment", "stdin_path", "stdout_path", "stderr_path", "resources",
-                  "attributes", "pre_launch", "post_launch", "launcher", "stage_in",
-                  "stage_out", "cleanup", "cleanup_flags")
-PSIJ_RESOURCE_KEYS = ("node_count", "process_count", "processes_per_node",
-                      "cpu_cores_per_process", "gpu_cores_per_process", "exclusive_node_use",
-                      "memory", "__version")
-PSIJ_ATTRIBUTE_KEYS = ("duration", "queue_name", "account", "project_name", "reservation_id",
-                       "custom_attributes")
+PSIJ_SPEC_KEYS = (
+    "name",
+    "executable",
+    "arguments",
+    "directory",
+    "inherit_environment",
+    "environment",
+    "stdin_path",
+    "stdout_path",
+    "stderr_path",
+    "resources",
+    "attributes",
+    "pre_launch",
+    "post_launch",
+    "launcher",
+    "stage_in",
+    "stage_out",
+    "cleanup",
+    "cleanup_flags",
+)
+PSIJ_RESOURCE_KEYS = (
+    "node_count",
+    "process_count",
+    "processes_per_node",
+    "cpu_cores_per_process",
+    "gpu_cores_per_process",
+    "exclusive_node_use",
+    "memory",
+    "__version",
+)
+PSIJ_ATTRIBUTE_KEYS = (
+    "duration",
+    "queue_name",
+    "account",
+    "project_name",
+    "reservation_id",
+    "custom_attributes",
+)
 _PSIJ_NOT_CARRIED = {
     "pre_launch": "a pre-launch script has no jobspec field (run it in a batch script)",
     "post_launch": "a post-launch script has no jobspec field (run it in a batch script)",
@@ -743,7 +911,7 @@ class _Psij:
         if isinstance(node, Mapping) and node.flow or not isinstance(node, Mapping):
             span = (node.start, min(node.start + 1, len(self.doc.text)))  # the opening brace
         else:
-            span = head(node)                                              # the first key
+            span = head(node)  # the first key
         for p in path:
             if not (isinstance(node, Mapping) and node.key_node(p) is not None):
                 break
@@ -755,8 +923,9 @@ class _Psij:
         self.blockers.append(Diagnostic(code, Severity.ERROR, message, *self.where(*path)))
 
     def lost(self, message, *path):
-        self.warnings.append(Diagnostic(codes.PSIJ_LOST, Severity.WARNING, message,
-                                        *self.where(*path)))
+        self.warnings.append(
+            Diagnostic(codes.PSIJ_LOST, Severity.WARNING, message, *self.where(*path))
+        )
 
     def note(self, message, *path):
         self.changes.append(Change(message, *self.where(*path)))
@@ -777,12 +946,15 @@ def from_psij(data: dict, doc: Document | None = None) -> Conversion:
         return Conversion(None, blockers=p.blockers)
     for k in data:
         if k not in PSIJ_SPEC_KEYS:
-            p.error(codes.PSIJ_FIELD, f"{k!r} is not a PSI/J JobSpec field (psij-python refuses "
-                    f"it too){_near(k, PSIJ_SPEC_KEYS)}", k)
+            p.error(
+                codes.PSIJ_FIELD,
+                f"{k!r} is not a PSI/J JobSpec field (psij-python refuses "
+                f"it too){_near(k, PSIJ_SPEC_KEYS)}",
+                k,
+            )
     exe = data.get("executable")
     if not isinstance(exe, str) or not exe:
-        p.error(codes.PSIJ_FIELD, "the job needs an executable (a non-empty string)",
-                "executable")
+        p.error(codes.PSIJ_FIELD, "the job needs an executable (a non-empty string)", "executable")
     args = _psij_strings(p, data.get("arguments"), "arguments")
     res = _psij_mapping(p, data.get("resources"), "resources")
     attrs = _psij_mapping(p, data.get("attributes"), "attributes")
@@ -794,33 +966,43 @@ def from_psij(data: dict, doc: Document | None = None) -> Conversion:
         if directory.startswith("/"):
             system["cwd"] = directory
         else:
-            p.error(codes.PSIJ_FIELD, f"directory {directory!r} is relative; a Flux job's "
-                    "working directory is an absolute path", "directory")
+            p.error(
+                codes.PSIJ_FIELD,
+                f"directory {directory!r} is relative; a Flux job's "
+                "working directory is an absolute path",
+                "directory",
+            )
     env = data.get("environment")
     if env is not None:
         if not isinstance(env, dict) or not all(
-                isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool)
-                for k, v in env.items()):
-            p.error(codes.PSIJ_FIELD, "environment must map names to string values",
-                    "environment")
+            isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool)
+            for k, v in env.items()
+        ):
+            p.error(codes.PSIJ_FIELD, "environment must map names to string values", "environment")
         elif env:
             system["environment"] = {k: str(v) for k, v in env.items()}
     inherit = data.get("inherit_environment", True)
     if not isinstance(inherit, bool):
-        p.error(codes.PSIJ_FIELD, "inherit_environment must be true or false",
-                "inherit_environment")
+        p.error(
+            codes.PSIJ_FIELD, "inherit_environment must be true or false", "inherit_environment"
+        )
     elif inherit:
-        p.lost("inherit_environment is true (PSI/J's default), but Flux starts tasks with "
-               "exactly the jobspec's environment and nothing inherited; list every variable "
-               "the job needs under environment (flux submit copies the submitting "
-               "environment there)", "inherit_environment")
+        p.lost(
+            "inherit_environment is true (PSI/J's default), but Flux starts tasks with "
+            "exactly the jobspec's environment and nothing inherited; list every variable "
+            "the job needs under environment (flux submit copies the submitting "
+            "environment there)",
+            "inherit_environment",
+        )
     name = _psij_string(p, data, "name")
     if name is not None:
         system["job"] = {"name": name}
     io_opts: dict = {}
-    for key, (group, stream) in (("stdin_path", ("input", "stdin")),
-                                 ("stdout_path", ("output", "stdout")),
-                                 ("stderr_path", ("output", "stderr"))):
+    for key, (group, stream) in (
+        ("stdin_path", ("input", "stdin")),
+        ("stdout_path", ("output", "stdout")),
+        ("stderr_path", ("output", "stderr")),
+    ):
         path = _psij_string(p, data, key)
         if path is not None:
             io_opts.setdefault(group, {})[stream] = {"type": "file", "path": path}
@@ -836,23 +1018,36 @@ def from_psij(data: dict, doc: Document | None = None) -> Conversion:
         account = _psij_string(p, attrs, "account", "attributes")
         project = _psij_string(p, attrs, "project_name", "attributes")
         if account is not None and project is not None and account != project:
-            p.error(codes.PSIJ_FIELD, f"account {account!r} and the deprecated project_name "
-                    f"{project!r} disagree", "attributes", "project_name")
+            p.error(
+                codes.PSIJ_FIELD,
+                f"account {account!r} and the deprecated project_name {project!r} disagree",
+                "attributes",
+                "project_name",
+            )
         elif account is not None or project is not None:
             system["bank"] = account if account is not None else project
             if account is None:
-                p.note("project_name (PSI/J's deprecated name for account) becomes the bank",
-                       "attributes", "project_name")
+                p.note(
+                    "project_name (PSI/J's deprecated name for account) becomes the bank",
+                    "attributes",
+                    "project_name",
+                )
     if p.blockers or shape is None:
-        return Conversion(None, [], sorted(p.blockers, key=Diagnostic.sort_key),
-                          sorted(p.warnings, key=Diagnostic.sort_key))
+        return Conversion(
+            None,
+            [],
+            sorted(p.blockers, key=Diagnostic.sort_key),
+            sorted(p.warnings, key=Diagnostic.sort_key),
+        )
     nodes, tasks, cores, gpus, exclusive = shape
-    js = build_v1([exe, *args], nodes=nodes, tasks=tasks, cores=cores, gpus=gpus,
-                  exclusive=exclusive)
+    js = build_v1(
+        [exe, *args], nodes=nodes, tasks=tasks, cores=cores, gpus=gpus, exclusive=exclusive
+    )
     js["attributes"]["system"].update(system)
     text = dump(js)
-    return _verified(text, "yaml", "v1", p.changes, sorted(p.warnings, key=Diagnostic.sort_key),
-                     where=p.where())
+    return _verified(
+        text, "yaml", "v1", p.changes, sorted(p.warnings, key=Diagnostic.sort_key), where=p.where()
+    )
 
 
 def _near(word: str, candidates) -> str:
@@ -876,7 +1071,8 @@ def _psij_strings(p: _Psij, v, key: str) -> list[str]:
     if v is None:
         return []
     if not isinstance(v, list) or not all(
-            isinstance(a, (str, int)) and not isinstance(a, bool) for a in v):
+        isinstance(a, (str, int)) and not isinstance(a, bool) for a in v
+    ):
         p.error(codes.PSIJ_FIELD, f"{key} must be a list of strings", key)
         return []
     return [str(a) for a in v]
@@ -898,66 +1094,112 @@ def _psij_resources(p: _Psij, res):
     ok = True
     for k in res:
         if k not in PSIJ_RESOURCE_KEYS:
-            p.error(codes.PSIJ_FIELD, f"{k!r} is not a ResourceSpecV1 field"
-                    f"{_near(k, PSIJ_RESOURCE_KEYS)}", "resources", k)
+            p.error(
+                codes.PSIJ_FIELD,
+                f"{k!r} is not a ResourceSpecV1 field{_near(k, PSIJ_RESOURCE_KEYS)}",
+                "resources",
+                k,
+            )
             ok = False
     version = res.get("__version", 1)
     if version != 1:
-        p.error(codes.PSIJ_FIELD, f"ResourceSpec version {version!r} is not supported (only 1)",
-                "resources", "__version")
+        p.error(
+            codes.PSIJ_FIELD,
+            f"ResourceSpec version {version!r} is not supported (only 1)",
+            "resources",
+            "__version",
+        )
         ok = False
     counts: dict[str, int] = {}
-    for k in ("node_count", "process_count", "processes_per_node", "cpu_cores_per_process",
-              "gpu_cores_per_process"):
+    for k in (
+        "node_count",
+        "process_count",
+        "processes_per_node",
+        "cpu_cores_per_process",
+        "gpu_cores_per_process",
+    ):
         v = res.get(k)
         if v is None:
             continue
         least = 0 if k == "gpu_cores_per_process" else 1
         if type(v) is not int or v < least:
-            p.error(codes.PSIJ_FIELD, f"{k} must be an integer of at least {least}, not {v!r}",
-                    "resources", k)
+            p.error(
+                codes.PSIJ_FIELD,
+                f"{k} must be an integer of at least {least}, not {v!r}",
+                "resources",
+                k,
+            )
             ok = False
         else:
             counts[k] = v
     exclusive = res.get("exclusive_node_use", False)
     if not isinstance(exclusive, bool):
-        p.error(codes.PSIJ_FIELD, "exclusive_node_use must be true or false", "resources",
-                "exclusive_node_use")
+        p.error(
+            codes.PSIJ_FIELD,
+            "exclusive_node_use must be true or false",
+            "resources",
+            "exclusive_node_use",
+        )
         ok = False
     memory = res.get("memory")
     if memory is not None:
-        p.lost(f"memory ({memory} bytes) is not carried: V1 jobspec cannot request memory "
-               "(canonical jobspec can, as a memory vertex)", "resources", "memory")
+        p.lost(
+            f"memory ({memory} bytes) is not carried: V1 jobspec cannot request memory "
+            "(canonical jobspec can, as a memory vertex)",
+            "resources",
+            "memory",
+        )
     if not ok:
         return None
-    n, pc, ppn = (counts.get("node_count"), counts.get("process_count"),
-                  counts.get("processes_per_node"))
+    n, pc, ppn = (
+        counts.get("node_count"),
+        counts.get("process_count"),
+        counts.get("processes_per_node"),
+    )
     where = ("resources", "process_count") if pc is not None else ("resources",)
     if n is not None and pc is not None and ppn is not None:
         if n * ppn != pc:
-            p.error(codes.PSIJ_COUNTS, f"process_count {pc} is not node_count {n} x "
-                    f"processes_per_node {ppn} (= {n * ppn})", *where)
+            p.error(
+                codes.PSIJ_COUNTS,
+                f"process_count {pc} is not node_count {n} x "
+                f"processes_per_node {ppn} (= {n * ppn})",
+                *where,
+            )
             return None
     elif pc is not None and ppn is not None:
         if pc % ppn:
-            p.error(codes.PSIJ_COUNTS, f"process_count {pc} is not a multiple of "
-                    f"processes_per_node {ppn}, so no node count fits", *where)
+            p.error(
+                codes.PSIJ_COUNTS,
+                f"process_count {pc} is not a multiple of "
+                f"processes_per_node {ppn}, so no node count fits",
+                *where,
+            )
             return None
         n = pc // ppn
-        p.note(f"node_count {n} inferred: process_count {pc} / processes_per_node {ppn}",
-               "resources", "processes_per_node")
+        p.note(
+            f"node_count {n} inferred: process_count {pc} / processes_per_node {ppn}",
+            "resources",
+            "processes_per_node",
+        )
     elif pc is not None and n is not None:
         if pc % n:
-            p.error(codes.PSIJ_COUNTS, f"process_count {pc} is not a multiple of node_count "
-                    f"{n}, so the processes cannot be spread evenly", *where)
+            p.error(
+                codes.PSIJ_COUNTS,
+                f"process_count {pc} is not a multiple of node_count "
+                f"{n}, so the processes cannot be spread evenly",
+                *where,
+            )
             return None
         ppn = pc // n
     elif n is not None:
         pc = n * (ppn or 1)
     elif ppn is not None:
         n, pc = 1, ppn
-        p.note("node_count 1 assumed: processes_per_node is given without a node count",
-               "resources", "processes_per_node")
+        p.note(
+            "node_count 1 assumed: processes_per_node is given without a node count",
+            "resources",
+            "processes_per_node",
+        )
     else:
         pc = pc or 1  # process_count alone (or nothing): the scheduler picks the nodes
     cores = counts.get("cpu_cores_per_process")
@@ -966,9 +1208,12 @@ def _psij_resources(p: _Psij, res):
         p.note("cpu_cores_per_process not given: 1 core per process", "resources")
     gpus = counts.get("gpu_cores_per_process", 0)
     if exclusive and n is None:
-        p.lost("exclusive_node_use is not carried: jobspec V1 marks nodes exclusive on a node "
-               "vertex, and without node_count or processes_per_node there is none",
-               "resources", "exclusive_node_use")
+        p.lost(
+            "exclusive_node_use is not carried: jobspec V1 marks nodes exclusive on a node "
+            "vertex, and without node_count or processes_per_node there is none",
+            "resources",
+            "exclusive_node_use",
+        )
         exclusive = False
     return n, pc, cores, gpus, exclusive
 
@@ -1001,23 +1246,36 @@ def _psij_attributes(p: _Psij, attrs) -> float | int:
         return PSIJ_DEFAULT_DURATION
     for k in attrs:
         if k not in PSIJ_ATTRIBUTE_KEYS:
-            p.error(codes.PSIJ_FIELD, f"{k!r} is not a JobAttributes field"
-                    f"{_near(k, PSIJ_ATTRIBUTE_KEYS)}", "attributes", k)
+            p.error(
+                codes.PSIJ_FIELD,
+                f"{k!r} is not a JobAttributes field{_near(k, PSIJ_ATTRIBUTE_KEYS)}",
+                "attributes",
+                k,
+            )
     for k in ("reservation_id", "custom_attributes"):
         if attrs.get(k) not in (None, {}, ""):
-            why = ("Flux jobspec has no reservation field" if k == "reservation_id" else
-                   "they are meant for a particular PSI/J executor")
+            why = (
+                "Flux jobspec has no reservation field"
+                if k == "reservation_id"
+                else "they are meant for a particular PSI/J executor"
+            )
             p.lost(f"{k} is not carried: {why}", "attributes", k)
     raw = attrs.get("duration")
     if raw is None:
-        p.note(f"no duration: PSI/J's default of 10 minutes ({PSIJ_DEFAULT_DURATION} s)",
-               "attributes")
+        p.note(
+            f"no duration: PSI/J's default of 10 minutes ({PSIJ_DEFAULT_DURATION} s)", "attributes"
+        )
         return PSIJ_DEFAULT_DURATION
     seconds = psij_duration(raw)
     if seconds is None:
         shown = json.dumps(raw) if isinstance(raw, str) else repr(raw)
-        p.error(codes.PSIJ_FIELD, f"duration {shown} is not a PSI/J duration; write "
-                "\"3600 s\", \"1:00:00\" or \"60\" (minutes)", "attributes", "duration")
+        p.error(
+            codes.PSIJ_FIELD,
+            f"duration {shown} is not a PSI/J duration; write "
+            '"3600 s", "1:00:00" or "60" (minutes)',
+            "attributes",
+            "duration",
+        )
         return PSIJ_DEFAULT_DURATION
     return seconds
 
@@ -1056,15 +1314,25 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     total_slots = slots * (nodes or 1)
     count = task["count"]
     if "per_slot" in count and count["per_slot"] != 1:
-        blockers.append(_diag(codes.PSIJ_BLOCKED, count_node.key_node("per_slot"),
-                              f"{count['per_slot']} tasks share each slot; PSI/J gives every "
-                              "process its own cores (cpu_cores_per_process)"))
+        blockers.append(
+            _diag(
+                codes.PSIJ_BLOCKED,
+                count_node.key_node("per_slot"),
+                f"{count['per_slot']} tasks share each slot; PSI/J gives every "
+                "process its own cores (cpu_cores_per_process)",
+            )
+        )
     if "total" in count and count["total"] != total_slots:
         where = "the scheduler" if nodes is None else f"{nodes} nodes"
-        blockers.append(_diag(codes.PSIJ_BLOCKED, count_node.key_node("total"),
-                              f"{count['total']} tasks in {total_slots} slots over {where}; "
-                              "PSI/J needs one process per slot (process_count = node_count x "
-                              "processes_per_node)"))
+        blockers.append(
+            _diag(
+                codes.PSIJ_BLOCKED,
+                count_node.key_node("total"),
+                f"{count['total']} tasks in {total_slots} slots over {where}; "
+                "PSI/J needs one process per slot (process_count = node_count x "
+                "processes_per_node)",
+            )
+        )
     if blockers:
         return Conversion(None, [], blockers, [])
     resources: dict = {}
@@ -1097,18 +1365,25 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     if duration:
         attrs["duration"] = f"{float(duration)} s"
     else:
-        dropped(sys_node.get("duration"),
-                "duration 0 (no limit) has no PSI/J form: without a duration PSI/J applies "
-                "its 10-minute default; set one in the PSI/J job")
+        dropped(
+            sys_node.get("duration"),
+            "duration 0 (no limit) has no PSI/J form: without a duration PSI/J applies "
+            "its 10-minute default; set one in the PSI/J job",
+        )
     if isinstance(system.get("queue"), str):
         attrs["queue_name"] = system["queue"]
     if isinstance(system.get("bank"), str):
         attrs["account"] = system["bank"]
-    opts = ((system.get("shell") or {}).get("options") or {}) if isinstance(
-        system.get("shell"), dict) else {}
-    for (group, stream), key in ((("input", "stdin"), "stdin_path"),
-                                 (("output", "stdout"), "stdout_path"),
-                                 (("output", "stderr"), "stderr_path")):
+    opts = (
+        ((system.get("shell") or {}).get("options") or {})
+        if isinstance(system.get("shell"), dict)
+        else {}
+    )
+    for (group, stream), key in (
+        (("input", "stdin"), "stdin_path"),
+        (("output", "stdout"), "stdout_path"),
+        (("output", "stderr"), "stderr_path"),
+    ):
         v = (opts.get(group) or {}).get(stream) if isinstance(opts.get(group), dict) else None
         if isinstance(v, dict) and v.get("type") == "file" and isinstance(v.get("path"), str):
             out[key] = v["path"]
@@ -1155,16 +1430,23 @@ def _shell_leftovers(shell: Mapping, dropped) -> None:
                     continue
                 for fkey, fvalue in svalue.pairs:
                     if fkey.value == "type" and fvalue.value != "file":
-                        dropped(fkey, f"{okey.value}.{skey.value} of type {fvalue.value!r} is "
-                                "not a file; PSI/J only has file paths")
+                        dropped(
+                            fkey,
+                            f"{okey.value}.{skey.value} of type {fvalue.value!r} is "
+                            "not a file; PSI/J only has file paths",
+                        )
                     elif fkey.value not in ("type", "path"):
-                        dropped(fkey, f"the shell option {okey.value}.{skey.value}."
-                                f"{fkey.value} has no PSI/J field")
+                        dropped(
+                            fkey,
+                            f"the shell option {okey.value}.{skey.value}."
+                            f"{fkey.value} has no PSI/J field",
+                        )
 
 
 # =========================================================================== command line
-def build_v1(command, nodes=None, tasks=None, cores=1, gpus=0, exclusive=False, duration=0,
-             label=TASK_LABEL) -> dict:
+def build_v1(
+    command, nodes=None, tasks=None, cores=1, gpus=0, exclusive=False, duration=0, label=TASK_LABEL
+) -> dict:
     """The V1 jobspec flux-core's ``JobspecV1.from_command`` builds."""
     children = [{"type": "core", "count": cores}]
     if gpus:
@@ -1179,11 +1461,18 @@ def build_v1(command, nodes=None, tasks=None, cores=1, gpus=0, exclusive=False, 
         top["with"] = [{"type": "slot", "count": slots, "label": label, "with": children}]
     else:
         count = {"per_slot": 1}
-        top = {"type": "slot", "count": tasks if tasks is not None else 1, "label": label,
-               "with": children}
-    return {"version": 1, "resources": [top],
-            "tasks": [{"command": list(command), "slot": label, "count": count}],
-            "attributes": {"system": {"duration": duration}}}
+        top = {
+            "type": "slot",
+            "count": tasks if tasks is not None else 1,
+            "label": label,
+            "with": children,
+        }
+    return {
+        "version": 1,
+        "resources": [top],
+        "tasks": [{"command": list(command), "slot": label, "count": count}],
+        "attributes": {"system": {"duration": duration}},
+    }
 
 
 class _RaisingParser(argparse.ArgumentParser):
@@ -1195,45 +1484,93 @@ def add_command_line_options(p: argparse.ArgumentParser) -> argparse.ArgumentPar
     """The options of ``jobspec new`` (shared by the CLI and :func:`from_command_line`)."""
     res = p.add_argument_group("resources (as flux submit)")
     res.add_argument("-N", "--nodes", type=int, metavar="N", help="number of nodes")
-    res.add_argument("-n", "--ntasks", type=int, metavar="N", help="number of tasks (default 1, "
-                     "or one per node with -N)")
-    res.add_argument("-c", "--cores-per-task", type=int, metavar="N", help="cores per task "
-                     "(default 1)")
+    res.add_argument(
+        "-n",
+        "--ntasks",
+        type=int,
+        metavar="N",
+        help="number of tasks (default 1, or one per node with -N)",
+    )
+    res.add_argument(
+        "-c", "--cores-per-task", type=int, metavar="N", help="cores per task (default 1)"
+    )
     res.add_argument("-g", "--gpus-per-task", type=int, metavar="N", help="gpus per task")
-    res.add_argument("-x", "--exclusive", action="store_true",
-                     help="whole nodes (needs -N; implied by -N without -n)")
-    res.add_argument("--shape", "--resources-shape", dest="shape", metavar="SHAPE",
-                     help="an RFC 46 shape instead of -N/-c/-g/-x")
+    res.add_argument(
+        "-x",
+        "--exclusive",
+        action="store_true",
+        help="whole nodes (needs -N; implied by -N without -n)",
+    )
+    res.add_argument(
+        "--shape",
+        "--resources-shape",
+        dest="shape",
+        metavar="SHAPE",
+        help="an RFC 46 shape instead of -N/-c/-g/-x",
+    )
     job = p.add_argument_group("job")
-    job.add_argument("-t", "--time-limit", metavar="MIN|FSD",
-                     help="time limit: minutes, or a Flux Standard Duration (30s, 1.5h)")
+    job.add_argument(
+        "-t",
+        "--time-limit",
+        metavar="MIN|FSD",
+        help="time limit: minutes, or a Flux Standard Duration (30s, 1.5h)",
+    )
     job.add_argument("-q", "--queue")
     job.add_argument("-B", "--bank")
     job.add_argument("--cwd", metavar="DIR", help="absolute working directory")
-    job.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                     help="an environment variable (repeatable); nothing is copied otherwise")
+    job.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable (repeatable); nothing is copied otherwise",
+    )
     job.add_argument("--job-name", metavar="NAME")
     job.add_argument("--input", metavar="FILE", help="stdin from a file")
-    job.add_argument("--output", metavar="FILE", help="stdout to a file (mustache templates "
-                     "such as {{id}} are kept)")
+    job.add_argument(
+        "--output",
+        metavar="FILE",
+        help="stdout to a file (mustache templates such as {{id}} are kept)",
+    )
     job.add_argument("--error", metavar="FILE", help="stderr to a file")
-    job.add_argument("--setattr", "-S", action="append", default=[], metavar="KEY[=VAL]",
-                     help="set attributes.system.KEY (or user.KEY); VAL is JSON or a string")
-    job.add_argument("--dependency", action="append", default=[], metavar="URI",
-                     help="scheme:value[?key=val&...] (RFC 26)")
-    job.add_argument("--requires", action="append", default=[], metavar="CONSTRAINT",
-                     help="property names, -negated terms, host:HOSTLIST, rank:IDSET, joined by "
-                          "spaces or & (and), | (or), not, parentheses")
-    p.add_argument("--format", choices=("yaml", "json"), default="yaml",
-                   help="json for flux job submit")
+    job.add_argument(
+        "--setattr",
+        "-S",
+        action="append",
+        default=[],
+        metavar="KEY[=VAL]",
+        help="set attributes.system.KEY (or user.KEY); VAL is JSON or a string",
+    )
+    job.add_argument(
+        "--dependency",
+        action="append",
+        default=[],
+        metavar="URI",
+        help="scheme:value[?key=val&...] (RFC 26)",
+    )
+    job.add_argument(
+        "--requires",
+        action="append",
+        default=[],
+        metavar="CONSTRAINT",
+        help="property names, -negated terms, host:HOSTLIST, rank:IDSET, joined by "
+        "spaces or & (and), | (or), not, parentheses",
+    )
+    p.add_argument(
+        "--format", choices=("yaml", "json"), default="yaml", help="json for flux job submit"
+    )
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND...")
     return p
 
 
 def command_line_parser() -> argparse.ArgumentParser:
-    return add_command_line_options(_RaisingParser(
-        prog="jobspec new", add_help=False,
-        description="Write the V1 jobspec `flux submit` would build for these options."))
+    return add_command_line_options(
+        _RaisingParser(
+            prog="jobspec new",
+            add_help=False,
+            description="Write the V1 jobspec `flux submit` would build for these options.",
+        )
+    )
 
 
 def from_command_line(argv: list[str]) -> Conversion:
@@ -1250,11 +1587,16 @@ def from_options(a: argparse.Namespace) -> Conversion:
     if command[:1] == ["--"]:
         command = command[1:]
     if not command:
-        raise UsageError("give the command to run after the options: jobspec new [OPTIONS] "
-                         "-- COMMAND [ARGS...]")
+        raise UsageError(
+            "give the command to run after the options: jobspec new [OPTIONS] -- COMMAND [ARGS...]"
+        )
     notes: list[Change] = []
-    for flag, v, least in (("-N", a.nodes, 1), ("-n", a.ntasks, 1), ("-c", a.cores_per_task, 1),
-                           ("-g", a.gpus_per_task, 0)):
+    for flag, v, least in (
+        ("-N", a.nodes, 1),
+        ("-n", a.ntasks, 1),
+        ("-c", a.cores_per_task, 1),
+        ("-g", a.gpus_per_task, 0),
+    ):
         if v is not None and v < least:
             raise UsageError(f"{flag} must be at least {least}, not {v}")
     if a.shape:
@@ -1265,24 +1607,39 @@ def from_options(a: argparse.Namespace) -> Conversion:
             raise UsageError("-x/--exclusive needs -N/--nodes (flux submit refuses it too)")
         if nodes is not None and tasks is None:
             tasks, exclusive = nodes, True
-            notes.append(Change(f"-N {nodes} without -n: {nodes} tasks, one per node, and the "
-                                "nodes allocated exclusively (as flux submit does)", 0, 0))
+            notes.append(
+                Change(
+                    f"-N {nodes} without -n: {nodes} tasks, one per node, and the "
+                    "nodes allocated exclusively (as flux submit does)",
+                    0,
+                    0,
+                )
+            )
         if nodes is not None and nodes > tasks:
-            raise UsageError(f"-N {nodes} is more nodes than the {tasks} tasks of -n "
-                             "(flux submit refuses it too)")
+            raise UsageError(
+                f"-N {nodes} is more nodes than the {tasks} tasks of -n "
+                "(flux submit refuses it too)"
+            )
         if nodes is not None and tasks % nodes:
-            notes.append(Change(f"{tasks} tasks do not divide evenly over {nodes} nodes: "
-                                f"{math.ceil(tasks / nodes)} slots per node, task count total: "
-                                f"{tasks} (as flux submit does)", 0, 0))
-        js = build_v1(command, nodes, tasks, a.cores_per_task or 1, a.gpus_per_task or 0,
-                      exclusive)
+            notes.append(
+                Change(
+                    f"{tasks} tasks do not divide evenly over {nodes} nodes: "
+                    f"{math.ceil(tasks / nodes)} slots per node, task count total: "
+                    f"{tasks} (as flux submit does)",
+                    0,
+                    0,
+                )
+            )
+        js = build_v1(command, nodes, tasks, a.cores_per_task or 1, a.gpus_per_task or 0, exclusive)
     system = js["attributes"]["system"]
     if a.env:
         system["environment"] = _environment(a.env)
     if a.cwd is not None:
         if not a.cwd.startswith("/"):
-            raise UsageError(f"--cwd {a.cwd!r}: give an absolute path (flux submit resolves "
-                             "it where you submit; a jobspec file cannot)")
+            raise UsageError(
+                f"--cwd {a.cwd!r}: give an absolute path (flux submit resolves "
+                "it where you submit; a jobspec file cannot)"
+            )
         system["cwd"] = a.cwd
     if a.dependency:
         system["dependencies"] = [parse_dependency(d) for d in a.dependency]
@@ -1299,8 +1656,10 @@ def from_options(a: argparse.Namespace) -> Conversion:
         except formats.FormatError:
             io_opts.setdefault("input", {})["stdin"] = {"type": "file", "path": a.input}
         else:
-            raise UsageError(f"--input {a.input}: task ranks for stdin are for flux run; "
-                             "a jobspec takes a file path")
+            raise UsageError(
+                f"--input {a.input}: task ranks for stdin are for flux run; "
+                "a jobspec takes a file path"
+            )
     if a.output is not None and a.output not in ("none", "kvs"):
         io_opts.setdefault("output", {})["stdout"] = {"type": "file", "path": a.output}
     if a.error is not None:
@@ -1318,8 +1677,7 @@ def from_options(a: argparse.Namespace) -> Conversion:
     # rule it does not enforce (a shape's slot label, say) is a note, not a refusal
     conv = _verified(text, a.format, "v1", notes, target="flux-core")
     if conv.ok:
-        for d in analysis.check(text, language=a.format, version_rules="v1",
-                                target="flux-core"):
+        for d in analysis.check(text, language=a.format, version_rules="v1", target="flux-core"):
             if d.severity == Severity.WARNING:
                 conv.changes.append(Change(f"{d.message} [{d.code}]", 0, 0))
     return conv
@@ -1331,19 +1689,34 @@ def _shape_jobspec(a, command, notes) -> dict:
     task names the slot "task" whatever the shape labels it."""
     from . import shape
 
-    for flag, v in (("-N", a.nodes), ("-n", a.ntasks), ("-c", a.cores_per_task),
-                    ("-g", a.gpus_per_task), ("-x", a.exclusive or None)):
+    for flag, v in (
+        ("-N", a.nodes),
+        ("-n", a.ntasks),
+        ("-c", a.cores_per_task),
+        ("-g", a.gpus_per_task),
+        ("-x", a.exclusive or None),
+    ):
         if v is not None:
-            notes.append(Change(f"{flag} ignored: with --resources-shape the shape is the "
-                                "whole request (as flux submit does)", 0, 0))
+            notes.append(
+                Change(
+                    f"{flag} ignored: with --resources-shape the shape is the "
+                    "whole request (as flux submit does)",
+                    0,
+                    0,
+                )
+            )
     try:
         resources = shape.expand(a.shape, label=TASK_LABEL)
     except shape.ShapeError as err:
-        raise UsageError(f"--resources-shape {a.shape!r}: {err.message} (at column "
-                         f"{err.start + 1})") from None
-    return {"version": 1, "resources": resources,
-            "tasks": [{"command": command, "slot": TASK_LABEL, "count": {"per_slot": 1}}],
-            "attributes": {"system": {"duration": 0}}}
+        raise UsageError(
+            f"--resources-shape {a.shape!r}: {err.message} (at column {err.start + 1})"
+        ) from None
+    return {
+        "version": 1,
+        "resources": resources,
+        "tasks": [{"command": command, "slot": TASK_LABEL, "count": {"per_slot": 1}}],
+        "attributes": {"system": {"duration": 0}},
+    }
 
 
 def parse_time_limit(value: str) -> float | int:
@@ -1357,8 +1730,7 @@ def parse_time_limit(value: str) -> float | int:
         except formats.FormatError as err:
             raise UsageError(f"-t {value!r}: {err.message}") from None
     if math.isnan(seconds) or math.isinf(seconds):
-        raise UsageError(f"-t {value!r}: the time limit must be finite (leave -t out for no "
-                         "limit)")
+        raise UsageError(f"-t {value!r}: the time limit must be finite (leave -t out for no limit)")
     if seconds < 0:
         raise UsageError(f"-t {value!r}: the time limit must not be negative")
     return int(seconds) if float(seconds).is_integer() else seconds
@@ -1369,8 +1741,10 @@ def _environment(items) -> dict:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name:
-            raise UsageError(f"--env {item!r}: give NAME=VALUE (jobspec new copies nothing "
-                             "from your environment)")
+            raise UsageError(
+                f"--env {item!r}: give NAME=VALUE (jobspec new copies nothing "
+                "from your environment)"
+            )
         env[name] = value
     return env
 
@@ -1411,9 +1785,10 @@ def parse_requires(expr: str) -> dict:
     try:
         return constraint.parse(expr)
     except constraint.ConstraintError as err:
-        raise UsageError(f"--requires {expr!r}: {err.message}"
-                         + ("" if "column" in err.message else f" (at column {err.start + 1})")) \
-            from None
+        raise UsageError(
+            f"--requires {expr!r}: {err.message}"
+            + ("" if "column" in err.message else f" (at column {err.start + 1})")
+        ) from None
 
 
 def _setattr(js: dict, item: str) -> None:
@@ -1422,16 +1797,17 @@ def _setattr(js: dict, item: str) -> None:
     starts with ``user.`` or ``system.`` (a leading ``.`` starts at attributes)."""
     key, sep, raw = item.partition("=")
     if not key or key.startswith("^"):
-        raise UsageError(f"--setattr {item!r}: expected KEY[=VALUE]" +
-                         (" (reading the value from a file is not supported)"
-                          if key.startswith("^") else ""))
+        raise UsageError(
+            f"--setattr {item!r}: expected KEY[=VALUE]"
+            + (" (reading the value from a file is not supported)" if key.startswith("^") else "")
+        )
     value: object = 1
     if sep:
         try:
             value = json.loads(raw)
         except ValueError:
             value = raw
-    if key.startswith("."):          # relative to attributes, whatever follows
+    if key.startswith("."):  # relative to attributes, whatever follows
         parts = key[1:].split(".")
     elif key.startswith("attributes."):
         parts = key.split(".")[1:]

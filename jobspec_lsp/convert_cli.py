@@ -33,31 +33,48 @@ MAX_BYTES = 64 * 1024 * 1024
 def register(subparsers) -> None:
     """Add the `convert` and `new` subcommands to an argparse subparsers object."""
     cv = subparsers.add_parser(
-        "convert", help="canonical <-> V1 jobspec, PSI/J <-> jobspec (comments kept)",
+        "convert",
+        help="canonical <-> V1 jobspec, PSI/J <-> jobspec (comments kept)",
         description="Convert a jobspec between canonical (RFC 14) and V1 (RFC 25) form, or a "
-                    "PSI/J job description to and from V1. Jobspec conversions edit the file's "
-                    "text, so comments and layout are kept; every change is listed on stderr. "
-                    "Exit 0 converted, 1 impossible (the blockers are listed), 2 error.")
+        "PSI/J job description to and from V1. Jobspec conversions edit the file's "
+        "text, so comments and layout are kept; every change is listed on stderr. "
+        "Exit 0 converted, 1 impossible (the blockers are listed), 2 error.",
+    )
     cv.add_argument("file", metavar="FILE", help="the input ('-' for stdin)")
-    cv.add_argument("--to", choices=("v1", "canonical", "psij"),
-                    help="the target (default v1 with --from psij)")
-    cv.add_argument("--from", dest="source", choices=("jobspec", "psij"), default="jobspec",
-                    help="what FILE holds (default jobspec)")
-    cv.add_argument("--format", choices=("yaml", "json"),
-                    help="output format (default: the input's for jobspec conversions, JSON "
-                         "for --to psij, YAML for --from psij)")
+    cv.add_argument(
+        "--to", choices=("v1", "canonical", "psij"), help="the target (default v1 with --from psij)"
+    )
+    cv.add_argument(
+        "--from",
+        dest="source",
+        choices=("jobspec", "psij"),
+        default="jobspec",
+        help="what FILE holds (default jobspec)",
+    )
+    cv.add_argument(
+        "--format",
+        choices=("yaml", "json"),
+        help="output format (default: the input's for jobspec conversions, JSON "
+        "for --to psij, YAML for --from psij)",
+    )
     cv.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
-    cv.add_argument("-q", "--quiet", action="store_true",
-                    help="do not list the changes made (warnings are still shown)")
+    cv.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="do not list the changes made (warnings are still shown)",
+    )
     cv.set_defaults(func=cmd_convert)
 
     nw = subparsers.add_parser(
-        "new", help="the V1 jobspec `flux submit` would build for these options",
+        "new",
+        help="the V1 jobspec `flux submit` would build for these options",
         description="Write the jobspec `flux submit` would build (V1, slot label `task`, "
-                    "duration 0 when no -t) for the same options, to keep in a file or pass "
-                    "to `flux job submit` (--format json). Exit 0 written, 1 the options make "
-                    "a jobspec that does not check clean, 2 usage error.",
-        epilog="example: jobspec new -N2 -n8 -c2 -t 1h --job-name sim -- ./sim --steps 100")
+        "duration 0 when no -t) for the same options, to keep in a file or pass "
+        "to `flux job submit` (--format json). Exit 0 written, 1 the options make "
+        "a jobspec that does not check clean, 2 usage error.",
+        epilog="example: jobspec new -N2 -n8 -c2 -t 1h --job-name sim -- ./sim --steps 100",
+    )
     convert.add_command_line_options(nw)
     nw.set_defaults(func=cmd_new)
 
@@ -92,8 +109,10 @@ def _print_diagnostics(shown: str, text: str, diags: list[Diagnostic], stream) -
     lines = LineIndex(text)
     for d in diags:
         pos = lines.position(d.start)
-        stream.write(f"{shown}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] "
-                     f"{d.message}\n")
+        stream.write(
+            f"{shown}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] "
+            f"{d.message}\n"
+        )
 
 
 def _print_changes(shown: str, text: str, changes, stream) -> None:
@@ -112,8 +131,10 @@ def cmd_convert(args) -> int:
     if args.source == "psij" and args.to == "psij":
         return _usage("--from psij --to psij converts nothing")
     if args.source == "jobspec" and args.to is None:
-        return _usage("say what to convert to: --to v1, --to canonical or --to psij "
-                      "(or --from psij for a PSI/J job description)")
+        return _usage(
+            "say what to convert to: --to v1, --to canonical or --to psij "
+            "(or --from psij for a PSI/J job description)"
+        )
     try:
         text, language = _read(args.file)
     except _Unreadable as exc:
@@ -135,8 +156,10 @@ def cmd_convert(args) -> int:
     if not conv.ok:
         _print_diagnostics(shown, text, conv.blockers, sys.stdout)
         n = len(conv.blockers)
-        print(f"jobspec: {shown} cannot be converted: {n} blocker{'s' if n != 1 else ''}",
-              file=sys.stderr)
+        print(
+            f"jobspec: {shown} cannot be converted: {n} blocker{'s' if n != 1 else ''}",
+            file=sys.stderr,
+        )
         return 1
     if not args.quiet:
         _print_changes(shown, text, conv.changes, sys.stderr)
@@ -145,13 +168,17 @@ def cmd_convert(args) -> int:
     if fmt != out_language:
         data = to_python(parse(out, out_language).root)
         if args.to == "psij":
-            out = (json.dumps(data, indent=2, ensure_ascii=False) + "\n" if fmt == "json"
-                   else _yaml(data))
+            out = (
+                json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+                if fmt == "json"
+                else _yaml(data)
+            )
         else:
             out = convert.dump(data, fmt)
         if out_language == "yaml" and "#" in conv.text and not args.quiet:
-            print(f"{shown}: note: written as {fmt.upper()}, which has no comments",
-                  file=sys.stderr)
+            print(
+                f"{shown}: note: written as {fmt.upper()}, which has no comments", file=sys.stderr
+            )
     return _write(out, args.output)
 
 
@@ -167,8 +194,11 @@ def _write(text: str, path: str | None) -> int:
         return 0
     target = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".",
-                                   prefix=f".{target.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(
+            dir=target.parent if str(target.parent) else ".",
+            prefix=f".{target.name}.",
+            suffix=".tmp",
+        )
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)

@@ -57,13 +57,24 @@ class Diagnostic:
 RULES: dict[str, Rule] = {}
 
 
-def define(code: str, name: str, severity: Severity, summary: str, *, why: str,
-           bad: str, good: str, applies: str = "all", **example_options) -> str:
+def define(
+    code: str,
+    name: str,
+    severity: Severity,
+    summary: str,
+    *,
+    why: str,
+    bad: str,
+    good: str,
+    applies: str = "all",
+    **example_options,
+) -> str:
     """Register a rule.  Codes are forever: never renumber or reuse one."""
     if code in RULES:
         raise ValueError(f"rule code {code} defined twice")
-    RULES[code] = Rule(code, name, severity, summary, why.strip(), bad, good, applies,
-                       example_options)
+    RULES[code] = Rule(
+        code, name, severity, summary, why.strip(), bad, good, applies, example_options
+    )
     return code
 
 

@@ -22,8 +22,15 @@ from dataclasses import dataclass, field
 
 import yaml
 from yaml.constructor import SafeConstructor
-from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
-                         ScalarEvent, SequenceEndEvent, SequenceStartEvent)
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 from yaml.resolver import Resolver
 
 from .diagnostics import Diagnostic, Severity, define
@@ -37,79 +44,138 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
 E, W = Severity.ERROR, Severity.WARNING
 
 SYNTAX = define(
-    "JS901", "yaml-syntax", E, "The text is not valid YAML (or JSON).",
+    "JS901",
+    "yaml-syntax",
+    E,
+    "The text is not valid YAML (or JSON).",
     why="Flux cannot read the file at all; the job is rejected at submission.",
-    bad="resources: [ {type: node, count: 1}\n", good="resources: [ {type: node, count: 1} ]\n")
+    bad="resources: [ {type: node, count: 1}\n",
+    good="resources: [ {type: node, count: 1} ]\n",
+)
 DUPLICATE_KEY = define(
-    "JS902", "duplicate-key", E, "A mapping has the same key twice.",
+    "JS902",
+    "duplicate-key",
+    E,
+    "A mapping has the same key twice.",
     why="PyYAML (used by Flux) silently keeps the last value, so the first one is lost "
-        "without any warning. JSON readers differ in which one they keep.",
-    bad="version: 1\nversion: 2\n", good="version: 1\n")
+    "without any warning. JSON readers differ in which one they keep.",
+    bad="version: 1\nversion: 2\n",
+    good="version: 1\n",
+)
 MULTIPLE_DOCUMENTS = define(
-    "JS903", "multiple-documents", E, "The file holds more than one YAML document.",
+    "JS903",
+    "multiple-documents",
+    E,
+    "The file holds more than one YAML document.",
     why="A jobspec is exactly one document; Flux's reader refuses a stream of several.",
-    bad="version: 1\n---\nversion: 1\n", good="version: 1\n")
+    bad="version: 1\n---\nversion: 1\n",
+    good="version: 1\n",
+)
 TAB_INDENT = define(
-    "JS904", "tab-indentation", E, "A line is indented with a tab.",
+    "JS904",
+    "tab-indentation",
+    E,
+    "A line is indented with a tab.",
     why="YAML forbids tabs in indentation; the file does not parse.",
-    bad="attributes:\n\tsystem: {}\n", good="attributes:\n  system: {}\n")
+    bad="attributes:\n\tsystem: {}\n",
+    good="attributes:\n  system: {}\n",
+)
 AMBIGUOUS_SCALAR = define(
-    "JS905", "yaml11-ambiguous", W,
+    "JS905",
+    "yaml11-ambiguous",
+    W,
     "A plain scalar means one thing to Flux (YAML 1.1) and another to YAML 1.2 tools.",
     why="Flux reads jobspec as YAML 1.1, where `yes`/`no`/`on`/`off` are booleans, `0755` "
-        "is octal and `1_000` is a number. Editors, formatters and many libraries assume "
-        "YAML 1.2 and read the same text differently, so the file means different things "
-        "to different tools. Quote the value or write it unambiguously.",
-    bad="exclusive: yes\n", good="exclusive: true\n")
+    "is octal and `1_000` is a number. Editors, formatters and many libraries assume "
+    "YAML 1.2 and read the same text differently, so the file means different things "
+    "to different tools. Quote the value or write it unambiguously.",
+    bad="exclusive: yes\n",
+    good="exclusive: true\n",
+)
 UNSAFE_TAG = define(
-    "JS906", "unsupported-tag", E, "A YAML tag Flux's safe loader cannot construct.",
+    "JS906",
+    "unsupported-tag",
+    E,
+    "A YAML tag Flux's safe loader cannot construct.",
     why="Flux reads jobspec with a safe loader: language-specific tags such as "
-        "`!!python/object` are refused (and are never constructed here), and a value that "
-        "does not fit its explicit tag fails to load.",
-    bad="version: !!python/object:os.system 1\n", good="version: 1\n")
+    "`!!python/object` are refused (and are never constructed here), and a value that "
+    "does not fit its explicit tag fails to load.",
+    bad="version: !!python/object:os.system 1\n",
+    good="version: 1\n",
+)
 ALIAS_BOMB = define(
-    "JS907", "alias-expansion", E, "Aliases expand the document far beyond its size, or refer to themselves.",
+    "JS907",
+    "alias-expansion",
+    E,
+    "Aliases expand the document far beyond its size, or refer to themselves.",
     why="A few lines of anchors and aliases can expand to billions of nodes (an 'alias "
-        "bomb'); a recursive alias never ends. The document is not analysed further.",
+    "bomb'); a recursive alias never ends. The document is not analysed further.",
     bad="a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: &d [*c, *c]\ne: &e [*d, *d]\nf: &f [*e, *e]\n"
-        "g: &g [*f, *f]\nh: &h [*g, *g]\ni: &i [*h, *h]\nj: &j [*i, *i]\nk: &k [*j, *j]\n"
-        "l: &l [*k, *k]\nm: &m [*l, *l]\nn: &n [*m, *m]\no: &o [*n, *n]\np: &p [*o, *o]\n"
-        "q: &q [*p, *p]\nr: [*q, *q]\n",
-    good="a: &a [x, x]\nb: [*a, *a]\n")
+    "g: &g [*f, *f]\nh: &h [*g, *g]\ni: &i [*h, *h]\nj: &j [*i, *i]\nk: &k [*j, *j]\n"
+    "l: &l [*k, *k]\nm: &m [*l, *l]\nn: &n [*m, *m]\no: &o [*n, *n]\np: &p [*o, *o]\n"
+    "q: &q [*p, *p]\nr: [*q, *q]\n",
+    good="a: &a [x, x]\nb: [*a, *a]\n",
+)
 TOO_DEEP = define(
-    "JS908", "nesting-too-deep", E, "The document is nested too deeply to analyse.",
+    "JS908",
+    "nesting-too-deep",
+    E,
+    "The document is nested too deeply to analyse.",
     why="No jobspec needs hundreds of levels of nesting; such input is refused rather "
-        "than risking a crash.",
-    bad="[" * 300 + "]" * 300 + "\n", good="[[]]\n")
+    "than risking a crash.",
+    bad="[" * 300 + "]" * 300 + "\n",
+    good="[[]]\n",
+)
 EMPTY_DOCUMENT = define(
-    "JS909", "empty-document", E, "The file holds no jobspec.",
+    "JS909",
+    "empty-document",
+    E,
+    "The file holds no jobspec.",
     why="An empty file (or one with only comments) reads as null; Flux rejects it.",
-    bad="# nothing yet\n", good="version: 1\n")
+    bad="# nothing yet\n",
+    good="version: 1\n",
+)
 NOT_JSON_VALUE = define(
-    "JS910", "not-json-value", E,
+    "JS910",
+    "not-json-value",
+    E,
     "A value with no JSON form: a date, binary, a set, a non-text key, infinity or NaN.",
     why="Flux turns jobspec into JSON. YAML 1.1 reads an unquoted `2024-01-31` as a date "
-        "and `!!binary` as bytes, which have no JSON form, so submission fails: quote it. "
-        "`.inf`, `.nan` (and a JSON number too large for a double, such as `1e400`) have "
-        "no JSON form either: write a finite number.",
+    "and `!!binary` as bytes, which have no JSON form, so submission fails: quote it. "
+    "`.inf`, `.nan` (and a JSON number too large for a double, such as `1e400`) have "
+    "no JSON form either: write a finite number.",
     bad="attributes:\n  user:\n    start: 2024-01-31\n",
-    good="attributes:\n  user:\n    start: \"2024-01-31\"\n")
+    good='attributes:\n  user:\n    start: "2024-01-31"\n',
+)
 NOT_TEXT = define(
-    "JS911", "not-utf8-text", E, "The file is not UTF-8 text.",
+    "JS911",
+    "not-utf8-text",
+    E,
+    "The file is not UTF-8 text.",
     why="Jobspec is YAML or JSON text in UTF-8; binary data or another encoding cannot be read.",
-    bad="version: 1\nname: caf\xe9\n", good="version: 1\nname: caf\u00e9\n", encoding="latin-1")
+    bad="version: 1\nname: caf\xe9\n",
+    good="version: 1\nname: caf\u00e9\n",
+    encoding="latin-1",
+)
 
 MAX_DEPTH = 200
 MAX_EXPANSION = 100_000  # nodes reachable through aliases beyond the source's own
 
 _INT, _FLOAT, _BOOL, _NULL, _STR = (
-    "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:null", "tag:yaml.org,2002:str")
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:str",
+)
 _MAP, _SEQ, _MERGE = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:merge"
 _TIMESTAMP, _BINARY = "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"
 _SAFE_COLLECTION_TAGS = {_MAP, _SEQ}
-_NON_JSON_COLLECTION_TAGS = {"tag:yaml.org,2002:set", "tag:yaml.org,2002:omap",
-                             "tag:yaml.org,2002:pairs"}
+_NON_JSON_COLLECTION_TAGS = {
+    "tag:yaml.org,2002:set",
+    "tag:yaml.org,2002:omap",
+    "tag:yaml.org,2002:pairs",
+}
 
 _constructor = SafeConstructor()
 _IMPLICIT = Resolver.yaml_implicit_resolvers  # PyYAML's own YAML 1.1 tables
@@ -121,6 +187,7 @@ def _resolve(value: str) -> str:
         if regexp.match(value):
             return tag
     return _STR
+
 
 _SCALAR_CONSTRUCTORS = {
     _INT: SafeConstructor.construct_yaml_int,
@@ -163,8 +230,8 @@ class Mapping(Node):
 
     def __init__(self, start, end, pairs, index, flow):
         super().__init__(start, end)
-        self.pairs = pairs    # [(key Node, value Node)], effective (merged) pairs, unique keys
-        self.index = index    # {key value: pair position}
+        self.pairs = pairs  # [(key Node, value Node)], effective (merged) pairs, unique keys
+        self.index = index  # {key value: pair position}
         self.flow = flow
 
     def get(self, key, default=None):
@@ -264,7 +331,7 @@ class Document:
         return self.root is not None
 
     def source(self, node: Node) -> str:
-        return self.text[node.start:node.end]
+        return self.text[node.start : node.end]
 
 
 def parse(text: str, language: str = "yaml") -> Document:
@@ -281,18 +348,37 @@ def parse_bytes(data: bytes, language: str = "yaml") -> Document:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8", errors="replace")
-        bad = len(data[:exc.start].decode("utf-8", errors="replace"))
+        bad = len(data[: exc.start].decode("utf-8", errors="replace"))
         lines = LineIndex(text)
-        return Document(text, lines, None, [Diagnostic(
-            NOT_TEXT, E, f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} "
-                         f"at offset {exc.start} cannot be decoded", bad, bad + 1)], language)
+        return Document(
+            text,
+            lines,
+            None,
+            [
+                Diagnostic(
+                    NOT_TEXT,
+                    E,
+                    f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} "
+                    f"at offset {exc.start} cannot be decoded",
+                    bad,
+                    bad + 1,
+                )
+            ],
+            language,
+        )
     return parse(text, language)
 
 
 # YAML 1.2 core schema resolution, to find plain scalars whose meaning differs.
 _Y12_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
-_Y12_BOOL = {"true": True, "True": True, "TRUE": True,
-             "false": False, "False": False, "FALSE": False}
+_Y12_BOOL = {
+    "true": True,
+    "True": True,
+    "TRUE": True,
+    "false": False,
+    "False": False,
+    "FALSE": False,
+}
 _Y12_INT = re.compile(r"[-+]?[0-9]+\Z")
 _Y12_OCT = re.compile(r"0o[0-7]+\Z")
 _Y12_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
@@ -415,11 +501,19 @@ class _Parser:
             return self._doc(None)
         except _Abort:
             return self._doc(None)
-        if root is None or (isinstance(root, Scalar) and root.value is None and root.style is None
-                            and root.tag == _NULL):
+        if root is None or (
+            isinstance(root, Scalar)
+            and root.value is None
+            and root.style is None
+            and root.tag == _NULL
+        ):
             text = self.text
-            self.report(EMPTY_DOCUMENT, "the file holds no jobspec (it is empty or only comments)",
-                        0, len(self.lines.line_text(0)) if text else 0)
+            self.report(
+                EMPTY_DOCUMENT,
+                "the file holds no jobspec (it is empty or only comments)",
+                0,
+                len(self.lines.line_text(0)) if text else 0,
+            )
             return self._doc(None)
         return self._doc(root)
 
@@ -450,15 +544,26 @@ class _Parser:
             elif cls is MappingStartEvent or cls is SequenceStartEvent:
                 if len(stack) >= MAX_DEPTH:
                     start = ev.start_mark.index
-                    self.report(TOO_DEEP, f"nesting deeper than {MAX_DEPTH} levels is not analysed",
-                                start, start + 1)
+                    self.report(
+                        TOO_DEEP,
+                        f"nesting deeper than {MAX_DEPTH} levels is not analysed",
+                        start,
+                        start + 1,
+                    )
                     raise _Abort
                 is_map = cls is MappingStartEvent
                 tag = ev.tag
                 if tag is not None and tag != "!":
                     self.check_collection_tag(tag, _MAP if is_map else _SEQ, ev.start_mark.index)
-                stack.append(_Frame("map" if is_map else "seq", ev.start_mark.index, tag,
-                                    bool(ev.flow_style), ev.anchor))
+                stack.append(
+                    _Frame(
+                        "map" if is_map else "seq",
+                        ev.start_mark.index,
+                        tag,
+                        bool(ev.flow_style),
+                        ev.anchor,
+                    )
+                )
                 if ev.anchor is not None:
                     open_anchors.add(ev.anchor)
                 self.count += 1
@@ -480,13 +585,21 @@ class _Parser:
                 name = ev.anchor
                 start, end = ev.start_mark.index, ev.end_mark.index
                 if name in open_anchors:
-                    self.report(ALIAS_BOMB, "this alias refers to the node that contains it "
-                                            "(recursive alias)", start, end)
+                    self.report(
+                        ALIAS_BOMB,
+                        "this alias refers to the node that contains it (recursive alias)",
+                        start,
+                        end,
+                    )
                     raise _Abort
                 node = anchors.get(name)
                 if node is None:
-                    self.report(SYNTAX, f"the alias *{name} refers to no anchor (&{name}) defined "
-                                        "before it", start, end)
+                    self.report(
+                        SYNTAX,
+                        f"the alias *{name} refers to no anchor (&{name}) defined before it",
+                        start,
+                        end,
+                    )
                     raise _Abort
             elif cls is DocumentStartEvent:
                 documents += 1
@@ -508,15 +621,20 @@ class _Parser:
     def _bomb(self, node):
         line = self.lines.position(node.start).line
         eol = self.lines.line_start(line) + len(self.lines.line_text(line))
-        self.report(ALIAS_BOMB, f"aliases expand this document to more than {MAX_EXPANSION:,} "
-                                f"nodes (from {self.count:,} written); refusing to analyse it",
-                    node.start, max(min(eol, node.end), node.start + 1))
+        self.report(
+            ALIAS_BOMB,
+            f"aliases expand this document to more than {MAX_EXPANSION:,} "
+            f"nodes (from {self.count:,} written); refusing to analyse it",
+            node.start,
+            max(min(eol, node.end), node.start + 1),
+        )
         raise _Abort
 
     def _doc(self, root):
         self.problems.sort(key=Diagnostic.sort_key)
-        return Document(self.text, self.lines, root, self.problems,
-                        "json" if self.json else "yaml", self.count)
+        return Document(
+            self.text, self.lines, root, self.problems, "json" if self.json else "yaml", self.count
+        )
 
     def _multiple_documents(self, at: int):
         m = _DOC_MARKER.search(self.text, at)
@@ -525,9 +643,13 @@ class _Parser:
         end = self.lines.line_start(line) + len(self.lines.line_text(line))
         if m and m.start() == at:
             end = m.end()
-        self.report(MULTIPLE_DOCUMENTS,
-                    "a jobspec is a single YAML document; remove the second document "
-                    "(everything from here on)", start, max(end, start + 1))
+        self.report(
+            MULTIPLE_DOCUMENTS,
+            "a jobspec is a single YAML document; remove the second document "
+            "(everything from here on)",
+            start,
+            max(end, start + 1),
+        )
 
     def _check_json(self) -> bool:
         try:
@@ -535,9 +657,13 @@ class _Parser:
         except _NotJSONConstant:
             for m in _JSON_CONSTANT.finditer(self.text):
                 if m.group(1):
-                    self.report(SYNTAX, f"invalid JSON: {m.group(1)} is not a JSON value "
-                                "(Python writes it; JSON has no infinity or NaN)",
-                                m.start(1), m.end(1))
+                    self.report(
+                        SYNTAX,
+                        f"invalid JSON: {m.group(1)} is not a JSON value "
+                        "(Python writes it; JSON has no infinity or NaN)",
+                        m.start(1),
+                        m.end(1),
+                    )
                     break
             return False
         except json.JSONDecodeError as exc:
@@ -545,7 +671,9 @@ class _Parser:
             self.report(SYNTAX, f"invalid JSON: {exc.msg}", off, min(off + 1, len(self.text)))
             return False
         except RecursionError:
-            self.report(TOO_DEEP, f"nesting is too deep to read (more than {MAX_DEPTH} levels)", 0, 1)
+            self.report(
+                TOO_DEEP, f"nesting is too deep to read (more than {MAX_DEPTH} levels)", 0, 1
+            )
             return False
         except ValueError as exc:  # e.g. huge integers beyond Python's digit limit
             self.report(SYNTAX, f"invalid JSON: {exc}", 0, 1)
@@ -556,31 +684,40 @@ class _Parser:
         mark = exc.problem_mark or exc.context_mark
         off = mark.index if mark is not None else 0
         off = min(off, len(self.text))
-        ch = self.text[off:off + 1]
+        ch = self.text[off : off + 1]
         line = self.lines.position(off).line
         line_text = self.lines.line_text(line)
-        indent = line_text[:len(line_text) - len(line_text.lstrip(" \t"))]
+        indent = line_text[: len(line_text) - len(line_text.lstrip(" \t"))]
         if "\t" in indent and (ch == "\t" or off - self.lines.line_start(line) <= len(indent)):
             tab = self.lines.line_start(line) + indent.index("\t")
-            self.report(TAB_INDENT, "tab character in indentation; YAML only allows spaces here",
-                        tab, tab + 1)
+            self.report(
+                TAB_INDENT,
+                "tab character in indentation; YAML only allows spaces here",
+                tab,
+                tab + 1,
+            )
             return
         problem = exc.problem or "invalid YAML"
         message = problem
         at_end = off >= len(self.text.rstrip())
-        context_at_end = (exc.context_mark is not None
-                          and exc.context_mark.index >= len(self.text.rstrip()))
+        context_at_end = exc.context_mark is not None and exc.context_mark.index >= len(
+            self.text.rstrip()
+        )
         if at_end and (context_at_end or not exc.context):
             opener = _unclosed_opener(self.text)
             message = "the document ends too early: " + problem
             if opener is not None:
                 pos = self.lines.position(opener)
-                message += (f" (the {self.text[opener]!r} at line {pos.line + 1}, column "
-                            f"{pos.character + 1} is never closed)")
+                message += (
+                    f" (the {self.text[opener]!r} at line {pos.line + 1}, column "
+                    f"{pos.character + 1} is never closed)"
+                )
         elif exc.context and exc.context_mark is not None and exc.context_mark is not mark:
             cpos = self.lines.position(exc.context_mark.index)
-            message = (f"{problem} ({exc.context} that starts at line {cpos.line + 1}, "
-                       f"column {cpos.character + 1})")
+            message = (
+                f"{problem} ({exc.context} that starts at line {cpos.line + 1}, "
+                f"column {cpos.character + 1})"
+            )
         elif exc.context:
             message = f"{problem} ({exc.context})"
         if off >= len(self.text.rstrip()):
@@ -593,14 +730,26 @@ class _Parser:
         if tag == expected:
             return
         if tag in _NON_JSON_COLLECTION_TAGS:
-            self.report(NOT_JSON_VALUE, f"the tag {_short_tag(tag)} makes a value with no JSON form; "
-                                        "remove the tag", start, self._tag_end(start))
+            self.report(
+                NOT_JSON_VALUE,
+                f"the tag {_short_tag(tag)} makes a value with no JSON form; remove the tag",
+                start,
+                self._tag_end(start),
+            )
         elif tag in _SAFE_COLLECTION_TAGS:
-            self.report(UNSAFE_TAG, f"the tag {_short_tag(tag)} does not fit this value",
-                        start, self._tag_end(start))
+            self.report(
+                UNSAFE_TAG,
+                f"the tag {_short_tag(tag)} does not fit this value",
+                start,
+                self._tag_end(start),
+            )
         else:
-            self.report(UNSAFE_TAG, f"the tag {_short_tag(tag)} is not supported by Flux's safe "
-                                    "YAML loader; remove it", start, self._tag_end(start))
+            self.report(
+                UNSAFE_TAG,
+                f"the tag {_short_tag(tag)} is not supported by Flux's safe YAML loader; remove it",
+                start,
+                self._tag_end(start),
+            )
 
     def _tag_end(self, start):
         text = self.text
@@ -634,21 +783,32 @@ class _Parser:
             if ctor is None:
                 if tag == _MERGE:
                     return Scalar(start, end, "<<", style, tag)
-                self.report(UNSAFE_TAG, f"the tag {_short_tag(tag)} is not supported by Flux's safe "
-                                        "YAML loader; remove it", start, self._tag_end(start))
+                self.report(
+                    UNSAFE_TAG,
+                    f"the tag {_short_tag(tag)} is not supported by Flux's safe "
+                    "YAML loader; remove it",
+                    start,
+                    self._tag_end(start),
+                )
                 return Scalar(start, end, raw, style, tag)
             try:
                 value = ctor(_constructor, yaml.ScalarNode(tag, raw))
-            except Exception as exc:  # a value that does not fit its explicit tag
-                self.report(UNSAFE_TAG, f"{raw!r} cannot be read as {_short_tag(tag)}: {exc}",
-                            start, end)
+            except Exception as exc:  # noqa: BLE001 - a value that does not fit its explicit tag
+                self.report(
+                    UNSAFE_TAG, f"{raw!r} cannot be read as {_short_tag(tag)}: {exc}", start, end
+                )
                 return Scalar(start, end, raw, style, _STR)
             if tag in (_TIMESTAMP, _BINARY):
                 what = "a date" if tag == _TIMESTAMP else "binary data"
                 fix = json.dumps(raw) if tag == _TIMESTAMP else None
-                self.report(NOT_JSON_VALUE, f"YAML 1.1 reads {raw!r} as {what}, which Flux cannot "
-                                            "encode as JSON; quote it to keep it a string",
-                            start, end, data={"replacement": fix} if fix else None)
+                self.report(
+                    NOT_JSON_VALUE,
+                    f"YAML 1.1 reads {raw!r} as {what}, which Flux cannot "
+                    "encode as JSON; quote it to keep it a string",
+                    start,
+                    end,
+                    data={"replacement": fix} if fix else None,
+                )
         self._finite(value, raw, start, end)
         if plain and raw and ev.tag is None:
             self.ambiguity(start, end, raw, value)
@@ -656,9 +816,14 @@ class _Parser:
 
     def _finite(self, value, raw, start, end) -> None:
         if isinstance(value, float) and not math.isfinite(value):
-            self.report(NOT_JSON_VALUE, f"{raw!r} is {'NaN' if value != value else 'infinite'}, "
-                                        "which has no JSON form, so Flux cannot submit it; "
-                                        "write a finite number", start, end)
+            self.report(
+                NOT_JSON_VALUE,
+                f"{raw!r} is {'NaN' if value != value else 'infinite'}, "
+                "which has no JSON form, so Flux cannot submit it; "
+                "write a finite number",
+                start,
+                end,
+            )
 
     def ambiguity(self, start, end, raw, value):
         v12 = yaml12_value(raw)
@@ -672,11 +837,15 @@ class _Parser:
         if not isinstance(value, str):
             advice += f", or {json.dumps(raw)} for the string"
             alternatives.append(json.dumps(raw))
-        self.report(AMBIGUOUS_SCALAR,
-                    f"{raw!r} is {describe_value(value)} to Flux (YAML 1.1) but "
-                    f"{describe_value(v12)} to YAML 1.2 tools; {advice}",
-                    start, end, severity=W,
-                    data={"replacement": fix, "alternatives": alternatives})
+        self.report(
+            AMBIGUOUS_SCALAR,
+            f"{raw!r} is {describe_value(value)} to Flux (YAML 1.1) but "
+            f"{describe_value(v12)} to YAML 1.2 tools; {advice}",
+            start,
+            end,
+            severity=W,
+            data={"replacement": fix, "alternatives": alternatives},
+        )
 
     def _json_plain(self, raw):
         if raw == "true":
@@ -703,18 +872,26 @@ class _Parser:
                 merged.append(v)
                 continue
             if not isinstance(k, Scalar):
-                self.report(NOT_JSON_VALUE, "a mapping key must be a plain value, not a "
-                                            f"{k.kind}; Flux cannot use it", k.start, k.end)
+                self.report(
+                    NOT_JSON_VALUE,
+                    f"a mapping key must be a plain value, not a {k.kind}; Flux cannot use it",
+                    k.start,
+                    k.end,
+                )
                 continue
             kv = k.value
             prev = index.get(kv)
             if prev is not None:
                 pk = pairs[prev][0]
                 ppos = self.lines.position(pk.start)
-                self.report(DUPLICATE_KEY,
-                            f"duplicate key {self.text[k.start:k.end]!s}: it is already set on line "
-                            f"{ppos.line + 1}; Flux would silently keep only this last value",
-                            k.start, k.end, data={"first": [pk.start, pk.end]})
+                self.report(
+                    DUPLICATE_KEY,
+                    f"duplicate key {self.text[k.start : k.end]!s}: it is already set on line "
+                    f"{ppos.line + 1}; Flux would silently keep only this last value",
+                    k.start,
+                    k.end,
+                    data={"first": [pk.start, pk.end]},
+                )
                 pairs[prev] = (k, v)
                 continue
             index[kv] = len(pairs)
@@ -734,11 +911,16 @@ class _Parser:
                     if isinstance(item, Mapping):
                         sources.append(item)
                     else:
-                        self.report(SYNTAX, "a merge key (<<) list may only hold mappings",
-                                    item.start, item.end)
+                        self.report(
+                            SYNTAX,
+                            "a merge key (<<) list may only hold mappings",
+                            item.start,
+                            item.end,
+                        )
             else:
-                self.report(SYNTAX, "a merge key (<<) needs a mapping or a list of mappings",
-                            m.start, m.end)
+                self.report(
+                    SYNTAX, "a merge key (<<) needs a mapping or a list of mappings", m.start, m.end
+                )
         # PyYAML: within a list, earlier mappings win; explicit keys win over all.
         out_pairs: list = []
         out_index: dict = {}
@@ -796,5 +978,5 @@ def _unclosed_opener(text: str) -> int | None:
 
 def _short_tag(tag: str) -> str:
     if tag.startswith("tag:yaml.org,2002:"):
-        return "!!" + tag[len("tag:yaml.org,2002:"):]
+        return "!!" + tag[len("tag:yaml.org,2002:") :]
     return tag

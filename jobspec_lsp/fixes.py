@@ -40,9 +40,10 @@ def fixes_for(doc: Document, diag: Diagnostic) -> list[Fix]:
 
 
 def _replace(doc, d, text, title=None, preferred=True) -> Fix:
-    old = doc.text[d.start:d.end]
-    return Fix(title or f"Replace {old!r} with {text}", (Edit(d.start, d.end, text),), d.code,
-               preferred)
+    old = doc.text[d.start : d.end]
+    return Fix(
+        title or f"Replace {old!r} with {text}", (Edit(d.start, d.end, text),), d.code, preferred
+    )
 
 
 def _data(d, key):
@@ -63,8 +64,11 @@ def _suggestion(doc, d):
     if not s:
         return []
     mapping = _parent_mapping(doc, d.start)
-    if mapping is not None and mapping.key_node(s) is not None and \
-            any(k.start == d.start for k, _ in mapping.pairs):
+    if (
+        mapping is not None
+        and mapping.key_node(s) is not None
+        and any(k.start == d.start for k, _ in mapping.pairs)
+    ):
         return []  # renaming this key would duplicate an existing one
     return [_replace(doc, d, s, f"Change to {s!r}")]
 
@@ -73,8 +77,7 @@ def _ambiguous(doc, d):
     alts = _data(d, "alternatives") or []
     out = []
     for i, alt in enumerate(alts):
-        title = (f"Write {alt} (what Flux reads)" if i == 0
-                 else f"Write {alt} (keep it a string)")
+        title = f"Write {alt} (what Flux reads)" if i == 0 else f"Write {alt} (keep it a string)"
         out.append(_replace(doc, d, alt, title, preferred=i == 0))
     return out
 
@@ -162,8 +165,11 @@ def add_duration_edits(doc) -> list[Edit]:
 
 def _add_system(doc, d):
     edits = add_system_edits(doc)
-    return [Fix("Add attributes.system with duration: 0 (unlimited)", tuple(edits), d.code,
-                True)] if edits else []
+    return (
+        [Fix("Add attributes.system with duration: 0 (unlimited)", tuple(edits), d.code, True)]
+        if edits
+        else []
+    )
 
 
 def _add_duration(doc, d):
@@ -178,14 +184,14 @@ def _remove_key(doc, d):
         return []
     for k, v in mapping.pairs:
         if k.start == d.start:
-            name = doc.text[k.start:k.end]
+            name = doc.text[k.start : k.end]
             if mapping.flow:
                 return []
             first_line, start, _ = _line_bounds(doc, k.start)
             last_line, _, end = _line_bounds(doc, max(v.end - 1, k.end))
-            if doc.text[start:k.start].strip() not in ("", "-"):
+            if doc.text[start : k.start].strip() not in ("", "-"):
                 return []
-            if doc.text[start:k.start].strip() == "-":
+            if doc.text[start : k.start].strip() == "-":
                 return []  # the key opens a list item; removing it would change the structure
             end = min(end + 1, len(doc.text))
             return [Fix(f"Remove {name}", (Edit(start, end, ""),), d.code, True)]
@@ -202,10 +208,15 @@ def _expand_shape(doc, d):
     value = doc.root.get("resources")
     col = key.start - _line_bounds(doc, key.start)[1]
     dumped = yaml.safe_dump(resources, sort_keys=False, default_flow_style=False, indent=2)
-    body = "".join("\n" + " " * (col + 2) + line if line else "\n"
-                   for line in dumped.splitlines())
-    return [Fix(f"Expand the shape {_data(d, 'shape')!r} into resource vertices",
-                (Edit(key.end + 1, value.end, body),), d.code, True)]
+    body = "".join("\n" + " " * (col + 2) + line if line else "\n" for line in dumped.splitlines())
+    return [
+        Fix(
+            f"Expand the shape {_data(d, 'shape')!r} into resource vertices",
+            (Edit(key.end + 1, value.end, body),),
+            d.code,
+            True,
+        )
+    ]
 
 
 def _yaml_scalar(s: str) -> str:
@@ -217,12 +228,36 @@ def _yaml_scalar(s: str) -> str:
 
 
 _FIXERS = {
-    "JS103": _replacement, "JS113": _replacement, "JS201": _replacement, "JS307": _suggestion,
-    "JS303": _suggestion, "JS301": _add_label, "JS313": _replacement, "JS405": _replacement,
-    "JS406": _replacement, "JS407": _replacement, "JS409": _replacement, "JS410": _replacement,
-    "JS112": _suggestion, "JS309": _suggestion, "JS403": _suggestion, "JS502": _suggestion,
-    "JS513": _suggestion, "JS506": _replacement, "JS505": _replacement, "JS512": _replacement,
-    "JS515": _replacement, "JS523": _replacement, "JS525": _replacement, "JS605": _replacement,
-    "JS608": _add_system, "JS609": _add_duration, "JS610": _remove_key, "JS611": _remove_key,
-    "JS612": _remove_key, "JS905": _ambiguous, "JS910": _replacement, "JS104": _expand_shape,
+    "JS103": _replacement,
+    "JS113": _replacement,
+    "JS201": _replacement,
+    "JS307": _suggestion,
+    "JS303": _suggestion,
+    "JS301": _add_label,
+    "JS313": _replacement,
+    "JS405": _replacement,
+    "JS406": _replacement,
+    "JS407": _replacement,
+    "JS409": _replacement,
+    "JS410": _replacement,
+    "JS112": _suggestion,
+    "JS309": _suggestion,
+    "JS403": _suggestion,
+    "JS502": _suggestion,
+    "JS513": _suggestion,
+    "JS506": _replacement,
+    "JS505": _replacement,
+    "JS512": _replacement,
+    "JS515": _replacement,
+    "JS523": _replacement,
+    "JS525": _replacement,
+    "JS605": _replacement,
+    "JS608": _add_system,
+    "JS609": _add_duration,
+    "JS610": _remove_key,
+    "JS611": _remove_key,
+    "JS612": _remove_key,
+    "JS905": _ambiguous,
+    "JS910": _replacement,
+    "JS104": _expand_shape,
 }

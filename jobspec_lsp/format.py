@@ -30,11 +30,17 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import yaml
-from yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
-                         ScalarEvent, SequenceEndEvent, SequenceStartEvent)
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 
 from .context import kind_of
 from .document import Mapping, Scalar, Sequence, parse, to_python, yaml12_value
@@ -101,24 +107,33 @@ def _options_from(section, cfg) -> FormatOptions:
     warnings = []
     fmt = section.get("format", {}) if isinstance(section, dict) else None
     if not isinstance(fmt, dict):
-        return FormatOptions(warnings=(f"{cfg}: [tool.jobspec.format] must be a table; "
-                                       "using the default format options",))
+        return FormatOptions(
+            warnings=(
+                f"{cfg}: [tool.jobspec.format] must be a table; using the default format options",
+            )
+        )
     for key, value in fmt.items():
         if key == "sort-keys":
             if isinstance(value, bool):
                 opts.sort_keys = value
             else:
-                warnings.append(f"{cfg}: [tool.jobspec.format] sort-keys must be true or false, "
-                                f"not {value!r}; using true")
+                warnings.append(
+                    f"{cfg}: [tool.jobspec.format] sort-keys must be true or false, "
+                    f"not {value!r}; using true"
+                )
         elif key == "line-length":
             if type(value) is int and 20 <= value <= 10_000:
                 opts.line_length = value
             else:
-                warnings.append(f"{cfg}: [tool.jobspec.format] line-length must be an integer "
-                                f"from 20 to 10000, not {value!r}; using {DEFAULT_LINE_LENGTH}")
+                warnings.append(
+                    f"{cfg}: [tool.jobspec.format] line-length must be an integer "
+                    f"from 20 to 10000, not {value!r}; using {DEFAULT_LINE_LENGTH}"
+                )
         else:
-            warnings.append(f"{cfg}: [tool.jobspec.format] has no option {key!r} "
-                            "(known: sort-keys, line-length)")
+            warnings.append(
+                f"{cfg}: [tool.jobspec.format] has no option {key!r} "
+                "(known: sort-keys, line-length)"
+            )
     opts.warnings = tuple(warnings)
     return opts
 
@@ -131,7 +146,7 @@ def format_text(text: str, language: str = "yaml", options: FormatOptions | None
     be formatted without changing what Flux reads or losing a comment."""
     options = options or FormatOptions()
     bom = "\ufeff" if text.startswith("\ufeff") else ""
-    body = text[len(bom):]
+    body = text[len(bom) :]
     doc = parse(body, language)
     if doc.root is None:
         first = doc.problems[0] if doc.problems else None
@@ -140,8 +155,11 @@ def format_text(text: str, language: str = "yaml", options: FormatOptions | None
         raise FormatError(f"cannot format: {msg}", start + len(bom), end + len(bom))
     for p in doc.problems:
         if p.code in _REFUSE:
-            raise FormatError(f"not formatted, it would lose data or Flux cannot read it: "
-                              f"{p.message}", p.start + len(bom), p.end + len(bom))
+            raise FormatError(
+                f"not formatted, it would lose data or Flux cannot read it: {p.message}",
+                p.start + len(bom),
+                p.end + len(bom),
+            )
     crlf = "\r\n" in body and body.find("\n") > 0 and body[body.find("\n") - 1] == "\r"
     work = body.replace("\r\n", "\n") if "\r\n" in body else body
     lang = "json" if language == "json" else "yaml"
@@ -155,17 +173,21 @@ def format_text(text: str, language: str = "yaml", options: FormatOptions | None
         err.start += len(bom)
         err.end += len(bom)
         raise
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         # a bug, or something ruamel.yaml cannot lay out: an error, never a crash
-        raise FormatError(f"not formatted: the formatter failed ({type(exc).__name__}: {exc}); "
-                          "please report this file") from exc
+        raise FormatError(
+            f"not formatted: the formatter failed ({type(exc).__name__}: {exc}); "
+            "please report this file"
+        ) from exc
     after = parse(out, lang)
     if after.root is None or not _same(to_python(after.root), to_python(doc.root)):
-        raise FormatError("not formatted: the result would change what Flux reads "
-                          "(please report this file)")
+        raise FormatError(
+            "not formatted: the result would change what Flux reads (please report this file)"
+        )
     if lang == "yaml" and sorted(_comment_texts(out, after)) != sorted(_comment_texts(body, doc)):
-        raise FormatError("not formatted: a comment could not be kept in place "
-                          "(please report this file)")
+        raise FormatError(
+            "not formatted: a comment could not be kept in place (please report this file)"
+        )
     if crlf:
         out = out.replace("\n", "\r\n")
     return bom + out
@@ -257,7 +279,7 @@ def _comment_texts(text: str, doc) -> list[str]:
     out = []
     for pos in _find_comments(text, spans):
         eol = text.find("\n", pos)
-        out.append(text[pos:len(text) if eol == -1 else eol].rstrip())
+        out.append(text[pos : len(text) if eol == -1 else eol].rstrip())
     return out
 
 
@@ -279,9 +301,9 @@ class _Entry:
 
     def __init__(self, path, col, start, parent, in_flow):
         self.path = path
-        self.col = col          # column of the key, or of an item's dash
-        self.start = start      # offset of the key, or of an item's dash
-        self.last = start       # offset of the last character of the entry
+        self.col = col  # column of the key, or of an item's dash
+        self.start = start  # offset of the key, or of an item's dash
+        self.last = start  # offset of the last character of the entry
         self.parent = parent
         self.in_flow = in_flow  # inside a flow collection
 
@@ -308,13 +330,13 @@ class _Skeleton:
         self.text = text
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.root = _Entry((), 0, 0, None, False)
-        self.entries: list[_Entry] = []       # in text order, root excluded
+        self.entries: list[_Entry] = []  # in text order, root excluded
         self.by_path: dict = {(): self.root}
-        self.tokens: list = []                # (end, start, path, role)
-        self.token_end: dict = {}             # (path, role) -> end offset
-        self.flows: list = []                 # (start, end, owner entry)
-        self.scalars: list = []               # (start, end, style, event, is_key)
-        self.anchors = False                  # anchors, aliases or merge keys in use
+        self.tokens: list = []  # (end, start, path, role)
+        self.token_end: dict = {}  # (path, role) -> end offset
+        self.flows: list = []  # (start, end, owner entry)
+        self.scalars: list = []  # (start, end, style, event, is_key)
+        self.anchors = False  # anchors, aliases or merge keys in use
         self.explicit_start = False
         self._walk()
         for e in reversed(self.entries):
@@ -354,8 +376,12 @@ class _Skeleton:
             while loader.check_event():
                 ev = loader.get_event()
                 cls = type(ev)
-                if cls is ScalarEvent or cls is AliasEvent or cls is MappingStartEvent \
-                        or cls is SequenceStartEvent:
+                if (
+                    cls is ScalarEvent
+                    or cls is AliasEvent
+                    or cls is MappingStartEvent
+                    or cls is SequenceStartEvent
+                ):
                     start, end = ev.start_mark.index, ev.end_mark.index
                     if cls is not AliasEvent and ev.anchor is not None:
                         self.anchors = True
@@ -365,9 +391,12 @@ class _Skeleton:
                         f = stack[-1]
                         if f.is_map and f.expect_key:
                             if cls is not ScalarEvent:
-                                raise FormatError("not formatted: a mapping key must be a plain "
-                                                  "value, not a list, mapping or alias", start,
-                                                  max(end, start + 1))
+                                raise FormatError(
+                                    "not formatted: a mapping key must be a plain "
+                                    "value, not a list, mapping or alias",
+                                    start,
+                                    max(end, start + 1),
+                                )
                             ident = _key_ident(ev)
                             if ident[0] == "tag:yaml.org,2002:merge":
                                 self.anchors = True
@@ -391,8 +420,9 @@ class _Skeleton:
                         self.anchors = True
                         self._token(end, start, owner, "value")
                     else:
-                        stack.append(_Frame(cls is MappingStartEvent, bool(ev.flow_style), owner,
-                                            start))
+                        stack.append(
+                            _Frame(cls is MappingStartEvent, bool(ev.flow_style), owner, start)
+                        )
                 elif cls is MappingEndEvent or cls is SequenceEndEvent:
                     f = stack.pop()
                     if f.flow:
@@ -456,7 +486,7 @@ class _Group:
     __slots__ = ("lines", "start", "end")
 
     def __init__(self, start):
-        self.lines = []   # (col, text) for a comment, None for a blank line
+        self.lines = []  # (col, text) for a comment, None for a blank line
         self.start = start
         self.end = start
 
@@ -467,10 +497,10 @@ class _YamlFormatter:
     def __init__(self, text: str, options: FormatOptions):
         self.text = text
         self.options = options
-        self._tokens = None       # input tokens sorted by end, and their ends
+        self._tokens = None  # input tokens sorted by end, and their ends
         self._token_ends = None
-        self._starts = None       # input entry starts
-        self._flows = None        # input flow collections by start, with lookup helpers
+        self._starts = None  # input entry starts
+        self._flows = None  # input flow collections by start, with lookup helpers
         self._flow_starts = None
         self._flow_reach = None
 
@@ -485,7 +515,7 @@ class _YamlFormatter:
         y.explicit_start = sk.explicit_start or None
         try:
             data = y.load(ruamel_text)
-        except Exception as exc:  # ruamel refuses something libyaml accepted
+        except Exception as exc:  # noqa: BLE001 - ruamel refuses something libyaml accepted
             raise self._ruamel_error(exc) from None
         self.data = data
         self._key_maps: dict = {}
@@ -506,8 +536,10 @@ class _YamlFormatter:
             for owner in long:
                 node = self._ruamel_node(owner.path)
                 if node is None:
-                    raise FormatError("not formatted: a long flow collection could not be "
-                                      "broken into lines (please report this file)")
+                    raise FormatError(
+                        "not formatted: a long flow collection could not be "
+                        "broken into lines (please report this file)"
+                    )
                 node.fa.set_block_style()
         return self._assemble(out, dst)
 
@@ -531,26 +563,32 @@ class _YamlFormatter:
         if mark is not None and 0 <= mark.line < len(self.line_map):
             line = self.line_map[mark.line]
             start = min(self.src.line_starts[line] + max(mark.column, 0), len(self.text))
-        return FormatError(f"not formatted: ruamel.yaml, which lays out the file, cannot read "
-                           f"it ({problem}); Flux can, so the file is left as it is", start,
-                           min(start + 1, len(self.text)))
+        return FormatError(
+            f"not formatted: ruamel.yaml, which lays out the file, cannot read "
+            f"it ({problem}); Flux can, so the file is left as it is",
+            start,
+            min(start + 1, len(self.text)),
+        )
 
     # ---------------------------------------------------------------- comments in
     def _comments(self):
         """Find every comment and blank line and decide what it belongs to."""
         text, sk = self.text, self.src
-        spans = sorted(_content_span(text, start, end, style)
-                       for start, end, style, _ev, _key in sk.scalars if end > start)
+        spans = sorted(
+            _content_span(text, start, end, style)
+            for start, end, style, _ev, _key in sk.scalars
+            if end > start
+        )
         self.spans = spans
         comments = _find_comments(text, spans)
         self.comment_at = {}
         self.force_block = []
-        eol = {}          # line -> comment offset, for comments after content
-        lonely = set()    # lines holding only a comment
+        eol = {}  # line -> comment offset, for comments after content
+        lonely = set()  # lines holding only a comment
         starts = sk.line_starts
         for pos in comments:
             line = sk.line_of(pos)
-            if text[starts[line]:pos].strip():
+            if text[starts[line] : pos].strip():
                 eol[line] = pos
             else:
                 lonely.add(line)
@@ -560,7 +598,7 @@ class _YamlFormatter:
                 i = bisect_left(comments, fstart)
                 if i < len(comments) and comments[i] < fend:
                     self.force_block.append(owner.path)
-        self.eol_notes = []     # (path, role, column, gap, text)
+        self.eol_notes = []  # (path, role, column, gap, text)
         self.groups = []
         self.removed_lines = set()
         in_scalar = self._in_scalar
@@ -714,7 +752,7 @@ class _YamlFormatter:
                 continue
             out.append(owner)
             col, depth = owner.col, len(owner.path)
-            for s, e, inner in flows[bisect_right(starts, start):bisect_left(starts, end)]:
+            for s, e, inner in flows[bisect_right(starts, start) : bisect_left(starts, end)]:
                 if e - s > 2 and col + 2 * (len(inner.path) - depth) + (e - s) > width:
                     out.append(inner)
         return out
@@ -727,7 +765,7 @@ class _YamlFormatter:
         before: dict[int, list] = {}
         after: dict[int, list] = {}
         eol: dict[int, list] = {}
-        top: list = []     # comments above `---`
+        top: list = []  # comments above `---`
         header: list = []  # comments that head the document, below `---`
         missing = []
         end_marker = lines.pop() if lines and lines[-1] == "..." else None
@@ -761,7 +799,8 @@ class _YamlFormatter:
                 order += 1
                 if kind in ("top", "header"):
                     (top if kind == "top" else header).extend(
-                        None if g is None else g[1] for g in glines)
+                        None if g is None else g[1] for g in glines
+                    )
                 elif kind == "before":
                     e = out_entry(target.path)
                     if e is None:
@@ -769,7 +808,8 @@ class _YamlFormatter:
                     line = dst.line_of(e.start)
                     col = len(lines[line]) - len(lines[line].lstrip()) if line < n else 0
                     before.setdefault(line, []).extend(
-                        None if g is None else " " * col + g[1] for g in glines)
+                        None if g is None else " " * col + g[1] for g in glines
+                    )
                 else:
                     e = out_entry(target.path)
                     if e is None:
@@ -777,11 +817,13 @@ class _YamlFormatter:
                     line = min(dst.line_of(e.last), n - 1) if target.path else n - 1
                     col = dst.col_of(e.start) if target.path else 0
                     depth = len(target.path)
-                    after.setdefault(line, []).append((-depth, order, [
-                        None if g is None else " " * col + g[1] for g in glines]))
+                    after.setdefault(line, []).append(
+                        (-depth, order, [None if g is None else " " * col + g[1] for g in glines])
+                    )
         if missing:
-            raise FormatError("not formatted: a comment could not be kept in place "
-                              "(please report this file)")
+            raise FormatError(
+                "not formatted: a comment could not be kept in place (please report this file)"
+            )
         protected, keep_ends = self._protected_lines(dst)
         result: list = []  # (text, or None for a blank line; whether a blank may follow)
 
@@ -807,8 +849,9 @@ class _YamlFormatter:
                 line = line.rstrip()
                 line += " " * (gap if col == 0 else max(col - len(line), 1)) + note
                 for _c, _g, extra in notes[1:]:  # several comments for one line: below it
-                    after.setdefault(i, []).insert(0, (-10**6, 0, [
-                        " " * (len(line) - len(line.lstrip())) + extra]))
+                    after.setdefault(i, []).insert(
+                        0, (-(10**6), 0, [" " * (len(line) - len(line.lstrip())) + extra])
+                    )
             if free and not line.strip():
                 emit(None)
             else:
@@ -954,7 +997,7 @@ def _ruamel_yaml():
 
     y = YAML(typ="rt")
     y.indent(mapping=2, sequence=4, offset=2)
-    y.width = 1 << 20        # never wrap: the flow rule decides where lines break
+    y.width = 1 << 20  # never wrap: the flow rule decides where lines break
     y.preserve_quotes = True
     return y
 

@@ -43,8 +43,15 @@ class FormatError(ValueError):
     which :attr:`short` leaves out for callers that say so themselves.
     """
 
-    def __init__(self, message: str, start: int, end: int | None = None, expected=(),
-                 semantic: bool = False, lead: str = ""):
+    def __init__(
+        self,
+        message: str,
+        start: int,
+        end: int | None = None,
+        expected=(),
+        semantic: bool = False,
+        lead: str = "",
+    ):
         super().__init__(lead + message)
         self.detail = message
         self.lead = lead
@@ -101,9 +108,15 @@ def parser(name: str):
     """The LALR parser (contextual lexer) for grammars/<name>.lark, built once."""
     from lark import Lark
 
-    return Lark(grammar_text(name), parser="lalr", lexer="contextual", start="start",
-                propagate_positions=name == "shape", maybe_placeholders=False,
-                import_paths=_import_paths())
+    return Lark(
+        grammar_text(name),
+        parser="lalr",
+        lexer="contextual",
+        start="start",
+        propagate_positions=name == "shape",
+        maybe_placeholders=False,
+        import_paths=_import_paths(),
+    )
 
 
 # --------------------------------------------------------------------------- syntax errors
@@ -111,13 +124,32 @@ def parser(name: str):
 # another grammar carry its namespace ("idset__ID_INT") and are looked up
 # without it; string terminals not listed here are shown quoted.
 _WORDS = {
-    "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "MINUS": "'-'", "PLUS": "'+'", "COLON": "':'",
-    "ID_INT": "a number", "RANGE_INT": "a number", "HOST_INT": "a number",
-    "HOST_PART": "a host name", "OP_PLUS": "'+'", "OP_TIMES": "'*'", "OP_POWER": "'^'",
-    "FSD_NUMBER": "a number", "FSD_UNIT": "a unit (ms, s, m, h or d)", "FSD_INF": "'inf'",
-    "$END": "the end", "<END-OF-FILE>": "the end",
-    "LBRACE": "'{'", "RBRACE": "'}'", "SEMICOLON": "';'", "SLASH": "'/'", "EQUAL": "'='",
-    "SHAPE_NAME": "a name", "SHAPE_COUNT": "a count", "SHAPE_STRING": "a quoted string",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "MINUS": "'-'",
+    "PLUS": "'+'",
+    "COLON": "':'",
+    "ID_INT": "a number",
+    "RANGE_INT": "a number",
+    "HOST_INT": "a number",
+    "HOST_PART": "a host name",
+    "OP_PLUS": "'+'",
+    "OP_TIMES": "'*'",
+    "OP_POWER": "'^'",
+    "FSD_NUMBER": "a number",
+    "FSD_UNIT": "a unit (ms, s, m, h or d)",
+    "FSD_INF": "'inf'",
+    "$END": "the end",
+    "<END-OF-FILE>": "the end",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "SEMICOLON": "';'",
+    "SLASH": "'/'",
+    "EQUAL": "'='",
+    "SHAPE_NAME": "a name",
+    "SHAPE_COUNT": "a count",
+    "SHAPE_STRING": "a quoted string",
     "SHAPE_WORD": "a value",
 }
 
@@ -201,8 +233,11 @@ def _hint(grammar: str, s: str, pos: int, found: str | None) -> str:
             return "; no spaces in a duration"
         after_unit = re.search(r"[0-9.](ms|s|m|h|d)$", s[:pos])
         if found is not None and after_unit:
-            return ("; the units are ms, s, m, h and d" if found[:1].isalpha()
-                    else "; the unit comes last")
+            return (
+                "; the units are ms, s, m, h and d"
+                if found[:1].isalpha()
+                else "; the unit comes last"
+            )
         if found is not None and re.fullmatch(r"inf(inity)?", s[:pos], re.IGNORECASE):
             return "; infinity takes no unit"
     return ""
@@ -260,7 +295,7 @@ class _SyntaxFailure(Exception):
             self.end, self.found = max(end, self.pos + 1), str(tok)
         elif isinstance(err, UnexpectedCharacters):
             self.pos = err.pos_in_stream
-            self.end, self.found = self.pos + 1, s[self.pos:self.pos + 1]
+            self.end, self.found = self.pos + 1, s[self.pos : self.pos + 1]
         else:  # the end came too soon
             self.pos = self.end = len(s)
             self.found = None
@@ -275,8 +310,13 @@ class _SyntaxFailure(Exception):
 
     def error(self, words=None, end=None, lead: str = "") -> FormatError:
         words = self.words if words is None else words
-        return FormatError(_compose(self.s, self.pos, self.found, words, self.hint), self.pos,
-                           self.end if end is None else end, words, lead=lead)
+        return FormatError(
+            _compose(self.s, self.pos, self.found, words, self.hint),
+            self.pos,
+            self.end if end is None else end,
+            words,
+            lead=lead,
+        )
 
 
 def _need_str(s) -> None:
@@ -317,8 +357,11 @@ def _check_digits(tok, leading_zero_ok: bool = False) -> str:
         fix = f"; write {value}" if len(value) <= MAX_DIGITS else ""
         raise _semantic(f"leading zero in {_show(text)}{fix}", tok.start_pos, tok.end_pos)
     if len(text.lstrip("0")) > MAX_DIGITS:
-        raise _semantic(f"{_show(text)} is too large (more than {MAX_DIGITS} digits)",
-                        tok.start_pos, tok.end_pos)
+        raise _semantic(
+            f"{_show(text)} is too large (more than {MAX_DIGITS} digits)",
+            tok.start_pos,
+            tok.end_pos,
+        )
     return text
 
 
@@ -353,13 +396,18 @@ def _idset_runs(tree, s: str) -> list[tuple[int, int]]:
         hi = _int(toks[1]) if len(toks) > 1 else lo
         start, end = toks[0].start_pos, toks[-1].end_pos
         if len(toks) > 1 and hi == lo:
-            raise _semantic(f"range {lo}-{hi} has the same number at both ends; write {lo}",
-                            start, end)
+            raise _semantic(
+                f"range {lo}-{hi} has the same number at both ends; write {lo}", start, end
+            )
         if hi < lo:
             raise _semantic(f"range {lo}-{hi} is descending; write {hi}-{lo}", start, end)
         if lo <= prev_hi:
-            raise _semantic(f"{s[start:end]} is not above {prev_hi}, the id before it; an idset "
-                            "lists ids in ascending order, each once", start, end)
+            raise _semantic(
+                f"{s[start:end]} is not above {prev_hi}, the id before it; an idset "
+                "lists ids in ascending order, each once",
+                start,
+                end,
+            )
         runs.append((lo, hi))
         prev_hi = hi
     return runs
@@ -397,18 +445,24 @@ def _range_dict(tree, s: str) -> dict:
         ops = [_children(t)[0] for t in step.find_data("range_op")]
         operator = str(ops[0]) if ops else "+"
     if bounded and out["max"] < out["min"]:
-        raise _semantic(f"max {out['max']} is below min {out['min']}", ints[1].start_pos,
-                        ints[1].end_pos)
+        raise _semantic(
+            f"max {out['max']} is below min {out['min']}", ints[1].start_pos, ints[1].end_pos
+        )
     if operand_tok is not None:
         where = operand_tok.start_pos, operand_tok.end_pos
         if operand < 1:
             raise _semantic("the operand must be at least 1", *where)
         if operator in "*^" and operand < 2:
-            raise _semantic(f"with operator {operator!r} the operand must be at least 2 "
-                            f"(it is {operand})", *where)
+            raise _semantic(
+                f"with operator {operator!r} the operand must be at least 2 (it is {operand})",
+                *where,
+            )
         if operator == "^" and out["min"] < 2:
-            raise _semantic(f"with operator '^' min must be at least 2 (it is {out['min']})",
-                            ints[0].start_pos, ints[0].end_pos)
+            raise _semantic(
+                f"with operator '^' min must be at least 2 (it is {out['min']})",
+                ints[0].start_pos,
+                ints[0].end_pos,
+            )
     if bounded or (operator, operand) != ("+", 1):
         out["operator"], out["operand"] = operator, operand
     return out
@@ -478,8 +532,9 @@ def parse_hostlist(s: str) -> list[tuple[str, list[tuple[str, str]] | None, str]
                     lo = _check_digits(toks[0], leading_zero_ok=True)
                     hi = _check_digits(toks[-1], leading_zero_ok=True)
                     if _digits_key(hi) < _digits_key(lo):
-                        raise _semantic(f"range {lo}-{hi} is descending",
-                                        toks[0].start_pos, toks[-1].end_pos)
+                        raise _semantic(
+                            f"range {lo}-{hi} is descending", toks[0].start_pos, toks[-1].end_pos
+                        )
                     ids.append((lo, hi))
             elif ids is None:
                 prefix = str(child)
@@ -518,6 +573,9 @@ def parse_fsd(s: str) -> float:
     seconds = value * _UNITS[str(toks[1])]
     if seconds == float("inf"):
         start, end = toks[0].start_pos, toks[1].end_pos
-        raise _semantic(f"{_show(s[start:end])} is too large for a duration; write 'inf' for "
-                        "no limit", start, end)
+        raise _semantic(
+            f"{_show(s[start:end])} is too large for a duration; write 'inf' for no limit",
+            start,
+            end,
+        )
     return seconds

@@ -9,6 +9,7 @@ from .context import kind_of, node_at
 from .diagnostics import RULES
 from .document import Document, Mapping, Scalar, to_python
 
+
 @dataclass(frozen=True)
 class Hover:
     markdown: str
@@ -35,15 +36,18 @@ def hover(doc: Document, offset: int) -> Hover | None:
     key = path[-1] if path else None
     if isinstance(node, Mapping) and key == "count" and kind_of(path[:-1]) == "vertex":
         vertex = _vertex_for(ctx, path[:-1])
-        return Hover(explain_count(to_python(node), vertex.type if vertex else None),
-                     node.start, node.end)
+        return Hover(
+            explain_count(to_python(node), vertex.type if vertex else None), node.start, node.end
+        )
     if not isinstance(node, Scalar):
         return None
     parent = path[:-1]
     kind = kind_of(parent)
     if kind == "vertex" and key == "count":
         vertex = _vertex_for(ctx, parent)
-        return Hover(explain_count(node.value, vertex.type if vertex else None), node.start, node.end)
+        return Hover(
+            explain_count(node.value, vertex.type if vertex else None), node.start, node.end
+        )
     if kind == "count":
         vertex = _vertex_for(ctx, parent[:-1])
         d = _vertex_count(vertex)
@@ -56,16 +60,28 @@ def hover(doc: Document, offset: int) -> Hover | None:
     if kind == "task" and key == "slot":
         for v in ctx.vertices:
             if v.type == "slot" and v.label == node.value:
-                return Hover(f"Runs in slot **{v.label}**.\n\n" + _vertex_summary(ctx, v),
-                             node.start, node.end)
+                return Hover(
+                    f"Runs in slot **{v.label}**.\n\n" + _vertex_summary(ctx, v),
+                    node.start,
+                    node.end,
+                )
     if kind == "system" and key == "duration" and type(node.value) in (int, float):
         return Hover(f"Time limit: {human_duration(node.value)}.", node.start, node.end)
     doc_text = docs_text.key_doc(kind, key)
-    value_doc = next((d for v, d in docs_text.VALUES.get((kind or "", key or ""), [])
-                      if v.strip("'\"") == str(node.value) and d), None)
+    value_doc = next(
+        (
+            d
+            for v, d in docs_text.VALUES.get((kind or "", key or ""), [])
+            if v.strip("'\"") == str(node.value) and d
+        ),
+        None,
+    )
     if value_doc:
-        return Hover(f"`{node.value}`: {value_doc}" + (f"\n\n**{key}**: {doc_text}" if doc_text
-                                                       else ""), node.start, node.end)
+        return Hover(
+            f"`{node.value}`: {value_doc}" + (f"\n\n**{key}**: {doc_text}" if doc_text else ""),
+            node.start,
+            node.end,
+        )
     if doc_text:
         return Hover(f"**{key}**\n\n{doc_text}", node.start, node.end)
     return None
@@ -106,7 +122,9 @@ def _vertex_count(v):
 
 def _plural(word: str | None, n) -> str:
     word = word or "resource"
-    return word if n == 1 else (word + "es" if word.endswith(("s", "x", "ch", "sh")) else word + "s")
+    return (
+        word if n == 1 else (word + "es" if word.endswith(("s", "x", "ch", "sh")) else word + "s")
+    )
 
 
 def explain_count(value, rtype: str | None) -> str:
@@ -135,10 +153,16 @@ def explain_count(value, rtype: str | None) -> str:
             return f"At least {lo} {_plural(t, lo)}: as many as are available."
         seq = _series(lo, hi, op or "+", operand or 1)
         top = f"up to {hi}" if hi is not None else "with no upper bound"
-        how = {"+": f"in steps of {operand}", "*": f"multiplying by {operand}",
-               "^": f"raising to the power {operand}"}.get(op or "+", "")
-        return (f"Between {lo} and {hi} {_plural(t, 2)}, {how}" if hi is not None
-                else f"From {lo} {_plural(t, 2)} {top}, {how}") + (f": {seq}." if seq else ".")
+        how = {
+            "+": f"in steps of {operand}",
+            "*": f"multiplying by {operand}",
+            "^": f"raising to the power {operand}",
+        }.get(op or "+", "")
+        return (
+            f"Between {lo} and {hi} {_plural(t, 2)}, {how}"
+            if hi is not None
+            else f"From {lo} {_plural(t, 2)} {top}, {how}"
+        ) + (f": {seq}." if seq else ".")
     return "Not a valid count."
 
 
@@ -146,7 +170,7 @@ def _series(lo, hi, op, operand, limit=6) -> str:
     out, x = [], lo
     while len(out) < limit and (hi is None or x <= hi):
         out.append(x)
-        nxt = x + operand if op == "+" else x * operand if op == "*" else x ** operand
+        nxt = x + operand if op == "+" else x * operand if op == "*" else x**operand
         if nxt <= x:
             break
         x = nxt
@@ -186,11 +210,17 @@ def _vertex_summary(ctx, v) -> str:
         contents = ", ".join(f"{c} {_plural(k, c)}" for k, c in per.items()) or "nothing"
         tasks = _tasks_for(ctx, s.label, n, per)
         total = f"{n} {_plural('slot', n)}" if n is not None else "a varying number of slots"
-        lines.append(f"Slot **{s.label}**: {total}, each with {contents}"
-                     + (f"; {tasks}" if tasks else "") + ".")
+        lines.append(
+            f"Slot **{s.label}**: {total}, each with {contents}"
+            + (f"; {tasks}" if tasks else "")
+            + "."
+        )
         if n is not None and per:
-            lines.append("Overall: " + ", ".join(f"{c * n} {_plural(k, c * n)}"
-                                                 for k, c in per.items()) + ".")
+            lines.append(
+                "Overall: "
+                + ", ".join(f"{c * n} {_plural(k, c * n)}" for k, c in per.items())
+                + "."
+            )
     return "\n\n".join(lines)
 
 
@@ -210,8 +240,12 @@ def _tasks_for(ctx, label, n_slots, per) -> str:
         if isinstance(count.get("total"), int):
             return f"{count['total']} {_plural('task', count['total'])} in total"
         pr = count.get("per_resource")
-        if isinstance(pr, dict) and isinstance(pr.get("count"), int) and n_slots is not None \
-                and pr.get("type") in per:
+        if (
+            isinstance(pr, dict)
+            and isinstance(pr.get("count"), int)
+            and n_slots is not None
+            and pr.get("type") in per
+        ):
             t = pr["count"] * per[pr["type"]] * n_slots
             return f"{t} {_plural('task', t)} ({pr['count']} per {pr['type']})"
     return ""

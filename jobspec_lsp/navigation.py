@@ -14,7 +14,7 @@ from .document import Document, Mapping, Node, Scalar, Sequence
 class Symbol:
     name: str
     detail: str
-    kind: str            # "array", "struct", "field", "function", "key"
+    kind: str  # "array", "struct", "field", "function", "key"
     start: int
     end: int
     sel_start: int
@@ -100,7 +100,7 @@ def rename(doc: Document, offset: int, new_name: str) -> list[tuple[int, int, st
         raise RenameError(f"the label {new_name!r} is already used")
     edits = []
     for n in references(doc, offset, True):
-        src = doc.text[n.start:n.end]
+        src = doc.text[n.start : n.end]
         quote = src[0] if src[:1] in ("'", '"') else ""
         edits.append((n.start, n.end, f"{quote}{new_name}{quote}"))
     return edits
@@ -122,20 +122,34 @@ def document_symbols(doc: Document) -> list[Symbol]:
             for i, t in enumerate(value.items):
                 if isinstance(t, Mapping):
                     cmd = t.get("command")
-                    name = " ".join(str(c.value) for c in cmd.items if isinstance(c, Scalar)) \
-                        if isinstance(cmd, Sequence) else f"task {i}"
+                    name = (
+                        " ".join(str(c.value) for c in cmd.items if isinstance(c, Scalar))
+                        if isinstance(cmd, Sequence)
+                        else f"task {i}"
+                    )
                     slot = t.get("slot")
                     detail = f"slot {slot.value}" if isinstance(slot, Scalar) else ""
                     sel = t.pairs[0][0] if t.pairs else t
-                    sym.children.append(Symbol(name or f"task {i}", detail, "function", t.start,
-                                               t.end, sel.start, sel.end))
+                    sym.children.append(
+                        Symbol(
+                            name or f"task {i}",
+                            detail,
+                            "function",
+                            t.start,
+                            t.end,
+                            sel.start,
+                            sel.end,
+                        )
+                    )
         elif key.value == "attributes" and isinstance(value, Mapping):
             sym.kind = "struct"
             for k, v in value.pairs:
                 child = Symbol(str(k.value), "", "struct", k.start, v.end, k.start, k.end)
                 if isinstance(v, Mapping):
-                    child.children = [Symbol(str(k2.value), "", "field", k2.start, v2.end,
-                                             k2.start, k2.end) for k2, v2 in v.pairs]
+                    child.children = [
+                        Symbol(str(k2.value), "", "field", k2.start, v2.end, k2.start, k2.end)
+                        for k2, v2 in v.pairs
+                    ]
                 sym.children.append(child)
         else:
             sym.kind = "field"
@@ -150,8 +164,16 @@ def _vertex_symbol(v) -> Symbol:
     name = f"{v.type or '?'} ×{ctext}"
     detail = f"label {v.label}" if v.label else ""
     sel = node.key_node("type") or (node.pairs[0][0] if node.pairs else node)
-    return Symbol(name, detail, "struct", node.start, node.end, sel.start, sel.end,
-                  [_vertex_symbol(c) for c in v.children])
+    return Symbol(
+        name,
+        detail,
+        "struct",
+        node.start,
+        node.end,
+        sel.start,
+        sel.end,
+        [_vertex_symbol(c) for c in v.children],
+    )
 
 
 def folding_ranges(doc: Document) -> list[tuple[int, int]]:
@@ -164,7 +186,7 @@ def folding_ranges(doc: Document) -> list[tuple[int, int]]:
     while stack:
         n = stack.pop()
         if isinstance(n, Mapping):
-            children = [(k.start, v) for k, v in n.pairs]   # a pair folds from its key
+            children = [(k.start, v) for k, v in n.pairs]  # a pair folds from its key
         elif isinstance(n, Sequence):
             children = [(item.start, item) for item in n.items]
         else:

@@ -72,11 +72,14 @@ class LineIndex:
                 char = _units(prefix, enc)
         return Position(line, char)
 
-    def range(self, start: int, end: int, utf16: bool = False, encoding: str | None = None) -> Range:
+    def range(
+        self, start: int, end: int, utf16: bool = False, encoding: str | None = None
+    ) -> Range:
         return Range(self.position(start, utf16, encoding), self.position(end, utf16, encoding))
 
-    def offset(self, line: int, character: int, utf16: bool = False,
-               encoding: str | None = None) -> int:
+    def offset(
+        self, line: int, character: int, utf16: bool = False, encoding: str | None = None
+    ) -> int:
         """Inverse of :meth:`position`; clamps to the line and the text."""
         enc = encoding or ("utf-16" if utf16 else "utf-32")
         if line < 0:

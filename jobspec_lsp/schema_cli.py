@@ -22,7 +22,8 @@ SCHEMAS = {
 def schema_text(kind: str = "canonical") -> str:
     """The JSON text of the packaged schema for ``canonical`` (RFC 14) or ``v1`` (RFC 25)."""
     return (importlib.resources.files("jobspec_lsp") / "schemas" / SCHEMAS[kind]).read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,8 +33,10 @@ def run(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            print(f"jobspec schema: error: cannot write {args.output}: {exc.strerror}",
-                  file=sys.stderr)
+            print(
+                f"jobspec schema: error: cannot write {args.output}: {exc.strerror}",
+                file=sys.stderr,
+            )
             return 2
     else:
         sys.stdout.write(text)
@@ -43,12 +46,16 @@ def run(args: argparse.Namespace) -> int:
 def register(subparsers) -> argparse.ArgumentParser:
     """Add the ``schema`` subcommand to the ``jobspec`` parser's subparsers."""
     p = subparsers.add_parser(
-        "schema", help="print a corrected JSON Schema of jobspec for other tools",
+        "schema",
+        help="print a corrected JSON Schema of jobspec for other tools",
         description="Print the JSON Schema of canonical (RFC 14, the default) or V1 (RFC 25) "
-                    "jobspec, for yaml-language-server, check-jsonschema and other JSON Schema "
-                    "tools. A schema checks structure only; `jobspec check` does the rest.")
+        "jobspec, for yaml-language-server, check-jsonschema and other JSON Schema "
+        "tools. A schema checks structure only; `jobspec check` does the rest.",
+    )
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--canonical", action="store_true", help="RFC 14 canonical jobspec (default)")
+    which.add_argument(
+        "--canonical", action="store_true", help="RFC 14 canonical jobspec (default)"
+    )
     which.add_argument("--v1", action="store_true", help="RFC 25 jobspec V1")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.set_defaults(func=run)

@@ -29,12 +29,18 @@ from .sources import language_of
 
 log = logging.getLogger("jobspec_lsp")
 
-DEFAULT_GLOBS = ("*.jobspec.yaml", "*.jobspec.yml", "*.jobspec.json", "jobspec.yaml",
-                 "jobspec.yml", "jobspec.json")
+DEFAULT_GLOBS = (
+    "*.jobspec.yaml",
+    "*.jobspec.yml",
+    "*.jobspec.json",
+    "jobspec.yaml",
+    "jobspec.yml",
+    "jobspec.json",
+)
 LANGUAGES = ("yaml", "json", "flux-jobspec", "jsonc")
 BIG = 200_000  # characters: analysed off the event loop
 SETTLE_DELAY = 0.004  # how long a change waits for a newer one already on its way
-BURST_DELAY = 0.03    # ... and inside a burst of changes
+BURST_DELAY = 0.03  # ... and inside a burst of changes
 _LOOKS = re.compile(r'^(resources|tasks)\s*:|"(resources|tasks)"\s*:', re.M)
 
 
@@ -50,7 +56,7 @@ class Settings:
     docs_url: str | None = None
 
     @classmethod
-    def from_dict(cls, raw) -> "Settings":
+    def from_dict(cls, raw) -> Settings:
         s = cls()
         if not isinstance(raw, dict):
             return s
@@ -84,16 +90,17 @@ class Analysis:
 
 class JobspecServer(LanguageServer):
     def __init__(self):
-        super().__init__("jobspec-lsp", __version__,
-                         text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "jobspec-lsp", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental
+        )
         self.settings = Settings()
         self.cache: dict[str, Analysis] = {}
-        self.project_targets: dict[str, str] = {}   # uri -> [tool.jobspec] target
+        self.project_targets: dict[str, str] = {}  # uri -> [tool.jobspec] target
         self.tasks: dict[str, asyncio.Task] = {}
         self.pull = False
         self.published: dict[str, int | None] = {}
         self.running: set[str] = set()  # big documents being analysed in a thread
-        self.rerun: set[str] = set()    # ... that changed meanwhile
+        self.rerun: set[str] = set()  # ... that changed meanwhile
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -108,8 +115,12 @@ class JobspecServer(LanguageServer):
     def is_jobspec(self, uri: str) -> bool:
         doc = self.workspace.get_text_document(uri)
         lang = (doc.language_id or "").lower()
-        if lang and lang not in LANGUAGES and not lang.startswith(("yaml", "json")) \
-                and "jobspec" not in lang:
+        if (
+            lang
+            and lang not in LANGUAGES
+            and not lang.startswith(("yaml", "json"))
+            and "jobspec" not in lang
+        ):
             return False
         path = to_fs_path(uri) or uri
         name = Path(path).name
@@ -133,9 +144,13 @@ class JobspecServer(LanguageServer):
             return got
         text = tdoc.source
         doc = parse(text, self.language(uri))
-        diags = analysis.check(doc, version_rules=self.settings.version_rules,
-                               select=self.settings.select, ignore=self.settings.ignore,
-                               target=self.target(uri))
+        diags = analysis.check(
+            doc,
+            version_rules=self.settings.version_rules,
+            select=self.settings.select,
+            ignore=self.settings.ignore,
+            target=self.target(uri),
+        )
         result = Analysis(tdoc.version, doc, diags)
         self.cache[uri] = result
         return result
@@ -161,8 +176,9 @@ class JobspecServer(LanguageServer):
 
     def lsp_range(self, doc: Document, start: int, end: int) -> T.Range:
         r = doc.lines.range(start, end, encoding=self.encoding)
-        return T.Range(T.Position(r.start.line, r.start.character),
-                       T.Position(r.end.line, r.end.character))
+        return T.Range(
+            T.Position(r.start.line, r.start.character), T.Position(r.end.line, r.end.character)
+        )
 
     def docs_href(self, code: str) -> str | None:
         base = self.settings.docs_url or _packaged_rules_doc()
@@ -171,10 +187,14 @@ class JobspecServer(LanguageServer):
     def to_lsp(self, doc: Document, d: Diagnostic) -> T.Diagnostic:
         href = self.docs_href(d.code)
         return T.Diagnostic(
-            range=self.lsp_range(doc, d.start, d.end), message=d.message,
-            severity=T.DiagnosticSeverity(int(d.severity)), code=d.code, source="jobspec",
+            range=self.lsp_range(doc, d.start, d.end),
+            message=d.message,
+            severity=T.DiagnosticSeverity(int(d.severity)),
+            code=d.code,
+            source="jobspec",
             code_description=T.CodeDescription(href=href) if href else None,
-            data={"code": d.code, **(d.data or {})} if d.data else None)
+            data={"code": d.code, **(d.data or {})} if d.data else None,
+        )
 
     # ------------------------------------------------------------------ diagnostics
     def schedule(self, uri: str) -> None:
@@ -189,8 +209,9 @@ class JobspecServer(LanguageServer):
         in_burst = old is not None and not old.done()
         if in_burst:
             old.cancel()
-        self.tasks[uri] = loop.create_task(self._publish(uri, BURST_DELAY if in_burst
-                                                         else SETTLE_DELAY))
+        self.tasks[uri] = loop.create_task(
+            self._publish(uri, BURST_DELAY if in_burst else SETTLE_DELAY)
+        )
 
     async def _publish(self, uri: str, delay: float = 0) -> None:
         try:
@@ -219,6 +240,7 @@ class JobspecServer(LanguageServer):
                     if uri in self.rerun:
                         self.rerun.discard(uri)
                         self.schedule(uri)
+
                 fut.add_done_callback(finished)
                 result = await asyncio.shield(fut)
             else:
@@ -226,9 +248,13 @@ class JobspecServer(LanguageServer):
             current = self.workspace.get_text_document(uri).version
             if result is None or current != version or result.version != version:
                 return  # stale: a newer version is on its way
-            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
-                uri=uri, version=version,
-                diagnostics=[self.to_lsp(result.doc, d) for d in result.diagnostics]))
+            self.text_document_publish_diagnostics(
+                T.PublishDiagnosticsParams(
+                    uri=uri,
+                    version=version,
+                    diagnostics=[self.to_lsp(result.doc, d) for d in result.diagnostics],
+                )
+            )
             self.published[uri] = version
         except asyncio.CancelledError:
             pass
@@ -241,7 +267,7 @@ class JobspecServer(LanguageServer):
         if self.pull:
             try:
                 self.workspace_diagnostic_refresh(None)
-            except Exception:  # the client may not support refresh
+            except Exception:  # noqa: BLE001 - the client may not support refresh
                 log.debug("diagnostic refresh not supported")
             return
         for uri in list(self.workspace.text_documents):
@@ -259,22 +285,30 @@ def _packaged_rules_doc() -> str | None:
             if not path.is_file():
                 path = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
             _RULES_DOC.append(path.as_uri() if path.is_file() else None)
-        except Exception:
+        except Exception:  # noqa: BLE001 - no docs link is better than no server
             _RULES_DOC.append(None)
     return _RULES_DOC[0]
 
 
 server = JobspecServer()
 
-_KINDS = {"key": T.CompletionItemKind.Property, "value": T.CompletionItemKind.Value,
-          "snippet": T.CompletionItemKind.Snippet}
-_SYMBOLS = {"array": T.SymbolKind.Array, "struct": T.SymbolKind.Struct,
-            "field": T.SymbolKind.Field, "function": T.SymbolKind.Function,
-            "key": T.SymbolKind.Key}
+_KINDS = {
+    "key": T.CompletionItemKind.Property,
+    "value": T.CompletionItemKind.Value,
+    "snippet": T.CompletionItemKind.Snippet,
+}
+_SYMBOLS = {
+    "array": T.SymbolKind.Array,
+    "struct": T.SymbolKind.Struct,
+    "field": T.SymbolKind.Field,
+    "function": T.SymbolKind.Function,
+    "key": T.SymbolKind.Key,
+}
 
 
 def _guard(default):
     """Log a handler's exception and answer ``default``: input never kills the server."""
+
     def wrap(fn):
         def inner(ls, params):
             try:
@@ -282,8 +316,10 @@ def _guard(default):
             except Exception:
                 log.exception("%s failed", fn.__name__)
                 return default
+
         inner.__name__ = fn.__name__
         return inner
+
     return wrap
 
 
@@ -306,7 +342,8 @@ async def _pull_configuration(ls: JobspecServer) -> None:
         return
     try:
         got = await ls.workspace_configuration_async(
-            T.ConfigurationParams(items=[T.ConfigurationItem(section="jobspec")]))
+            T.ConfigurationParams(items=[T.ConfigurationItem(section="jobspec")])
+        )
     except Exception:
         log.debug("workspace/configuration failed", exc_info=True)
         return
@@ -351,9 +388,12 @@ def did_close(ls: JobspecServer, params: T.DidCloseTextDocumentParams):
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
-@server.feature(T.TEXT_DOCUMENT_DIAGNOSTIC,
-                T.DiagnosticOptions(identifier="jobspec", inter_file_dependencies=False,
-                                    workspace_diagnostics=False))
+@server.feature(
+    T.TEXT_DOCUMENT_DIAGNOSTIC,
+    T.DiagnosticOptions(
+        identifier="jobspec", inter_file_dependencies=False, workspace_diagnostics=False
+    ),
+)
 def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
     try:
         a = ls.analyse(params.text_document.uri)
@@ -361,7 +401,9 @@ def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
         log.exception("analysis failed")
         a = None
     items = [ls.to_lsp(a.doc, d) for d in a.diagnostics] if a else []
-    return T.RelatedFullDocumentDiagnosticReport(items=items, result_id=str(a.version) if a else None)
+    return T.RelatedFullDocumentDiagnosticReport(
+        items=items, result_id=str(a.version) if a else None
+    )
 
 
 # ---------------------------------------------------------------------- completion & hover
@@ -375,25 +417,41 @@ def on_completion(ls: JobspecServer, params: T.CompletionParams):
     lines = LineIndex(text)
     offset = lines.offset(params.position.line, params.position.character, encoding=ls.encoding)
     cands, start, end = completion.complete_at(text, offset, ls.language(uri))
-    item_caps = getattr(getattr(ls.client_capabilities.text_document, "completion", None),
-                        "completion_item", None)
+    item_caps = getattr(
+        getattr(ls.client_capabilities.text_document, "completion", None), "completion_item", None
+    )
     markdown = T.MarkupKind.Markdown in (getattr(item_caps, "documentation_format", None) or [])
     items = []
     rng = _range_of(lines, start, max(end, offset), ls.encoding)
     for c in cands:
         insert = c.insert_text if c.insert_text is not None else c.label
-        items.append(T.CompletionItem(
-            label=c.label, kind=_KINDS.get(c.kind), detail=c.detail or None,
-            documentation=(T.MarkupContent(T.MarkupKind.Markdown, c.documentation) if markdown
-                           else c.documentation) if c.documentation else None,
-            insert_text_format=T.InsertTextFormat.Snippet if c.snippet else T.InsertTextFormat.PlainText,
-            text_edit=T.TextEdit(rng, insert), filter_text=c.label))
+        items.append(
+            T.CompletionItem(
+                label=c.label,
+                kind=_KINDS.get(c.kind),
+                detail=c.detail or None,
+                documentation=(
+                    T.MarkupContent(T.MarkupKind.Markdown, c.documentation)
+                    if markdown
+                    else c.documentation
+                )
+                if c.documentation
+                else None,
+                insert_text_format=T.InsertTextFormat.Snippet
+                if c.snippet
+                else T.InsertTextFormat.PlainText,
+                text_edit=T.TextEdit(rng, insert),
+                filter_text=c.label,
+            )
+        )
     return T.CompletionList(is_incomplete=False, items=items)
 
 
 def _range_of(lines, start, end, encoding) -> T.Range:
     r = lines.range(start, end, encoding=encoding)
-    return T.Range(T.Position(r.start.line, r.start.character), T.Position(r.end.line, r.end.character))
+    return T.Range(
+        T.Position(r.start.line, r.start.character), T.Position(r.end.line, r.end.character)
+    )
 
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
@@ -405,8 +463,10 @@ def on_hover(ls: JobspecServer, params: T.HoverParams):
     h = hover.hover(doc, ls.offset(doc, params.position))
     if h is None:
         return None
-    return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, h.markdown),
-                   range=ls.lsp_range(doc, h.start, h.end))
+    return T.Hover(
+        contents=T.MarkupContent(T.MarkupKind.Markdown, h.markdown),
+        range=ls.lsp_range(doc, h.start, h.end),
+    )
 
 
 # ---------------------------------------------------------------------- formatting
@@ -457,15 +517,21 @@ def on_range_formatting(ls: JobspecServer, params: T.DocumentRangeFormattingPara
     key order in particular, is a property of whole mappings)."""
     edits = _format_edits(ls, params.text_document.uri)
     lo, hi = params.range.start, params.range.end
-    return [e for e in edits
-            if (e.range.start.line, e.range.start.character) >= (lo.line, lo.character)
-            and (e.range.end.line, e.range.end.character) <= (hi.line, hi.character)]
+    return [
+        e
+        for e in edits
+        if (e.range.start.line, e.range.start.character) >= (lo.line, lo.character)
+        and (e.range.end.line, e.range.end.character) <= (hi.line, hi.character)
+    ]
 
 
 # ---------------------------------------------------------------------- code actions
-@server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
-                T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix,
-                                                       T.CodeActionKind.RefactorRewrite]))
+@server.feature(
+    T.TEXT_DOCUMENT_CODE_ACTION,
+    T.CodeActionOptions(
+        code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.RefactorRewrite]
+    ),
+)
 @_guard([])
 def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
     uri = params.text_document.uri
@@ -475,8 +541,11 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
     doc = a.doc
     lo = ls.offset(doc, params.range.start)
     hi = ls.offset(doc, params.range.end)
-    wanted = {(d.code, d.range.start.line, d.range.start.character)
-              for d in params.context.diagnostics if isinstance(d.code, str)}
+    wanted = {
+        (d.code, d.range.start.line, d.range.start.character)
+        for d in params.context.diagnostics
+        if isinstance(d.code, str)
+    }
     actions = []
     for d in a.diagnostics:
         if not (d.start <= hi and lo <= d.end):
@@ -487,43 +556,80 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
             continue
         for fix in fixes.fixes_for(doc, d):
             edits = [T.TextEdit(ls.lsp_range(doc, e.start, e.end), e.text) for e in fix.edits]
-            actions.append(T.CodeAction(
-                title=fix.title, kind=T.CodeActionKind.QuickFix, diagnostics=[lsp_diag],
-                is_preferred=fix.preferred,
-                edit=T.WorkspaceEdit(document_changes=[T.TextDocumentEdit(
-                    T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version),
-                    edits)])))
+            actions.append(
+                T.CodeAction(
+                    title=fix.title,
+                    kind=T.CodeActionKind.QuickFix,
+                    diagnostics=[lsp_diag],
+                    is_preferred=fix.preferred,
+                    edit=T.WorkspaceEdit(
+                        document_changes=[
+                            T.TextDocumentEdit(
+                                T.OptionalVersionedTextDocumentIdentifier(
+                                    uri=uri, version=a.version
+                                ),
+                                edits,
+                            )
+                        ]
+                    ),
+                )
+            )
     only = params.context.only
-    if a.doc.root is not None and (not only or any(getattr(k, "value", k).startswith("refactor") for k in only)):
+    if a.doc.root is not None and (
+        not only or any(getattr(k, "value", k).startswith("refactor") for k in only)
+    ):
         actions.extend(_conversion_actions(ls, uri, a))
     return actions
 
 
 def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
-    """"Convert to jobspec V1" / "Convert to canonical jobspec" over the whole document
+    """ "Convert to jobspec V1" / "Convert to canonical jobspec" over the whole document
     (minimal edits, comments kept); a blocked conversion is shown disabled, with why."""
     from . import convert
 
     lang = ls.language(uri)
     v1 = analysis.uses_v1(a.doc)
     if a.conversion is None:  # code actions are asked for on every cursor move: once per version
-        a.conversion = (convert.to_canonical(a.doc.text, lang) if v1
-                        else convert.to_v1(a.doc.text, lang))
+        a.conversion = (
+            convert.to_canonical(a.doc.text, lang) if v1 else convert.to_v1(a.doc.text, lang)
+        )
     conv = a.conversion
     title = "Convert to canonical jobspec" if v1 else "Convert to jobspec V1"
     if not conv.ok:
         first = conv.blockers[0] if conv.blockers else None
         pos = a.doc.lines.position(first.start) if first else None
-        reason = (f"{first.message} (line {pos.line + 1}; {len(conv.blockers)} blocker"
-                  f"{'s' if len(conv.blockers) != 1 else ''})") if first else "not convertible"
-        return [T.CodeAction(title=title, kind=T.CodeActionKind.RefactorRewrite,
-                             disabled=T.CodeActionDisabled(reason=reason))]
-    edits = [T.TextEdit(ls.lsp_range(a.doc, s_, e_), t)
-             for s_, e_, t in minimal_edits(a.doc.text, conv.text)]
-    return [T.CodeAction(title=title, kind=T.CodeActionKind.RefactorRewrite,
-                         edit=T.WorkspaceEdit(document_changes=[T.TextDocumentEdit(
-                             T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version),
-                             edits)]))]
+        reason = (
+            (
+                f"{first.message} (line {pos.line + 1}; {len(conv.blockers)} blocker"
+                f"{'s' if len(conv.blockers) != 1 else ''})"
+            )
+            if first
+            else "not convertible"
+        )
+        return [
+            T.CodeAction(
+                title=title,
+                kind=T.CodeActionKind.RefactorRewrite,
+                disabled=T.CodeActionDisabled(reason=reason),
+            )
+        ]
+    edits = [
+        T.TextEdit(ls.lsp_range(a.doc, s_, e_), t)
+        for s_, e_, t in minimal_edits(a.doc.text, conv.text)
+    ]
+    return [
+        T.CodeAction(
+            title=title,
+            kind=T.CodeActionKind.RefactorRewrite,
+            edit=T.WorkspaceEdit(
+                document_changes=[
+                    T.TextDocumentEdit(
+                        T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version), edits
+                    )
+                ]
+            ),
+        )
+    ]
 
 
 # ---------------------------------------------------------------------- navigation
@@ -545,8 +651,9 @@ def on_references(ls: JobspecServer, params: T.ReferenceParams):
     doc = ls.document(params.text_document.uri)
     if doc is None:
         return []
-    nodes = navigation.references(doc, ls.offset(doc, params.position),
-                                  params.context.include_declaration)
+    nodes = navigation.references(
+        doc, ls.offset(doc, params.position), params.context.include_declaration
+    )
     return [T.Location(params.text_document.uri, ls.lsp_range(doc, n.start, n.end)) for n in nodes]
 
 
@@ -559,10 +666,11 @@ def on_prepare_rename(ls: JobspecServer, params: T.PrepareRenameParams):
     node = navigation.prepare_rename(doc, ls.offset(doc, params.position))
     if node is None:
         return None
-    src = doc.text[node.start:node.end]
+    src = doc.text[node.start : node.end]
     q = 1 if src[:1] in ("'", '"') else 0
-    return T.PrepareRenamePlaceholder(range=ls.lsp_range(doc, node.start + q, node.end - q),
-                                      placeholder=str(node.value))
+    return T.PrepareRenamePlaceholder(
+        range=ls.lsp_range(doc, node.start + q, node.end - q), placeholder=str(node.value)
+    )
 
 
 @server.feature(T.TEXT_DOCUMENT_RENAME, T.RenameOptions(prepare_provider=True))
@@ -577,9 +685,14 @@ def on_rename(ls: JobspecServer, params: T.RenameParams):
         edits = navigation.rename(a.doc, ls.offset(a.doc, params.position), params.new_name)
     except navigation.RenameError as err:
         raise JsonRpcInvalidParams(str(err)) from None
-    return T.WorkspaceEdit(document_changes=[T.TextDocumentEdit(
-        T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version),
-        [T.TextEdit(ls.lsp_range(a.doc, s, e), t) for s, e, t in edits])])
+    return T.WorkspaceEdit(
+        document_changes=[
+            T.TextDocumentEdit(
+                T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version),
+                [T.TextEdit(ls.lsp_range(a.doc, s, e), t) for s, e, t in edits],
+            )
+        ]
+    )
 
 
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -590,10 +703,15 @@ def on_document_symbol(ls: JobspecServer, params: T.DocumentSymbolParams):
         return []
 
     def conv(s):
-        return T.DocumentSymbol(name=s.name, detail=s.detail or None, kind=_SYMBOLS[s.kind],
-                                range=ls.lsp_range(doc, s.start, s.end),
-                                selection_range=ls.lsp_range(doc, s.sel_start, s.sel_end),
-                                children=[conv(c) for c in s.children] or None)
+        return T.DocumentSymbol(
+            name=s.name,
+            detail=s.detail or None,
+            kind=_SYMBOLS[s.kind],
+            range=ls.lsp_range(doc, s.start, s.end),
+            selection_range=ls.lsp_range(doc, s.sel_start, s.sel_end),
+            children=[conv(c) for c in s.children] or None,
+        )
+
     return [conv(s) for s in navigation.document_symbols(doc)]
 
 
@@ -628,11 +746,11 @@ def main(argv=None) -> int:
     group.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
     group.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket")
     group.add_argument("--ws", metavar="HOST:PORT", help="listen for WebSocket connections")
-    ap.add_argument("--log-level", default="WARNING",
-                    choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    ap.add_argument("--log-level", default="WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     args = ap.parse_args(argv)
-    logging.basicConfig(stream=sys.stderr, level=args.log_level,
-                        format="jobspec-lsp %(levelname)s %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr, level=args.log_level, format="jobspec-lsp %(levelname)s %(message)s"
+    )
     if args.tcp or args.ws:
         spec = args.tcp or args.ws
         host, _, port = spec.rpartition(":")
@@ -640,9 +758,12 @@ def main(argv=None) -> int:
             ap.error(f"expected HOST:PORT, not {spec!r}")
         if args.ws:
             import importlib.util
+
             if importlib.util.find_spec("websockets") is None:  # pygls serves WebSocket with it
-                print("jobspec-lsp: --ws needs the websockets package "
-                      "(pip install 'pygls[ws]')", file=sys.stderr)
+                print(
+                    "jobspec-lsp: --ws needs the websockets package (pip install 'pygls[ws]')",
+                    file=sys.stderr,
+                )
                 return 2
         (server.start_tcp if args.tcp else server.start_ws)(host or "127.0.0.1", int(port))
     else:

@@ -28,8 +28,14 @@ class ShapeError(ValueError):
     """A shape that cannot be read (offsets into the shape string) or a
     resources list that cannot be written as a shape (``path`` names the vertex)."""
 
-    def __init__(self, message: str, start: int = 0, end: int | None = None, expected=(),
-                 path: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        start: int = 0,
+        end: int | None = None,
+        expected=(),
+        path: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.start = start
@@ -55,8 +61,11 @@ def expand(text: str, label: str = DEFAULT_LABEL) -> list[dict]:
     unlabeled = [v for v in slots if v[3] is None]
     if unlabeled and len(slots) > 1:
         tok = unlabeled[0][1]
-        raise ShapeError(f"this shape has {len(slots)} slots, so each needs a label: "
-                         f"write slot{{name}}", tok.start_pos, tok.end_pos)
+        raise ShapeError(
+            f"this shape has {len(slots)} slots, so each needs a label: write slot{{name}}",
+            tok.start_pos,
+            tok.end_pos,
+        )
     return [_build(v, label) for v in vertices]
 
 
@@ -87,9 +96,12 @@ def _vertex(node: Tree, text: str):
     if items and vtype == "slot":
         first = items[0]
         if first.data != "bare":
-            raise ShapeError("a slot's label must come first in its braces, on its own "
-                             f"(slot{{name,...}}), not {text[first.meta.start_pos:first.meta.end_pos]!r}", first.meta.start_pos,
-                             first.meta.end_pos)
+            raise ShapeError(
+                "a slot's label must come first in its braces, on its own "
+                f"(slot{{name,...}}), not {text[first.meta.start_pos : first.meta.end_pos]!r}",
+                first.meta.start_pos,
+                first.meta.end_pos,
+            )
         label = _key(first.children[0])
         items = items[1:]
     for item in items:
@@ -98,7 +110,11 @@ def _vertex(node: Tree, text: str):
         if key == "x":
             key = "exclusive"
         tok = _first_token(key_tree)
-        if key in fields or key in ("type", "count", "with") or (key == "label" and vtype == "slot"):
+        if (
+            key in fields
+            or key in ("type", "count", "with")
+            or (key == "label" and vtype == "slot")
+        ):
             what = "is given twice" if key in fields else "cannot be set in braces"
             raise ShapeError(f"the key {key!r} {what}", tok.start_pos, tok.end_pos)
         if item.data == "pair":
@@ -106,8 +122,11 @@ def _vertex(node: Tree, text: str):
         else:
             fields[key] = item.data != "flag_false"
     if vtype == "slot" and not has_with:
-        raise ShapeError("a slot must contain resources: add '/' and what it holds, e.g. slot/core",
-                         type_tok.end_pos, type_tok.end_pos + 1)
+        raise ShapeError(
+            "a slot must contain resources: add '/' and what it holds, e.g. slot/core",
+            type_tok.end_pos,
+            type_tok.end_pos + 1,
+        )
     return (vtype, type_tok, count, label, fields, children)
 
 
@@ -132,8 +151,9 @@ def _count(node: Tree):
     except formats.FormatError as err:
         end = max(err.end, err.start + 1) if err.start < len(text) else err.start
         msg = re.sub(r"at column \d+", f"at column {base + err.start + 1}", err.message)
-        raise ShapeError(f"bad count {text!r}: {msg}", base + err.start, base + end,
-                         err.expected) from None
+        raise ShapeError(
+            f"bad count {text!r}: {msg}", base + err.start, base + end, err.expected
+        ) from None
     if kind == "range":
         if parsed["min"] < 1:
             raise ShapeError("a count range must start at 1 or more", base, base + len(text))
@@ -145,9 +165,6 @@ def _count(node: Tree):
 
 def _first_token(tree):
     return next(tree.scan_values(lambda v: isinstance(v, Token)))
-
-
-
 
 
 def _key(tree) -> str:
@@ -266,7 +283,9 @@ def _collapse_vertex(v, path, sole_slot, label) -> str:
             raise ShapeError(f"{path} ({vtype}): with must be a non-empty list", path=path)
         out += "/" + _collapse_list(kids, f"{path}.with", sole_slot, label)
     elif vtype == "slot":
-        raise ShapeError(f"{path}: a slot without resources cannot be written as a shape", path=path)
+        raise ShapeError(
+            f"{path}: a slot without resources cannot be written as a shape", path=path
+        )
     return out
 
 
@@ -282,8 +301,11 @@ def _collapse_count(count, where) -> str:
         except (KeyError, TypeError, formats.FormatError) as err:
             raise ShapeError(f"{where}: count {count} is not a valid range", path=where) from err
         if back != count:
-            raise ShapeError(f"{where}: count {count} has no RFC 45 spelling that expands back "
-                             f"to it (the shape {text!r} means {back})", path=where)
+            raise ShapeError(
+                f"{where}: count {count} has no RFC 45 spelling that expands back "
+                f"to it (the shape {text!r} means {back})",
+                path=where,
+            )
         return f"={text}"
     if isinstance(count, str):
         try:
@@ -293,12 +315,16 @@ def _collapse_count(count, where) -> str:
             try:
                 kind, runs = formats.parse_count_string(count)
             except formats.FormatError as err:
-                raise ShapeError(f"{where}: count {count!r} is not an idset or range",
-                                 path=where) from err
+                raise ShapeError(
+                    f"{where}: count {count!r} is not an idset or range", path=where
+                ) from err
         if kind == "range" or (len(runs) == 1 and runs[0][0] == runs[0][1]):
-            raise ShapeError(f"{where}: the count string {count!r} would expand to "
-                             f"{'a range mapping' if kind == 'range' else 'an integer'}, not a "
-                             "string; a shape cannot keep it a string", path=where)
+            raise ShapeError(
+                f"{where}: the count string {count!r} would expand to "
+                f"{'a range mapping' if kind == 'range' else 'an integer'}, not a "
+                "string; a shape cannot keep it a string",
+                path=where,
+            )
         return f"={count}"
     raise ShapeError(f"{where}: count {count!r} cannot be written in a shape", path=where)
 
@@ -330,14 +356,17 @@ def _collapse_value(value, where) -> str:
     if isinstance(value, float):
         text = json.dumps(value)
         if _word(text) != value or not _WORD.match(text):
-            raise ShapeError(f"{where}: the number {value!r} cannot be written in a shape", path=where)
+            raise ShapeError(
+                f"{where}: the number {value!r} cannot be written in a shape", path=where
+            )
         return text
     if isinstance(value, str):
         if _WORD.match(value) and _word(value) == value and type(_word(value)) is str:
             return value
         return json.dumps(value)
-    raise ShapeError(f"{where}: {type(value).__name__} values cannot be written in a shape",
-                     path=where)
+    raise ShapeError(
+        f"{where}: {type(value).__name__} values cannot be written in a shape", path=where
+    )
 
 
 def shape_of(vertex: dict, label: str = DEFAULT_LABEL) -> str:

@@ -17,13 +17,15 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 
 def looks_like_json(text: str | bytes) -> bool:
-    head = text.lstrip("\ufeff \t\r\n") if isinstance(text, str) else \
-        text.lstrip(b" \t\r\n").removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    head = (
+        text.lstrip("\ufeff \t\r\n")
+        if isinstance(text, str)
+        else text.lstrip(b" \t\r\n").removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    )
     return head[:1] in ("{", "[", b"{", b"[")
 
 
-def language_of(name: str | None, text: str | bytes = "", language_id: str | None = None
-                ) -> str:
+def language_of(name: str | None, text: str | bytes = "", language_id: str | None = None) -> str:
     """``"json"`` or ``"yaml"`` for a document named ``name`` (None: standard input)
     with content ``text``; ``language_id`` is an editor's language, when there is one."""
     lid = (language_id or "").lower()

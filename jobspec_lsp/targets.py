@@ -58,7 +58,9 @@ attributes:
 """
 
 JS001 = define(
-    "JS001", "flux-core-needs-v1", E,
+    "JS001",
+    "flux-core-needs-v1",
+    E,
     "flux-core's job-ingest, as shipped, accepts only jobspec V1 (version: 1).",
     why="""
 Under `--target flux-core`. A canonical jobspec (any other version) is valid RFC 14,
@@ -68,10 +70,15 @@ but the job-ingest of a flux-core instance as it ships runs its validator with
 instance whose ingest is configured with
 `validator-args=--require-version=any` (then check with `--target flux-core-any`).
 """,
-    bad="version: 999\n" + _V1_BODY, good="version: 1\n" + _V1_BODY, target="flux-core")
+    bad="version: 999\n" + _V1_BODY,
+    good="version: 1\n" + _V1_BODY,
+    target="flux-core",
+)
 
 JS002 = define(
-    "JS002", "flux-core-rejects", E,
+    "JS002",
+    "flux-core-rejects",
+    E,
     "flux-core's job-ingest rejects something the RFCs allow or leave open.",
     why="""
 Under `--target flux-core` and `--target flux-core-any`. flux-core's ingest checks
@@ -80,15 +87,25 @@ types more strictly than the RFC text in places (a `duration` of `true`, a
 dependency on a job without a name). The message says what it objects to, in
 flux-core's terms.
 """,
-    bad="version: 1\n" + _V1_BODY.replace("duration: 3600", "duration: 3600\n    "
-                                           "dependencies:\n      - {scheme: singleton, value: ''}"),
-    good="version: 1\n" + _V1_BODY.replace("duration: 3600", "duration: 3600\n    "
-                                            "job: {name: nightly}\n    dependencies:\n"
-                                            "      - {scheme: singleton, value: ''}"),
-    target="flux-core")
+    bad="version: 1\n"
+    + _V1_BODY.replace(
+        "duration: 3600",
+        "duration: 3600\n    dependencies:\n      - {scheme: singleton, value: ''}",
+    ),
+    good="version: 1\n"
+    + _V1_BODY.replace(
+        "duration: 3600",
+        "duration: 3600\n    "
+        "job: {name: nightly}\n    dependencies:\n"
+        "      - {scheme: singleton, value: ''}",
+    ),
+    target="flux-core",
+)
 
 JS003 = define(
-    "JS003", "fluxion-rejects", E,
+    "JS003",
+    "fluxion-rejects",
+    E,
     "fluxion's jobspec reader rejects something the RFCs allow.",
     why="""
 Under `--target fluxion`. fluxion (flux-sched) reads the jobspec again when it
@@ -96,9 +113,11 @@ schedules the job, with a reader of its own that supports less than RFC 14: no
 `per_resource` task counts, no idset or range strings as counts, no `null`
 environment values. A site running fluxion refuses such a job.
 """,
-    bad="version: 999\n" + _V1_BODY.replace("count: {per_slot: 1}",
-                                            "count: {per_resource: {type: core, count: 1}}"),
-    good="version: 999\n" + _V1_BODY, target="fluxion")
+    bad="version: 999\n"
+    + _V1_BODY.replace("count: {per_slot: 1}", "count: {per_resource: {type: core, count: 1}}"),
+    good="version: 999\n" + _V1_BODY,
+    target="fluxion",
+)
 
 
 class _Found(Exception):
@@ -131,7 +150,7 @@ def _val(node: Node | None):
 
 
 def _is_int(v) -> bool:
-    return isinstance(v, int)          # booleans count, as in Python
+    return isinstance(v, int)  # booleans count, as in Python
 
 
 def _is_seq(node: Node | None) -> bool:
@@ -155,9 +174,10 @@ class _Checker:
         node = where if where is not None else self.doc.root
         start, end = (node.start, node.end) if node is not None else (0, 0)
         if isinstance(node, (Mapping, Sequence)) and not node.flow:
-            end = start + 1 if end > start else end   # a block collection: its first character
-        self.out.append(Diagnostic(code or self.code, E, f"{self.name} rejects this: {message}",
-                                   start, end))
+            end = start + 1 if end > start else end  # a block collection: its first character
+        self.out.append(
+            Diagnostic(code or self.code, E, f"{self.name} rejects this: {message}", start, end)
+        )
 
 
 # ---------------------------------------------------------------- flux-core ingest
@@ -178,8 +198,9 @@ class _FluxCore(_Checker):
             if key not in root:
                 self.reject(root, f"missing key ({key})")
         for k, _ in root.pairs:
-            if not (isinstance(k, Scalar) and k.value in ("resources", "tasks", "version",
-                                                          "attributes")):
+            if not (
+                isinstance(k, Scalar) and k.value in ("resources", "tasks", "version", "attributes")
+            ):
                 self.reject(k, f"extraneous key ({_val(k)})")
         if any(k not in root for k in ("resources", "tasks", "version", "attributes")):
             return
@@ -188,11 +209,17 @@ class _FluxCore(_Checker):
         v1 = self.require_v1 or is_v1(v)
         if v1 and v != 1:
             if self.require_v1:
-                self.out.append(Diagnostic(
-                    JS001, E, f"flux-core's job-ingest, as shipped, accepts only jobspec V1: "
-                    f"this is version {v!r}; convert it (jobspec convert --to v1) or submit to "
-                    "an instance whose ingest has validator-args=--require-version=any",
-                    version.start, version.end))
+                self.out.append(
+                    Diagnostic(
+                        JS001,
+                        E,
+                        f"flux-core's job-ingest, as shipped, accepts only jobspec V1: "
+                        f"this is version {v!r}; convert it (jobspec convert --to v1) or submit to "
+                        "an instance whose ingest has validator-args=--require-version=any",
+                        version.start,
+                        version.end,
+                    )
+                )
             else:
                 self.reject(version, "version must be 1")
         self.structure(root, v1)
@@ -211,8 +238,7 @@ class _FluxCore(_Checker):
             self.reject(version, "version must be an integer")
         elif vv < 1:
             self.reject(version, "version must be >= 1")
-        if isinstance(resources, Scalar) and isinstance(resources.value, str) \
-                and resources.value:
+        if isinstance(resources, Scalar) and isinstance(resources.value, str) and resources.value:
             self.reject(resources, "resource must be a mapping")
         for res in self.walk(_items(resources)):
             self.resource(res, v1)
@@ -231,7 +257,7 @@ class _FluxCore(_Checker):
                 if isinstance(children, Sequence):
                     yield from self.walk(children.items)
                 elif isinstance(children, Mapping):
-                    for k, _ in children.pairs:     # iterating a mapping gives its keys
+                    for k, _ in children.pairs:  # iterating a mapping gives its keys
                         yield k
                 elif isinstance(children, Scalar) and isinstance(children.value, str):
                     if children.value:
@@ -264,8 +290,7 @@ class _FluxCore(_Checker):
                 self.reject(count, "node, slot, or core count must be > 0")
             elif count.value < 0:
                 self.reject(count, "count must be >= 0")
-        if v1 and count is not None and not (isinstance(count, Scalar)
-                                             and _is_int(count.value)):
+        if v1 and count is not None and not (isinstance(count, Scalar) and _is_int(count.value)):
             self.reject(count, "V1 resource counts must be integers")
         for key in ("id", "unit", "label"):
             if key in res and not isinstance(_val(res.get(key)), str):
@@ -295,8 +320,10 @@ class _FluxCore(_Checker):
         if "max" in d and d["max"] < d["min"]:
             return bad("max", "max must be >= min")
         if ("operand" in d) != ("operator" in d):
-            return bad("operand" if "operand" in d else "operator",
-                       "operand and operator must both be in range if either is")
+            return bad(
+                "operand" if "operand" in d else "operator",
+                "operand and operator must both be in range if either is",
+            )
         if "operator" in d:
             op = d["operator"]
             if not isinstance(op, str) or len(op) != 1:
@@ -336,7 +363,7 @@ class _FluxCore(_Checker):
             return
         before = len(self.out)
         self.complex_range(Mapping(node.start, node.end, [], {}, True), d)
-        for i in range(before, len(self.out)):     # all at the string
+        for i in range(before, len(self.out)):  # all at the string
             old = self.out[i]
             self.out[i] = Diagnostic(old.code, old.severity, old.message, node.start, node.end)
 
@@ -365,8 +392,10 @@ class _FluxCore(_Checker):
                     elif n <= 0:
                         self.reject(count.get(key), f"count {key} must be > 0")
             if v1 and "per_resource" in count:
-                self.reject(count.key_node("per_resource"), "count per_slot or total must be "
-                            "set (V1 has no per_resource)")
+                self.reject(
+                    count.key_node("per_resource"),
+                    "count per_slot or total must be set (V1 has no per_resource)",
+                )
         if not isinstance(_val(task.get("slot")), str):
             self.reject(task.get("slot"), "slot must be a string")
         if "attributes" in task and not isinstance(task.get("attributes"), Mapping):
@@ -389,32 +418,41 @@ class _FluxCore(_Checker):
             elif not isinstance(system, Mapping):
                 self.reject(system, "attributes.system must be a mapping")
             elif "duration" not in system:
-                self.reject(attributes.key_node("system"),
-                            "attributes.system.duration is a required key")
+                self.reject(
+                    attributes.key_node("system"), "attributes.system.duration is a required key"
+                )
             elif not isinstance(_val(system.get("duration")), numbers.Number):
-                self.reject(system.get("duration"), "attributes.system.duration must be a "
-                            "number")
+                self.reject(system.get("duration"), "attributes.system.duration must be a number")
         if system is None:
             return
         if not isinstance(system, Mapping):
-            if not v1:       # V1 said so above
+            if not v1:  # V1 said so above
                 self.reject(system, "attributes.system must be a mapping")
             return
         self.dependencies(system.get("dependencies"), system)
         if "constraints" in system:
             self.constraint(system.get("constraints"))
         duration = system.get("duration")
-        if duration is not None and not (isinstance(duration, Scalar) and isinstance(
-                duration.value, (int, float)) and not isinstance(duration.value, bool)):
-            self.reject(duration, "the job manager reads a duration only as a number of "
-                        "seconds")
+        if duration is not None and not (
+            isinstance(duration, Scalar)
+            and isinstance(duration.value, (int, float))
+            and not isinstance(duration.value, bool)
+        ):
+            self.reject(duration, "the job manager reads a duration only as a number of seconds")
         queue = system.get("queue")
         if queue is not None and not isinstance(_val(queue), str):
             self.reject(queue, "the queue must be a string")
 
     # dependency schemes flux-core 0.88 has plugins for (others: "not supported")
-    SCHEMES = ("after", "afterany", "afterok", "afternotok", "afterstart", "begin-time",
-               "singleton")
+    SCHEMES = (
+        "after",
+        "afterany",
+        "afterok",
+        "afternotok",
+        "afterstart",
+        "begin-time",
+        "singleton",
+    )
 
     def dependencies(self, deps: Node | None, system: Mapping) -> None:
         if deps is None:
@@ -441,19 +479,26 @@ class _FluxCore(_Checker):
             elif not isinstance(_val(value), str):
                 self.reject(value, "dependency value must be a string")
             elif _val(scheme) not in self.SCHEMES:
-                self.reject(scheme, f'dependency scheme "{_val(scheme)}" not supported (it '
-                            f"has {', '.join(self.SCHEMES)})")
+                self.reject(
+                    scheme,
+                    f'dependency scheme "{_val(scheme)}" not supported (it '
+                    f"has {', '.join(self.SCHEMES)})",
+                )
             elif _val(scheme) == "singleton":
                 job = system.get("job")
                 if not (isinstance(job, Mapping) and "name" in job):
-                    self.reject(scheme, "singleton jobs require a job name "
-                                "(attributes.system.job.name)")
+                    self.reject(
+                        scheme, "singleton jobs require a job name (attributes.system.job.name)"
+                    )
             elif _val(scheme) == "begin-time":
                 try:
                     float(_val(value))
                 except ValueError:
-                    self.reject(value, f"invalid begin-time={_val(value)}: give the time as "
-                                "seconds since the epoch")
+                    self.reject(
+                        value,
+                        f"invalid begin-time={_val(value)}: give the time as "
+                        "seconds since the epoch",
+                    )
 
     BAD_PROPERTY = set("&'\"`|()")
 
@@ -470,7 +515,7 @@ class _FluxCore(_Checker):
                 self.reject(args, f"argument to constraint {op} must be a sequence")
                 continue
             items: list[Node] = _items(args)
-            if isinstance(args, Scalar):   # a string: its characters are the items
+            if isinstance(args, Scalar):  # a string: its characters are the items
                 items = [Scalar(args.start, args.end, ch, None, None) for ch in args.value]
             if op in ("and", "or", "not"):
                 for sub in items:
@@ -508,8 +553,7 @@ class _Fluxion(_Checker):
     code = JS003
     name = NAMES["fluxion"]
 
-    RESOURCE_KEYS = ("type", "count", "unit", "label", "with", "exclusive", "id",
-                     "requires")
+    RESOURCE_KEYS = ("type", "count", "unit", "label", "with", "exclusive", "id", "requires")
 
     def run(self) -> None:
         root = self.doc.root
@@ -522,11 +566,13 @@ class _Fluxion(_Checker):
         if len(root.pairs) != 4:
             for k, _ in root.pairs:
                 if _val(k) not in ("version", "resources", "tasks", "attributes"):
-                    self.reject(k, "the top-level mapping must have exactly the four keys "
-                                "version, resources, tasks, attributes")
+                    self.reject(
+                        k,
+                        "the top-level mapping must have exactly the four keys "
+                        "version, resources, tasks, attributes",
+                    )
         version = root.get("version")
-        if version is not None and not (self.unsigned(version)
-                                        and 1 <= int(version.value) <= 9999):
+        if version is not None and not (self.unsigned(version) and 1 <= int(version.value) <= 9999):
             self.reject(version, "only jobspec version 1-9999 is supported")
         resources = root.get("resources")
         if resources is not None:
@@ -548,8 +594,7 @@ class _Fluxion(_Checker):
 
     @staticmethod
     def integer(node: Node | None) -> bool:
-        return isinstance(node, Scalar) and _is_int(node.value) \
-            and not isinstance(node.value, bool)
+        return isinstance(node, Scalar) and _is_int(node.value) and not isinstance(node.value, bool)
 
     @staticmethod
     def unsigned(node: Node | None) -> bool:
@@ -582,14 +627,20 @@ class _Fluxion(_Checker):
         if isinstance(count, Mapping):
             self.count_range(count)
         elif count is not None and not self.unsigned(count):
-            self.reject(count, "a count must be a non-negative integer or a range mapping "
-                        "(no idset or range strings)")
+            self.reject(
+                count,
+                "a count must be a non-negative integer or a range mapping "
+                "(no idset or range strings)",
+            )
         if "exclusive" in res:
             excl = res.get("exclusive")
             if not self.scalar(excl):
                 self.reject(excl, 'the value of "exclusive" must be a scalar')
-            elif excl.value not in (True, False, "true", "false") or excl.value in (0, 1) \
-                    and not isinstance(excl.value, bool):
+            elif (
+                excl.value not in (True, False, "true", "false")
+                or excl.value in (0, 1)
+                and not isinstance(excl.value, bool)
+            ):
                 self.reject(excl, 'the value of "exclusive" must be either true or false')
         if _val(res.get("type")) == "slot" and "label" not in res:
             self.reject(res.get("type"), "all slots must be labeled")
@@ -614,18 +665,20 @@ class _Fluxion(_Checker):
         elif "max" in d and d["max"] < d["min"]:
             self.reject(node.get("max"), '"max" must be greater than or equal to "min"')
         elif sum(k in d for k in ("max", "operator", "operand")) not in (0, 3):
-            self.reject(node, 'all or none of "max", "operator", and "operand" must be '
-                        "specified")
+            self.reject(node, 'all or none of "max", "operator", and "operand" must be specified')
         elif "operator" in d:
             op = d["operator"]
             if op not in ("+", "*", "^"):
                 self.reject(node.get("operator"), "invalid count operator")
             elif op == "^" and d["min"] < 2:
-                self.reject(node.get("min"), "\"min\" must be greater than one for "
-                            "exponentiation '^'")
+                self.reject(
+                    node.get("min"), "\"min\" must be greater than one for exponentiation '^'"
+                )
             elif op == "*" and d["operand"] < 2:
-                self.reject(node.get("operand"), "\"operand\" must be greater than one for "
-                            "multiplication '*'")
+                self.reject(
+                    node.get("operand"),
+                    "\"operand\" must be greater than one for multiplication '*'",
+                )
 
     def task(self, task: Node) -> None:
         if not isinstance(task, Mapping):
@@ -643,8 +696,11 @@ class _Fluxion(_Checker):
             if len(count.pairs) != 1:
                 self.reject(count, '"count" in a task must have exactly one entry')
             elif not self.scalar(count.pairs[0][1]):
-                self.reject(count.pairs[0][0], "a task count is read as a single value (a "
-                            "per_resource mapping is not supported)")
+                self.reject(
+                    count.pairs[0][0],
+                    "a task count is read as a single value (a "
+                    "per_resource mapping is not supported)",
+                )
         command = task.get("command")
         if command is not None:
             if not isinstance(command, Sequence):
@@ -684,8 +740,11 @@ class _Fluxion(_Checker):
         if not isinstance(system, Mapping):
             return
         duration = system.get("duration")
-        if duration is not None and not (isinstance(duration, Scalar) and isinstance(
-                duration.value, (int, float)) and not isinstance(duration.value, bool)):
+        if duration is not None and not (
+            isinstance(duration, Scalar)
+            and isinstance(duration.value, (int, float))
+            and not isinstance(duration.value, bool)
+        ):
             self.reject(duration, "the duration must be a number")
         self.environment(system.get("environment"))
         if "constraints" in system:

@@ -43,9 +43,9 @@ def jobspec_exe() -> str:
 
 
 def run_cli(*args, input=None, cwd=None, timeout=60):
-    return subprocess.run([jobspec_exe(), *map(str, args)], input=input, cwd=cwd,
-                          capture_output=True, timeout=timeout)
-
+    return subprocess.run(
+        [jobspec_exe(), *map(str, args)], input=input, cwd=cwd, capture_output=True, timeout=timeout
+    )
 
 
 def yamlls_command() -> list[str]:
@@ -56,8 +56,9 @@ def yamlls_command() -> list[str]:
     exe = yamlls / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
     if not exe.exists():
         assert shutil.which("npm"), "npm is missing"
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=yamlls,
-                       check=True)
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=yamlls, check=True
+        )
     return ["node", str(exe), "--stdio"]
 
 
@@ -73,8 +74,10 @@ async def yamlls_diagnostics(settings: dict, uri: str, text: str, expect_errors:
     client = Client("yaml-language-server", yamlls_command(), settings)
     await client.start()
     try:
-        client.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+        )
         await client.drain()
         assert await client.wait_publish(uri, 0, None, 30), "no diagnostics published"
         for _ in range(150 if expect_errors else 15):

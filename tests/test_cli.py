@@ -5,8 +5,7 @@ import os
 import sys
 
 import pytest
-
-from helpers import REPO, own_rfc_file, rfc_files, rfc_id, run_cli
+from helpers import REPO, rfc_files, rfc_id, run_cli
 
 EXAMPLES = REPO / "examples"
 
@@ -16,8 +15,11 @@ def out(proc):
 
 
 def test_valid_examples_pass(tmp_path):
-    for name in ("v1-node-slot-core.jobspec.yaml", "v1-gpus.jobspec.json",
-                 "canonical-range.jobspec.yaml"):
+    for name in (
+        "v1-node-slot-core.jobspec.yaml",
+        "v1-gpus.jobspec.json",
+        "canonical-range.jobspec.yaml",
+    ):
         proc = run_cli("check", EXAMPLES / name)
         assert proc.returncode == 0, out(proc) + proc.stderr.decode()
 
@@ -28,25 +30,40 @@ def test_text_output_is_compiler_style():
     lines = out(proc).splitlines()
     path = str(EXAMPLES / "broken-v1.jobspec.yaml")
     assert f"{path}:13:20: error[JS202] count must be at least 1, not 0" in lines
-    assert f"{path}:16:11: error[JS307] no slot is labelled 'tsak'; did you mean 'task'? (slots: task)" in lines
-    assert f"{path}:21:15: error[JS405] duration is in seconds, not a duration string: write 3600 for '1h'" in lines
+    assert (
+        f"{path}:16:11: error[JS307] no slot is labelled 'tsak'; did you mean 'task'? (slots: task)"
+        in lines
+    )
+    assert (
+        f"{path}:21:15: error[JS405] duration is in seconds, not a duration string: write 3600 for '1h'"
+        in lines
+    )
     assert "Found" in proc.stderr.decode()
 
 
 def test_json_output_contract():
-    proc = run_cli("check", "--format", "json", EXAMPLES / "broken-v1.jobspec.yaml",
-                   EXAMPLES / "v1-gpus.jobspec.json")
+    proc = run_cli(
+        "check",
+        "--format",
+        "json",
+        EXAMPLES / "broken-v1.jobspec.yaml",
+        EXAMPLES / "v1-gpus.jobspec.json",
+    )
     assert proc.returncode == 1
     data = json.loads(out(proc))
     assert list(data) == ["files"]
-    assert [f["path"] for f in data["files"]] == [str(EXAMPLES / "broken-v1.jobspec.yaml"),
-                                                  str(EXAMPLES / "v1-gpus.jobspec.json")]
+    assert [f["path"] for f in data["files"]] == [
+        str(EXAMPLES / "broken-v1.jobspec.yaml"),
+        str(EXAMPLES / "v1-gpus.jobspec.json"),
+    ]
     assert data["files"][1]["diagnostics"] == []
     d = next(d for d in data["files"][0]["diagnostics"] if d["code"] == "JS307")
-    assert d == {"code": "JS307", "severity": "error",
-                 "message": "no slot is labelled 'tsak'; did you mean 'task'? (slots: task)",
-                 "range": {"start": {"line": 15, "character": 10},
-                           "end": {"line": 15, "character": 14}}}
+    assert d == {
+        "code": "JS307",
+        "severity": "error",
+        "message": "no slot is labelled 'tsak'; did you mean 'task'? (slots: task)",
+        "range": {"start": {"line": 15, "character": 10}, "end": {"line": 15, "character": 14}},
+    }
     for f in data["files"]:
         for d in f["diagnostics"]:
             assert set(d) == {"code", "severity", "message", "range"}
@@ -56,8 +73,12 @@ def test_json_output_contract():
 def test_github_output():
     proc = run_cli("check", "--format", "github", EXAMPLES / "broken-v1.jobspec.yaml")
     lines = out(proc).splitlines()
-    assert any(line.startswith("::error file=") and "line=16,col=11,endLine=16,endColumn=15"
-               in line and "title=JS307::JS307 " in line for line in lines)
+    assert any(
+        line.startswith("::error file=")
+        and "line=16,col=11,endLine=16,endColumn=15" in line
+        and "title=JS307::JS307 " in line
+        for line in lines
+    )
     assert any(line.startswith("::warning ") and "JS905" in line for line in lines)
 
 
@@ -66,7 +87,7 @@ def test_directory_recursion_finds_jobspec_names_only(tmp_path):
     good = (EXAMPLES / "v1-node-slot-core.jobspec.yaml").read_text()
     (tmp_path / "sub" / "deep" / "a.jobspec.yml").write_text(good)
     (tmp_path / "sub" / "jobspec.yaml").write_text("version: 0\n")
-    (tmp_path / "sub" / "other.yaml").write_text("not: [a jobspec\n")   # ignored: not a jobspec name
+    (tmp_path / "sub" / "other.yaml").write_text("not: [a jobspec\n")  # ignored: not a jobspec name
     (tmp_path / "node_modules").mkdir()
     (tmp_path / "node_modules" / "x.jobspec.yaml").write_text("junk: [")
     proc = run_cli("check", "--format", "json", tmp_path)
@@ -132,8 +153,10 @@ def test_binary_junk_empty_file_and_deep_nesting(tmp_path):
     proc = run_cli("check", "--format", "json", junk, empty, deep, deep_block)
     assert proc.returncode == 1, proc.stderr.decode()
     assert "Traceback" not in proc.stderr.decode()
-    files = {os.path.basename(f["path"]): [d["code"] for d in f["diagnostics"]]
-             for f in json.loads(out(proc))["files"]}
+    files = {
+        os.path.basename(f["path"]): [d["code"] for d in f["diagnostics"]]
+        for f in json.loads(out(proc))["files"]
+    }
     assert files["junk.jobspec.yaml"][0] in ("JS911", "JS901")
     assert files["empty.jobspec.yaml"] == ["JS909"]
     assert files["deep.jobspec.yaml"] == ["JS908"]
@@ -219,8 +242,10 @@ def test_rfc25_examples_clean_with_v1_rules(path):
 
 def test_python_m_entry_point():
     import subprocess
-    proc = subprocess.run([sys.executable, "-m", "jobspec_lsp", "check", str(EXAMPLES)],
-                          capture_output=True)
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "jobspec_lsp", "check", str(EXAMPLES)], capture_output=True
+    )
     assert proc.returncode == 1
 
 

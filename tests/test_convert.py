@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from helpers import REPO, own_rfc_file, rfc_files, rfc_id, run_cli
 
 from jobspec_lsp import convert
@@ -21,8 +20,11 @@ DATA = REPO / "tests" / "data" / "convert"
 
 def clean(text, rules, language="yaml"):
     """Assert ``text`` has no error under ``rules``; return what Flux reads."""
-    errors = [(d.code, d.message) for d in check(text, language=language, version_rules=rules)
-              if d.severity == Severity.ERROR]
+    errors = [
+        (d.code, d.message)
+        for d in check(text, language=language, version_rules=rules)
+        if d.severity == Severity.ERROR
+    ]
     assert errors == [], errors
     return to_python(parse(text, language).root)
 
@@ -45,22 +47,44 @@ RFC14_TO_V1 = {
     "example2.yaml": [("JS703", "node")],
     "use_case_1.1.yaml": [("JS703", "node")],
     "use_case_1.2.yaml": [("JS701", "min"), ("JS703", "node")],
-    "use_case_1.3.yaml": [("JS703", "node"), ("JS702", "socket"), ("JS701", "min"),
-                          ("JS701", "min")],
+    "use_case_1.3.yaml": [
+        ("JS703", "node"),
+        ("JS702", "socket"),
+        ("JS701", "min"),
+        ("JS701", "min"),
+    ],
     "use_case_1.4.yaml": [("JS703", "node"), ("JS702", "socket")],
-    "use_case_1.5.yaml": [("JS702", "cluster"), ("JS703", "node"), ("JS702", "memory"),
-                          ("JS702", "ib10g"), ("JS702", "switch"), ("JS706", "switch"),
-                          ("JS704", "command")],
-    "use_case_1.6.yaml": [("JS702", "cluster"), ("JS703", "node"), ("JS701", "{min: 1}"),
-                          ("JS705", "per_resource")],
-    "use_case_1.7.yaml": [("JS702", "switch"), ("JS703", "node"), ("JS701", "{min: 1}"),
-                          ("JS705", "per_resource")],
+    "use_case_1.5.yaml": [
+        ("JS702", "cluster"),
+        ("JS703", "node"),
+        ("JS702", "memory"),
+        ("JS702", "ib10g"),
+        ("JS702", "switch"),
+        ("JS706", "switch"),
+        ("JS704", "command"),
+    ],
+    "use_case_1.6.yaml": [
+        ("JS702", "cluster"),
+        ("JS703", "node"),
+        ("JS701", "{min: 1}"),
+        ("JS705", "per_resource"),
+    ],
+    "use_case_1.7.yaml": [
+        ("JS702", "switch"),
+        ("JS703", "node"),
+        ("JS701", "{min: 1}"),
+        ("JS705", "per_resource"),
+    ],
     "use_case_1.8.yaml": [("JS701", '"4,9,16,25"'), ("JS703", "node")],
     "use_case_2.1.yaml": [("JS703", "node")],
     "use_case_2.2.yaml": [("JS703", "node")],
     "use_case_2.3.yaml": [],
-    "use_case_2.4.yaml": [("JS702", "memory"), ("JS703", "slot"), ("JS702", "memory"),
-                          ("JS704", "command")],
+    "use_case_2.4.yaml": [
+        ("JS702", "memory"),
+        ("JS703", "slot"),
+        ("JS702", "memory"),
+        ("JS704", "command"),
+    ],
     "use_case_2.5.yaml": [("JS702", "memory"), ("JS701", "min")],
     "use_case_2.6.yaml": [("JS703", "node"), ("JS702", "memory"), ("JS701", "min")],
     "use_case_2.7.yaml": [("JS703", "node"), ("JS704", "command"), ("JS707", "attributes")],
@@ -78,10 +102,10 @@ def test_every_rfc14_example_has_an_expectation():
 def test_rfc14_example_to_v1(path):
     text = path.read_text()
     conv = convert.to_v1(text)
-    assert [(b.code, text[b.start:b.end]) for b in conv.blockers] == RFC14_TO_V1[path.name]
+    assert [(b.code, text[b.start : b.end]) for b in conv.blockers] == RFC14_TO_V1[path.name]
     for b in conv.blockers:
         assert b.severity == Severity.ERROR and "\n" not in b.message
-        assert b.end > b.start and "\n" not in text[b.start:b.end]
+        assert b.end > b.start and "\n" not in text[b.start : b.end]
     if RFC14_TO_V1[path.name]:
         assert conv.text is None and conv.changes == []
         return
@@ -90,7 +114,7 @@ def test_rfc14_example_to_v1(path):
     assert after["version"] == 1
     assert after["resources"] == before["resources"] and after["tasks"] == before["tasks"]
     assert after["attributes"] == before["attributes"]
-    assert all(text[c.start:c.end] for c in conv.changes)
+    assert all(text[c.start : c.end] for c in conv.changes)
 
 
 def test_rfc14_blockers_say_why():
@@ -133,7 +157,9 @@ def test_to_v1_edits_in_place_and_keeps_comments():
     assert conv.ok, conv.blockers
     out = conv.text
     js = clean(out, "v1")
-    assert out == """# keep me
+    assert (
+        out
+        == """# keep me
 version: 1  # canonical
 resources:
   - type: node
@@ -154,8 +180,11 @@ attributes:
     duration: 0
   user: {note: x}
 """
+    )
     assert js["attributes"]["user"] == {"note": "x"}
-    got = [(CANONICAL[c.start:c.end], c.message.split(" (")[0].split(",")[0]) for c in conv.changes]
+    got = [
+        (CANONICAL[c.start : c.end], c.message.split(" (")[0].split(",")[0]) for c in conv.changes
+    ]
     assert got == [
         ("999", "version 999 changed to 1"),
         ('"2"', 'count "2" written as the integer 2'),
@@ -167,18 +196,29 @@ attributes:
     ]
 
 
-@pytest.mark.parametrize("before,after", [
-    # system without duration, block and flow
-    ("attributes:\n  system:\n    cwd: /tmp\n", "attributes:\n  system:\n    duration: 0\n    cwd: /tmp\n"),
-    ("attributes:\n  system: {cwd: /tmp}\n", "attributes:\n  system: {duration: 0, cwd: /tmp}\n"),
-    ("attributes:\n  system: {}\n", "attributes:\n  system: {duration: 0}\n"),
-    ("attributes: {}\n", "attributes: {system: {duration: 0}}\n"),
-    ("attributes: {user: {a: 1}}\n", "attributes: {system: {duration: 0}, user: {a: 1}}\n"),
-])
+@pytest.mark.parametrize(
+    "before,after",
+    [
+        # system without duration, block and flow
+        (
+            "attributes:\n  system:\n    cwd: /tmp\n",
+            "attributes:\n  system:\n    duration: 0\n    cwd: /tmp\n",
+        ),
+        (
+            "attributes:\n  system: {cwd: /tmp}\n",
+            "attributes:\n  system: {duration: 0, cwd: /tmp}\n",
+        ),
+        ("attributes:\n  system: {}\n", "attributes:\n  system: {duration: 0}\n"),
+        ("attributes: {}\n", "attributes: {system: {duration: 0}}\n"),
+        ("attributes: {user: {a: 1}}\n", "attributes: {system: {duration: 0}, user: {a: 1}}\n"),
+    ],
+)
 def test_to_v1_adds_duration_in_the_style_written(before, after):
-    head = ("version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
-            "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [a]\n"
-            "    slot: task\n    count: {per_slot: 1}\n")
+    head = (
+        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
+        "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [a]\n"
+        "    slot: task\n    count: {per_slot: 1}\n"
+    )
     conv = convert.to_v1(head + before)
     assert conv.text == head.replace("999", "1") + after
     assert clean(conv.text, "v1")["attributes"]["system"]["duration"] == 0
@@ -237,29 +277,65 @@ def test_to_v1_json_stays_json():
     out = conv.text
     json.loads(out)
     js = clean(out, "v1", "json")
-    assert js["resources"] == [{"type": "slot", "count": 2, "label": "task",
-                                "with": [{"type": "core", "count": 2}]}]
+    assert js["resources"] == [
+        {"type": "slot", "count": 2, "label": "task", "with": [{"type": "core", "count": 2}]}
+    ]
     assert '  "attributes": {\n    "system": {"duration": 0},\n    "user": {"x": 1}\n  }' in out
     compact = json.dumps(json.loads(JSON_CANONICAL))
     assert json.loads(clean_text := convert.to_v1(compact, "json").text)["version"] == 1
     clean(clean_text, "v1", "json")
 
 
-@pytest.mark.parametrize("resources,language,expected", [
-    ("resources:\n  - type: core   # four cores\n    count: 4\n", "yaml",
-     [{"type": "slot", "count": 1, "label": "work", "with": [{"type": "core", "count": 4}]}]),
-    ("resources:\n  - type: core\n    count: 2\n  - type: gpu\n    count: 1\n    exclusive: true\n",
-     "yaml", [{"type": "slot", "count": 1, "label": "work", "with": [
-         {"type": "core", "count": 2}, {"type": "gpu", "count": 1}]}]),
-    ("resources: [{type: core, count: 2}]\n", "yaml",
-     [{"type": "slot", "count": 1, "label": "work", "with": [{"type": "core", "count": 2}]}]),
-    ("resources:\n- type: node\n  count: 3\n  with:\n  - type: core\n    count: \"8\"\n", "yaml",
-     [{"type": "node", "count": 3, "with": [{"type": "slot", "count": 1, "label": "work",
-                                              "with": [{"type": "core", "count": 8}]}]}]),
-])
+@pytest.mark.parametrize(
+    "resources,language,expected",
+    [
+        (
+            "resources:\n  - type: core   # four cores\n    count: 4\n",
+            "yaml",
+            [{"type": "slot", "count": 1, "label": "work", "with": [{"type": "core", "count": 4}]}],
+        ),
+        (
+            "resources:\n  - type: core\n    count: 2\n  - type: gpu\n    count: 1\n    exclusive: true\n",
+            "yaml",
+            [
+                {
+                    "type": "slot",
+                    "count": 1,
+                    "label": "work",
+                    "with": [{"type": "core", "count": 2}, {"type": "gpu", "count": 1}],
+                }
+            ],
+        ),
+        (
+            "resources: [{type: core, count: 2}]\n",
+            "yaml",
+            [{"type": "slot", "count": 1, "label": "work", "with": [{"type": "core", "count": 2}]}],
+        ),
+        (
+            'resources:\n- type: node\n  count: 3\n  with:\n  - type: core\n    count: "8"\n',
+            "yaml",
+            [
+                {
+                    "type": "node",
+                    "count": 3,
+                    "with": [
+                        {
+                            "type": "slot",
+                            "count": 1,
+                            "label": "work",
+                            "with": [{"type": "core", "count": 8}],
+                        }
+                    ],
+                }
+            ],
+        ),
+    ],
+)
 def test_bare_core_request_is_put_into_a_slot(resources, language, expected):
-    text = (f"version: 999\n{resources}tasks:\n  - command: [app]\n    slot: work\n"
-            "    count: {per_slot: 1}\nattributes: {}\n")
+    text = (
+        f"version: 999\n{resources}tasks:\n  - command: [app]\n    slot: work\n"
+        "    count: {per_slot: 1}\nattributes: {}\n"
+    )
     conv = convert.to_v1(text, language)
     assert conv.ok, conv.blockers
     js = clean(conv.text, "v1")
@@ -269,35 +345,72 @@ def test_bare_core_request_is_put_into_a_slot(resources, language, expected):
 
 
 def test_bare_core_request_in_json():
-    text = ('{"version": 999, "resources": [{"type": "core", "count": 2}], "tasks": [{"command": '
-            '["a"], "slot": "task", "count": {"per_slot": 1}}], "attributes": {}}')
+    text = (
+        '{"version": 999, "resources": [{"type": "core", "count": 2}], "tasks": [{"command": '
+        '["a"], "slot": "task", "count": {"per_slot": 1}}], "attributes": {}}'
+    )
     js = clean(convert.to_v1(text, "json").text, "v1", "json")
-    assert js["resources"][0] == {"type": "slot", "count": 1, "label": "task",
-                                  "with": [{"type": "core", "count": 2}]}
+    assert js["resources"][0] == {
+        "type": "slot",
+        "count": 1,
+        "label": "task",
+        "with": [{"type": "core", "count": 2}],
+    }
 
 
-@pytest.mark.parametrize("resources,code,token", [
-    # a gpu alone cannot get a core it never asked for; shared cores stay shared
-    ("  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: gpu\n        count: 1\n",
-     "JS703", "gpu"),
-    ("  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: core\n        count: 1\n"
-     "        exclusive: false\n", "JS707", "exclusive"),
-    ("  - type: slot\n    count: 1\n    label: task\n    exclusive: false\n    with:\n"
-     "      - type: core\n        count: 1\n", "JS707", "exclusive"),
-    ("  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: core\n        count: 1\n"
-     "      - type: core\n        count: 2\n", "JS703", ("core", 1)),
-    ("  - type: node\n    count: 1\n    with:\n      - type: slot\n        count: 1\n        label: task\n"
-     "        with:\n          - type: core\n            count: 1\n      - type: gpu\n"
-     "        count: 1\n", "JS703", "gpu"),
-    ("  - type: node\n    count: 1\n    with:\n      - type: core\n        count: 1\n      - type: slot\n"
-     "        count: 1\n        label: task\n        with:\n          - type: core\n"
-     "            count: 1\n", "JS703", ("core", 0)),
-    ("  - type: slot\n    count: 2-4\n    label: task\n    with:\n      - type: core\n        count: 1\n",
-     "JS701", "2-4"),
-])
+@pytest.mark.parametrize(
+    "resources,code,token",
+    [
+        # a gpu alone cannot get a core it never asked for; shared cores stay shared
+        (
+            "  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: gpu\n        count: 1\n",
+            "JS703",
+            "gpu",
+        ),
+        (
+            "  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: core\n        count: 1\n"
+            "        exclusive: false\n",
+            "JS707",
+            "exclusive",
+        ),
+        (
+            "  - type: slot\n    count: 1\n    label: task\n    exclusive: false\n    with:\n"
+            "      - type: core\n        count: 1\n",
+            "JS707",
+            "exclusive",
+        ),
+        (
+            "  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: core\n        count: 1\n"
+            "      - type: core\n        count: 2\n",
+            "JS703",
+            ("core", 1),
+        ),
+        (
+            "  - type: node\n    count: 1\n    with:\n      - type: slot\n        count: 1\n        label: task\n"
+            "        with:\n          - type: core\n            count: 1\n      - type: gpu\n"
+            "        count: 1\n",
+            "JS703",
+            "gpu",
+        ),
+        (
+            "  - type: node\n    count: 1\n    with:\n      - type: core\n        count: 1\n      - type: slot\n"
+            "        count: 1\n        label: task\n        with:\n          - type: core\n"
+            "            count: 1\n",
+            "JS703",
+            ("core", 0),
+        ),
+        (
+            "  - type: slot\n    count: 2-4\n    label: task\n    with:\n      - type: core\n        count: 1\n",
+            "JS701",
+            "2-4",
+        ),
+    ],
+)
 def test_to_v1_blocks_what_v1_cannot_say(resources, code, token):
-    text = (f"version: 999\nresources:\n{resources}tasks:\n  - command: [app]\n    slot: task\n"
-            "    count: {per_slot: 1}\nattributes:\n  system: {duration: 0}\n")
+    text = (
+        f"version: 999\nresources:\n{resources}tasks:\n  - command: [app]\n    slot: task\n"
+        "    count: {per_slot: 1}\nattributes:\n  system: {duration: 0}\n"
+    )
     conv = convert.to_v1(text)
     assert not conv.ok
     (b,) = conv.blockers
@@ -306,11 +419,13 @@ def test_to_v1_blocks_what_v1_cannot_say(resources, code, token):
 
 
 def test_task_distribution_blocks():
-    text = ("version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n    with:\n"
-            "      - type: core\n        count: 1\ntasks:\n  - command: [app]\n    slot: task\n"
-            "    count: {per_slot: 1}\n    distribution: cyclic\nattributes: {}\n")
+    text = (
+        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n    with:\n"
+        "      - type: core\n        count: 1\ntasks:\n  - command: [app]\n    slot: task\n"
+        "    count: {per_slot: 1}\n    distribution: cyclic\nattributes: {}\n"
+    )
     (b,) = convert.to_v1(text).blockers
-    assert b.code == "JS707" and text[b.start:b.end] == "distribution"
+    assert b.code == "JS707" and text[b.start : b.end] == "distribution"
 
 
 def test_invalid_input_is_refused_with_its_errors():
@@ -344,15 +459,19 @@ attributes:
 
 
 def test_crlf_and_byte_order_mark_are_kept():
-    text = ("\ufeffversion: 999\r\nresources:\r\n  - type: core\r\n    count: \"2\"\r\ntasks:\r\n"
-            "  - command: [a]\r\n    slot: task\r\n    count: {per_slot: 1}\r\nattributes:\r\n"
-            "  user: {}\r\n")
+    text = (
+        '\ufeffversion: 999\r\nresources:\r\n  - type: core\r\n    count: "2"\r\ntasks:\r\n'
+        "  - command: [a]\r\n    slot: task\r\n    count: {per_slot: 1}\r\nattributes:\r\n"
+        "  user: {}\r\n"
+    )
     conv = convert.to_v1(text)
-    assert conv.text.startswith("\ufeffversion: 1\r\n") and "\n" not in conv.text.replace("\r\n", "")
+    assert conv.text.startswith("\ufeffversion: 1\r\n") and "\n" not in conv.text.replace(
+        "\r\n", ""
+    )
     assert "  system:\r\n    duration: 0\r\n" in conv.text
     clean(conv.text, "v1")
     # offsets, like `jobspec check`'s, count after the byte order mark
-    assert [text[1:][c.start:c.end] for c in conv.changes][:1] == ["999"]
+    assert [text[1:][c.start : c.end] for c in conv.changes][:1] == ["999"]
     canon = convert.to_canonical(conv.text)
     assert canon.text.startswith("\ufeffversion: 999\r\n")
     assert convert.to_v1(canon.text).text == conv.text
@@ -370,7 +489,10 @@ def test_v1_canonical_v1_round_trip(path):
     text = path.read_text()
     canon = convert.to_canonical(text)
     (change,) = canon.changes
-    assert change.message.startswith("version 1 changed to 999") and text[change.start:change.end] == "1"
+    assert (
+        change.message.startswith("version 1 changed to 999")
+        and text[change.start : change.end] == "1"
+    )
     assert canon.text == text.replace("version: 1", "version: 999", 1)
     assert clean(canon.text, "canonical")["version"] == 999
     back = convert.to_v1(canon.text)
@@ -403,9 +525,18 @@ def test_to_canonical_json():
 # =========================================================================== JS7xx examples
 # each conversion rule's bad example, through the converter it names: code and range
 CONVERT_AT = {
-    "JS701": "{min: 2}", "JS702": "memory", "JS703": ("node", 0), "JS704": ("command", 1),
-    "JS705": "per_resource", "JS706": ("node", 0), "JS707": "id", "JS708": ("0", 0),
-    "JS711": '"memory"', "JS712": '"process_count"', "JS713": "{", "JS714": "total",
+    "JS701": "{min: 2}",
+    "JS702": "memory",
+    "JS703": ("node", 0),
+    "JS704": ("command", 1),
+    "JS705": "per_resource",
+    "JS706": ("node", 0),
+    "JS707": "id",
+    "JS708": ("0", 0),
+    "JS711": '"memory"',
+    "JS712": '"process_count"',
+    "JS713": "{",
+    "JS714": "total",
     "JS715": "constraints",
 }
 JS7 = sorted(c for c in RULES if c.startswith("JS7"))
@@ -425,8 +556,9 @@ def test_conversion_rule_examples(code):
     assert mine, [d.code for d in conv.blockers + conv.warnings]
     assert mine[0].severity == rule.severity
     token = CONVERT_AT[code]
-    assert (mine[0].start, mine[0].end) == at(rule.bad, *((token,) if isinstance(token, str)
-                                                          else token))
+    assert (mine[0].start, mine[0].end) == at(
+        rule.bad, *((token,) if isinstance(token, str) else token)
+    )
     assert conv.ok == (rule.severity != Severity.ERROR)
     good = run(rule.good, language)
     assert good.ok and code not in [d.code for d in good.warnings]
@@ -440,19 +572,45 @@ def test_psij_every_optional_field():
     conv = convert.from_psij_text(text)
     assert conv.ok and conv.warnings == [] and conv.blockers == []
     js = clean(conv.text, "v1")
-    assert js["resources"] == [{"type": "node", "count": 2, "exclusive": True, "with": [
-        {"type": "slot", "count": 4, "label": "task",
-         "with": [{"type": "core", "count": 4}, {"type": "gpu", "count": 1}]}]}]
-    assert js["tasks"] == [{"command": ["/usr/bin/simulate", "--steps", "100"], "slot": "task",
-                            "count": {"per_slot": 1}}]
+    assert js["resources"] == [
+        {
+            "type": "node",
+            "count": 2,
+            "exclusive": True,
+            "with": [
+                {
+                    "type": "slot",
+                    "count": 4,
+                    "label": "task",
+                    "with": [{"type": "core", "count": 4}, {"type": "gpu", "count": 1}],
+                }
+            ],
+        }
+    ]
+    assert js["tasks"] == [
+        {
+            "command": ["/usr/bin/simulate", "--steps", "100"],
+            "slot": "task",
+            "count": {"per_slot": 1},
+        }
+    ]
     assert js["attributes"]["system"] == {
-        "duration": 3600, "cwd": "/scratch/run1",
+        "duration": 3600,
+        "cwd": "/scratch/run1",
         "environment": {"OMP_NUM_THREADS": "4", "PATH": "/usr/bin:/bin"},
-        "job": {"name": "sim-100"}, "queue": "pbatch", "bank": "physics",
-        "shell": {"options": {
-            "input": {"stdin": {"type": "file", "path": "/scratch/in.txt"}},
-            "output": {"stdout": {"type": "file", "path": "/scratch/out.log"},
-                       "stderr": {"type": "file", "path": "/scratch/err.log"}}}}}
+        "job": {"name": "sim-100"},
+        "queue": "pbatch",
+        "bank": "physics",
+        "shell": {
+            "options": {
+                "input": {"stdin": {"type": "file", "path": "/scratch/in.txt"}},
+                "output": {
+                    "stdout": {"type": "file", "path": "/scratch/out.log"},
+                    "stderr": {"type": "file", "path": "/scratch/err.log"},
+                },
+            }
+        },
+    }
     # and back: PSI/J again, field for field
     back = json.loads(convert.to_psij(conv.text).text)
     original = json.loads(text)
@@ -464,8 +622,9 @@ def test_psij_python_serialization():
     # exactly what psij-python's JSONSerializer writes (defaults left out, one line)
     conv = convert.from_psij_text((DATA / "serialized.psij.json").read_text())
     js = clean(conv.text, "v1")
-    assert js["resources"] == [{"type": "slot", "count": 4, "label": "task",
-                                "with": [{"type": "core", "count": 1}]}]
+    assert js["resources"] == [
+        {"type": "slot", "count": 4, "label": "task", "with": [{"type": "core", "count": 1}]}
+    ]
     assert js["attributes"]["system"] == {"duration": 600, "job": {"name": "/bin/date"}}
     assert [w.code for w in conv.warnings] == ["JS711"]  # inherit_environment left at true
     assert "inherit_environment is true" in conv.warnings[0].message
@@ -478,12 +637,22 @@ def test_psij_lossy_fields_are_warned_not_dropped_silently():
     conv = convert.from_psij_text(text)
     assert conv.ok
     assert {w.code for w in conv.warnings} == {"JS711"}
-    lost = sorted(text[w.start:w.end] for w in conv.warnings)
-    assert lost == ['"custom_attributes"', '"exclusive_node_use"', '"launcher"', '"memory"',
-                    '"pre_launch"', '"reservation_id"']
+    lost = sorted(text[w.start : w.end] for w in conv.warnings)
+    assert lost == [
+        '"custom_attributes"',
+        '"exclusive_node_use"',
+        '"launcher"',
+        '"memory"',
+        '"pre_launch"',
+        '"reservation_id"',
+    ]
     js = clean(conv.text, "v1")
-    assert js["resources"][0] == {"type": "slot", "count": 8, "label": "task",
-                                  "with": [{"type": "core", "count": 1}]}
+    assert js["resources"][0] == {
+        "type": "slot",
+        "count": 8,
+        "label": "task",
+        "with": [{"type": "core", "count": 1}],
+    }
     assert js["attributes"]["system"] == {"duration": 600, "bank": "old-acct"}
 
 
@@ -492,68 +661,110 @@ def test_psij_yaml_where_psij_python_fails():
     text = (DATA / "minimal.psij.yaml").read_text()
     conv = convert.from_psij_text(text, "yaml")
     js = clean(conv.text, "v1")
-    assert js["resources"] == [{"type": "slot", "count": 1, "label": "task",
-                                "with": [{"type": "core", "count": 1}]}]
+    assert js["resources"] == [
+        {"type": "slot", "count": 1, "label": "task", "with": [{"type": "core", "count": 1}]}
+    ]
     assert js["tasks"][0]["command"] == ["hostname"]
-    assert text[conv.warnings[0].start:conv.warnings[0].end] == "executable"  # no key: the first
+    assert text[conv.warnings[0].start : conv.warnings[0].end] == "executable"  # no key: the first
     conv = convert.from_psij_text((DATA / "per-node.psij.yaml").read_text(), None)
     assert conv.warnings == []
     js = clean(conv.text, "v1")
-    assert js["resources"] == [{"type": "node", "count": 1, "with": [
-        {"type": "slot", "count": 4, "label": "task", "with": [{"type": "core", "count": 2}]}]}]
+    assert js["resources"] == [
+        {
+            "type": "node",
+            "count": 1,
+            "with": [
+                {
+                    "type": "slot",
+                    "count": 4,
+                    "label": "task",
+                    "with": [{"type": "core", "count": 2}],
+                }
+            ],
+        }
+    ]
     assert js["tasks"][0]["command"] == ["/opt/app/bin/solver", "-i", "input.dat", "3"]
     assert js["attributes"]["system"]["duration"] == 5400
     assert js["attributes"]["system"]["environment"] == {"OMP_NUM_THREADS": "2"}
 
 
-@pytest.mark.parametrize("resources,nodes,slots,per_node", [
-    ({}, None, 1, None),
-    ({"process_count": 5}, None, 5, None),                         # the scheduler picks nodes
-    ({"node_count": 3}, 3, None, 1),
-    ({"processes_per_node": 2}, 1, None, 2),                       # node_count defaults to 1
-    ({"node_count": 2, "process_count": 6}, 2, None, 3),
-    ({"processes_per_node": 2, "process_count": 6}, 3, None, 2),
-    ({"node_count": 2, "processes_per_node": 3}, 2, None, 3),
-    ({"node_count": 2, "processes_per_node": 3, "process_count": 6}, 2, None, 3),
-])
+@pytest.mark.parametrize(
+    "resources,nodes,slots,per_node",
+    [
+        ({}, None, 1, None),
+        ({"process_count": 5}, None, 5, None),  # the scheduler picks nodes
+        ({"node_count": 3}, 3, None, 1),
+        ({"processes_per_node": 2}, 1, None, 2),  # node_count defaults to 1
+        ({"node_count": 2, "process_count": 6}, 2, None, 3),
+        ({"processes_per_node": 2, "process_count": 6}, 3, None, 2),
+        ({"node_count": 2, "processes_per_node": 3}, 2, None, 3),
+        ({"node_count": 2, "processes_per_node": 3, "process_count": 6}, 2, None, 3),
+    ],
+)
 def test_psij_resource_spec_v1_inference(resources, nodes, slots, per_node):
-    conv = convert.from_psij({"executable": "a", "inherit_environment": False,
-                              "resources": resources})
+    conv = convert.from_psij(
+        {"executable": "a", "inherit_environment": False, "resources": resources}
+    )
     js = clean(conv.text, "v1")
     top = js["resources"][0]
     if nodes is None:
-        assert top == {"type": "slot", "count": slots, "label": "task",
-                       "with": [{"type": "core", "count": 1}]}
+        assert top == {
+            "type": "slot",
+            "count": slots,
+            "label": "task",
+            "with": [{"type": "core", "count": 1}],
+        }
     else:
-        assert top == {"type": "node", "count": nodes, "with": [
-            {"type": "slot", "count": per_node, "label": "task",
-             "with": [{"type": "core", "count": 1}]}]}
+        assert top == {
+            "type": "node",
+            "count": nodes,
+            "with": [
+                {
+                    "type": "slot",
+                    "count": per_node,
+                    "label": "task",
+                    "with": [{"type": "core", "count": 1}],
+                }
+            ],
+        }
     assert js["tasks"][0]["count"] == {"per_slot": 1}
     assert conv.warnings == []
 
 
-@pytest.mark.parametrize("data,code,words", [
-    ({"resources": {"node_count": 2, "processes_per_node": 2, "process_count": 5}}, "JS712",
-     ["process_count 5", "node_count 2", "processes_per_node 2", "(= 4)"]),
-    ({"resources": {"processes_per_node": 2, "process_count": 5}}, "JS712",
-     ["process_count 5", "processes_per_node 2"]),
-    ({"resources": {"node_count": 2, "process_count": 5}}, "JS712",
-     ["process_count 5", "node_count 2"]),
-    ({"resources": {"node_count": 0}}, "JS713", ["node_count", "0"]),
-    ({"resources": {"cpu_cores_per_process": 1.5}}, "JS713", ["cpu_cores_per_process"]),
-    ({"resources": {"exclusive_node_use": "yes"}}, "JS713", ["exclusive_node_use"]),
-    ({"resources": {"node_cont": 2}}, "JS713", ["node_cont", "did you mean 'node_count'"]),
-    ({"resources": {"__version": 2}}, "JS713", ["version 2"]),
-    ({"attributes": {"duration": "an hour"}}, "JS713", ['"an hour"']),
-    ({"attributes": {"duration": 3600}}, "JS713", ["3600"]),
-    ({"attributes": {"walltime": "1h"}}, "JS713", ["walltime"]),
-    ({"attributes": {"account": "a", "project_name": "b"}}, "JS713", ["disagree"]),
-    ({"directory": "relative/dir"}, "JS713", ["absolute"]),
-    ({"environment": {"A": True}}, "JS713", ["environment"]),
-    ({"arguments": "one string"}, "JS713", ["arguments"]),
-    ({"inherit_environment": "no"}, "JS713", ["inherit_environment"]),
-    ({"executabel": "a"}, "JS713", ["did you mean 'executable'"]),
-])
+@pytest.mark.parametrize(
+    "data,code,words",
+    [
+        (
+            {"resources": {"node_count": 2, "processes_per_node": 2, "process_count": 5}},
+            "JS712",
+            ["process_count 5", "node_count 2", "processes_per_node 2", "(= 4)"],
+        ),
+        (
+            {"resources": {"processes_per_node": 2, "process_count": 5}},
+            "JS712",
+            ["process_count 5", "processes_per_node 2"],
+        ),
+        (
+            {"resources": {"node_count": 2, "process_count": 5}},
+            "JS712",
+            ["process_count 5", "node_count 2"],
+        ),
+        ({"resources": {"node_count": 0}}, "JS713", ["node_count", "0"]),
+        ({"resources": {"cpu_cores_per_process": 1.5}}, "JS713", ["cpu_cores_per_process"]),
+        ({"resources": {"exclusive_node_use": "yes"}}, "JS713", ["exclusive_node_use"]),
+        ({"resources": {"node_cont": 2}}, "JS713", ["node_cont", "did you mean 'node_count'"]),
+        ({"resources": {"__version": 2}}, "JS713", ["version 2"]),
+        ({"attributes": {"duration": "an hour"}}, "JS713", ['"an hour"']),
+        ({"attributes": {"duration": 3600}}, "JS713", ["3600"]),
+        ({"attributes": {"walltime": "1h"}}, "JS713", ["walltime"]),
+        ({"attributes": {"account": "a", "project_name": "b"}}, "JS713", ["disagree"]),
+        ({"directory": "relative/dir"}, "JS713", ["absolute"]),
+        ({"environment": {"A": True}}, "JS713", ["environment"]),
+        ({"arguments": "one string"}, "JS713", ["arguments"]),
+        ({"inherit_environment": "no"}, "JS713", ["inherit_environment"]),
+        ({"executabel": "a"}, "JS713", ["did you mean 'executable'"]),
+    ],
+)
 def test_psij_errors_say_which(data, code, words):
     conv = convert.from_psij({"executable": "a", **data})
     assert not conv.ok
@@ -564,23 +775,35 @@ def test_psij_errors_say_which(data, code, words):
 def test_psij_error_positions():
     text = (DATA / "uneven.psij.json").read_text()
     (b,) = convert.from_psij_text(text).blockers
-    assert b.code == "JS712" and text[b.start:b.end] == '"process_count"'
+    assert b.code == "JS712" and text[b.start : b.end] == '"process_count"'
     assert "not a multiple of node_count 2" in b.message
     text = (DATA / "typo.psij.yaml").read_text()
-    got = sorted((b.code, text[b.start:b.end]) for b in convert.from_psij_text(text, None).blockers)
+    got = sorted(
+        (b.code, text[b.start : b.end]) for b in convert.from_psij_text(text, None).blockers
+    )
     assert got == [("JS713", "node_cont"), ("JS713", "walltime")]
     conv = convert.from_psij_text('{"executable": ')
     assert not conv.ok and conv.blockers[0].code == "JS901"
 
 
-@pytest.mark.parametrize("duration,seconds", [
-    ("3600.0 s", 3600),         # psij-python's own format (its reader takes this as 0 s)
-    ("90 s", 90), ("1.5 s", 1.5), ("10 m", 600), ("2h", 7200), ("0.5 h", 1800),
-    ("01:30:00", 5400), ("1:30", 5400), ("45", 2700),   # hh:mm:ss, hh:mm, minutes
-])
+@pytest.mark.parametrize(
+    "duration,seconds",
+    [
+        ("3600.0 s", 3600),  # psij-python's own format (its reader takes this as 0 s)
+        ("90 s", 90),
+        ("1.5 s", 1.5),
+        ("10 m", 600),
+        ("2h", 7200),
+        ("0.5 h", 1800),
+        ("01:30:00", 5400),
+        ("1:30", 5400),
+        ("45", 2700),  # hh:mm:ss, hh:mm, minutes
+    ],
+)
 def test_psij_durations(duration, seconds):
-    conv = convert.from_psij({"executable": "a", "inherit_environment": False,
-                              "attributes": {"duration": duration}})
+    conv = convert.from_psij(
+        {"executable": "a", "inherit_environment": False, "attributes": {"duration": duration}}
+    )
     assert clean(conv.text, "v1")["attributes"]["system"]["duration"] == seconds
 
 
@@ -591,7 +814,11 @@ def test_rfc25_examples_to_psij_and_back(path):
     conv = convert.to_psij(text)
     if path.name == "use_case_2.1.yaml":  # 5 tasks over 4 nodes: no PSI/J equivalent
         (b,) = conv.blockers
-        assert b.code == "JS714" and text[b.start:b.end] == "total" and "5 tasks in 4 slots" in b.message
+        assert (
+            b.code == "JS714"
+            and text[b.start : b.end] == "total"
+            and "5 tasks in 4 slots" in b.message
+        )
         return
     psij = json.loads(conv.text)
     assert psij["inherit_environment"] is False and psij["resources"]["__version"] == 1
@@ -633,19 +860,36 @@ attributes:
         verbose: 1
 """
     (b,) = convert.to_psij(base).blockers
-    assert b.code == "JS714" and base[b.start:b.end] == "per_slot"
+    assert b.code == "JS714" and base[b.start : b.end] == "per_slot"
     text = base.replace("{per_slot: 2}", "{total: 4}")
     conv = convert.to_psij(text)
     assert conv.ok
-    got = sorted(text[w.start:w.end] for w in conv.warnings)
-    assert got == ["0", "comment", "constraints", "dependencies", "label", "unit", "user",
-                   "verbose"]
+    got = sorted(text[w.start : w.end] for w in conv.warnings)
+    assert got == [
+        "0",
+        "comment",
+        "constraints",
+        "dependencies",
+        "label",
+        "unit",
+        "user",
+        "verbose",
+    ]
     assert all(w.code == "JS715" and w.severity == Severity.WARNING for w in conv.warnings)
     psij = json.loads(conv.text)
-    assert psij == {"name": "n", "executable": "app", "arguments": ["-v"],
-                    "inherit_environment": False, "stdout_path": "o.log",
-                    "resources": {"process_count": 4, "cpu_cores_per_process": 2,
-                                  "exclusive_node_use": False, "__version": 1}}
+    assert psij == {
+        "name": "n",
+        "executable": "app",
+        "arguments": ["-v"],
+        "inherit_environment": False,
+        "stdout_path": "o.log",
+        "resources": {
+            "process_count": 4,
+            "cpu_cores_per_process": 2,
+            "exclusive_node_use": False,
+            "__version": 1,
+        },
+    }
     refused = convert.to_psij("version: 999\nresources: []\ntasks: []\nattributes: {}\n")
     assert not refused.ok and refused.blockers[0].code == "JS708"
 
@@ -663,31 +907,47 @@ def slot(count, cores=1, gpus=0):
 
 
 def node(count, inner, exclusive=False):
-    return {"type": "node", "count": count, **({"exclusive": True} if exclusive else {}),
-            "with": [inner]}
+    return {
+        "type": "node",
+        "count": count,
+        **({"exclusive": True} if exclusive else {}),
+        "with": [inner],
+    }
 
 
 # what flux-core's `flux submit` (JobspecV1.from_command) builds for the same options
-@pytest.mark.parametrize("argv,resources,count", [
-    ([], slot(1), {"per_slot": 1}),
-    (["-n4"], slot(4), {"per_slot": 1}),
-    (["-n4", "-c2"], slot(4, 2), {"per_slot": 1}),
-    (["-n2", "-g1"], slot(2, 1, 1), {"per_slot": 1}),
-    (["-n2", "-g0"], slot(2), {"per_slot": 1}),
-    (["-N2"], node(2, slot(1), exclusive=True), {"per_slot": 1}),   # -N alone: -x implied
-    (["-N2", "-n8"], node(2, slot(4)), {"per_slot": 1}),
-    (["-N2", "-n8", "-x"], node(2, slot(4), exclusive=True), {"per_slot": 1}),
-    (["-N2", "-n5"], node(2, slot(3)), {"total": 5}),                 # uneven: total
-    (["-N4", "-n16", "-c2", "-g1", "--exclusive"], node(4, slot(4, 2, 1), exclusive=True),
-     {"per_slot": 1}),
-    (["--nodes", "3", "--ntasks", "3", "--cores-per-task", "4"], node(3, slot(1, 4)),
-     {"per_slot": 1}),
-])
+@pytest.mark.parametrize(
+    "argv,resources,count",
+    [
+        ([], slot(1), {"per_slot": 1}),
+        (["-n4"], slot(4), {"per_slot": 1}),
+        (["-n4", "-c2"], slot(4, 2), {"per_slot": 1}),
+        (["-n2", "-g1"], slot(2, 1, 1), {"per_slot": 1}),
+        (["-n2", "-g0"], slot(2), {"per_slot": 1}),
+        (["-N2"], node(2, slot(1), exclusive=True), {"per_slot": 1}),  # -N alone: -x implied
+        (["-N2", "-n8"], node(2, slot(4)), {"per_slot": 1}),
+        (["-N2", "-n8", "-x"], node(2, slot(4), exclusive=True), {"per_slot": 1}),
+        (["-N2", "-n5"], node(2, slot(3)), {"total": 5}),  # uneven: total
+        (
+            ["-N4", "-n16", "-c2", "-g1", "--exclusive"],
+            node(4, slot(4, 2, 1), exclusive=True),
+            {"per_slot": 1},
+        ),
+        (
+            ["--nodes", "3", "--ntasks", "3", "--cores-per-task", "4"],
+            node(3, slot(1, 4)),
+            {"per_slot": 1},
+        ),
+    ],
+)
 def test_new_builds_what_flux_submit_builds(argv, resources, count):
     js, _ = new(*argv, "--", "app", "--flag")
-    assert js == {"version": 1, "resources": [resources],
-                  "tasks": [{"command": ["app", "--flag"], "slot": "task", "count": count}],
-                  "attributes": {"system": {"duration": 0}}}
+    assert js == {
+        "version": 1,
+        "resources": [resources],
+        "tasks": [{"command": ["app", "--flag"], "slot": "task", "count": count}],
+        "attributes": {"system": {"duration": 0}},
+    }
 
 
 def test_new_notes_what_flux_submit_implies():
@@ -697,39 +957,89 @@ def test_new_notes_what_flux_submit_implies():
     assert "do not divide evenly" in conv.changes[0].message
 
 
-@pytest.mark.parametrize("flag,seconds", [
-    ("90", 5400), ("1.5", 90), ("0", 0), ("1h", 3600), ("30s", 30), ("1.5m", 90), ("2d", 172800),
-    ("500ms", 0.5),
-])
+@pytest.mark.parametrize(
+    "flag,seconds",
+    [
+        ("90", 5400),
+        ("1.5", 90),
+        ("0", 0),
+        ("1h", 3600),
+        ("30s", 30),
+        ("1.5m", 90),
+        ("2d", 172800),
+        ("500ms", 0.5),
+    ],
+)
 def test_new_time_limit_like_flux(flag, seconds):
     js, _ = new("-t", flag, "--", "app")
     assert js["attributes"]["system"]["duration"] == seconds
 
 
 def test_new_every_job_option():
-    js, _ = new("-N1", "-n1", "-q", "pdebug", "-B", "acct", "--cwd", "/w", "--env", "A=1",
-                "--env", "B=x=y", "--env", "EMPTY=", "--job-name", "demo", "--output",
-                "out-{{id}}.log", "--error", "e.log", "--input", "in.txt", "-t", "10m",
-                "--", "app", "arg")
-    assert js["attributes"] == {"system": {
-        "duration": 600, "cwd": "/w", "environment": {"A": "1", "B": "x=y", "EMPTY": ""},
-        "job": {"name": "demo"}, "queue": "pdebug", "bank": "acct",
-        "shell": {"options": {"input": {"stdin": {"type": "file", "path": "in.txt"}},
-                              "output": {"stdout": {"type": "file", "path": "out-{{id}}.log"},
-                                         "stderr": {"type": "file", "path": "e.log"}}}}}}
-    js, _ = new("--output", "kvs", "--", "app")   # flux: kvs/none keep output in the KVS
+    js, _ = new(
+        "-N1",
+        "-n1",
+        "-q",
+        "pdebug",
+        "-B",
+        "acct",
+        "--cwd",
+        "/w",
+        "--env",
+        "A=1",
+        "--env",
+        "B=x=y",
+        "--env",
+        "EMPTY=",
+        "--job-name",
+        "demo",
+        "--output",
+        "out-{{id}}.log",
+        "--error",
+        "e.log",
+        "--input",
+        "in.txt",
+        "-t",
+        "10m",
+        "--",
+        "app",
+        "arg",
+    )
+    assert js["attributes"] == {
+        "system": {
+            "duration": 600,
+            "cwd": "/w",
+            "environment": {"A": "1", "B": "x=y", "EMPTY": ""},
+            "job": {"name": "demo"},
+            "queue": "pdebug",
+            "bank": "acct",
+            "shell": {
+                "options": {
+                    "input": {"stdin": {"type": "file", "path": "in.txt"}},
+                    "output": {
+                        "stdout": {"type": "file", "path": "out-{{id}}.log"},
+                        "stderr": {"type": "file", "path": "e.log"},
+                    },
+                }
+            },
+        }
+    }
+    js, _ = new("--output", "kvs", "--", "app")  # flux: kvs/none keep output in the KVS
     assert "shell" not in js["attributes"]["system"]
 
 
-@pytest.mark.parametrize("items,expected", [
-    (["user.tag=\"blue\""], {"user": {"tag": "blue"}}),
-    (["user.tag=blue"], {"user": {"tag": "blue"}}),                   # not JSON: a string
-    (["foo=3"], {"system": {"foo": 3}}),                              # bare key: system
-    (["system.x.y={\"a\": [1]}"], {"system": {"x": {"y": {"a": [1]}}}}),
-    (["flag"], {"system": {"flag": 1}}),                              # no value: 1
-    ([".user.z=1"], {"user": {"z": 1}}),
-    (["queue=q1"], {"system": {"queue": "q1"}}),
-])
+@pytest.mark.parametrize(
+    "items,expected",
+    [
+        (['user.tag="blue"'], {"user": {"tag": "blue"}}),
+        (["user.tag=blue"], {"user": {"tag": "blue"}}),  # not JSON: a string
+        (["foo=3"], {"system": {"foo": 3}}),  # bare key: system
+        (['system.x.y={"a": [1]}'], {"system": {"x": {"y": {"a": [1]}}}}),
+        (["flag"], {"system": {"flag": 1}}),  # no value: 1
+        ([".user.z=1"], {"user": {"z": 1}}),
+        (["queue=q1"], {"system": {"queue": "q1"}}),
+    ],
+)
 def test_new_setattr(items, expected):
     argv = [a for item in items for a in ("--setattr", item)]
     js, _ = new(*argv, "--", "app")
@@ -737,16 +1047,23 @@ def test_new_setattr(items, expected):
     assert js["attributes"] == {**expected, "system": system}
 
 
-@pytest.mark.parametrize("uri,entry", [
-    ("afterok:ƒ2Xcd", {"scheme": "afterok", "value": "ƒ2Xcd"}),
-    ("afterany:123", {"scheme": "afterany", "value": "123"}),
-    ("begin-time:1700000000.5", {"scheme": "begin-time", "value": "1700000000.5"}),
-    ("singleton", {"scheme": "singleton", "value": ""}),
-    ("string:x?type=in&scope=user", {"scheme": "string", "value": "x", "type": "in",
-                                     "scope": "user"}),
-    ("fluid:name?type=out&scope=global&n=2&n=3.5",
-     {"scheme": "fluid", "value": "name", "type": "out", "scope": "global", "n": [2, 3.5]}),
-])
+@pytest.mark.parametrize(
+    "uri,entry",
+    [
+        ("afterok:ƒ2Xcd", {"scheme": "afterok", "value": "ƒ2Xcd"}),
+        ("afterany:123", {"scheme": "afterany", "value": "123"}),
+        ("begin-time:1700000000.5", {"scheme": "begin-time", "value": "1700000000.5"}),
+        ("singleton", {"scheme": "singleton", "value": ""}),
+        (
+            "string:x?type=in&scope=user",
+            {"scheme": "string", "value": "x", "type": "in", "scope": "user"},
+        ),
+        (
+            "fluid:name?type=out&scope=global&n=2&n=3.5",
+            {"scheme": "fluid", "value": "name", "type": "out", "scope": "global", "n": [2, 3.5]},
+        ),
+    ],
+)
 def test_new_dependency(uri, entry):
     assert convert.parse_dependency(uri) == entry
     conv = convert.from_command_line(["--job-name", "n", "--dependency", uri, "--", "app"])
@@ -762,28 +1079,48 @@ def test_new_singleton_needs_a_job_name():
     assert not conv.ok and "singleton jobs require a job name" in conv.blockers[0].message
 
 
-@pytest.mark.parametrize("expr,constraint", [
-    ("ssd", {"properties": ["ssd"]}),
-    ("a b c", {"properties": ["a", "b", "c"]}),
-    ("a&b && c and d", {"properties": ["a", "b", "c", "d"]}),
-    ("a,b", {"properties": ["a", "b"]}),
-    ("^slow", {"properties": ["^slow"]}),
-    ("-slow", {"not": [{"properties": ["slow"]}]}),
-    ("a|b", {"or": [{"properties": ["a"]}, {"properties": ["b"]}]}),
-    ("a or b || c", {"or": [{"properties": ["a"]}, {"properties": ["b"]}, {"properties": ["c"]}]}),
-    ("not (a|b)", {"not": [{"or": [{"properties": ["a"]}, {"properties": ["b"]}]}]}),
-    ("host:fluke[1-5]", {"hostlist": ["fluke[1-5]"]}),
-    ("-hosts:fluke7", {"not": [{"hostlist": ["fluke7"]}]}),
-    ("rank:0-3", {"ranks": ["0-3"]}),
-    ("ssd host:n[1-4]|rank:0", {"or": [{"and": [{"properties": ["ssd"]}, {"hostlist": ["n[1-4]"]}]},
-                                       {"ranks": ["0"]}]}),
-    ("(a|b) c", {"and": [{"or": [{"properties": ["a"]}, {"properties": ["b"]}]},
-                         {"properties": ["c"]}]}),
-    ("'amd-mi50'", {"properties": ["amd-mi50"]}),
-    ("'odd:name' host:\"n1\"", {"and": [{"properties": ["odd:name"]}, {"hostlist": ["n1"]}]}),
-    ("properties:'a b'", {"properties": ["a b"]}),
-    ("nothing", {"properties": ["nothing"]}),     # not the keyword `not`
-])
+@pytest.mark.parametrize(
+    "expr,constraint",
+    [
+        ("ssd", {"properties": ["ssd"]}),
+        ("a b c", {"properties": ["a", "b", "c"]}),
+        ("a&b && c and d", {"properties": ["a", "b", "c", "d"]}),
+        ("a,b", {"properties": ["a", "b"]}),
+        ("^slow", {"properties": ["^slow"]}),
+        ("-slow", {"not": [{"properties": ["slow"]}]}),
+        ("a|b", {"or": [{"properties": ["a"]}, {"properties": ["b"]}]}),
+        (
+            "a or b || c",
+            {"or": [{"properties": ["a"]}, {"properties": ["b"]}, {"properties": ["c"]}]},
+        ),
+        ("not (a|b)", {"not": [{"or": [{"properties": ["a"]}, {"properties": ["b"]}]}]}),
+        ("host:fluke[1-5]", {"hostlist": ["fluke[1-5]"]}),
+        ("-hosts:fluke7", {"not": [{"hostlist": ["fluke7"]}]}),
+        ("rank:0-3", {"ranks": ["0-3"]}),
+        (
+            "ssd host:n[1-4]|rank:0",
+            {
+                "or": [
+                    {"and": [{"properties": ["ssd"]}, {"hostlist": ["n[1-4]"]}]},
+                    {"ranks": ["0"]},
+                ]
+            },
+        ),
+        (
+            "(a|b) c",
+            {
+                "and": [
+                    {"or": [{"properties": ["a"]}, {"properties": ["b"]}]},
+                    {"properties": ["c"]},
+                ]
+            },
+        ),
+        ("'amd-mi50'", {"properties": ["amd-mi50"]}),
+        ("'odd:name' host:\"n1\"", {"and": [{"properties": ["odd:name"]}, {"hostlist": ["n1"]}]}),
+        ("properties:'a b'", {"properties": ["a b"]}),
+        ("nothing", {"properties": ["nothing"]}),  # not the keyword `not`
+    ],
+)
 def test_new_requires(expr, constraint):
     js, _ = new(f"--requires={expr}", "--", "app")
     assert js["attributes"]["system"]["constraints"] == constraint
@@ -791,18 +1128,27 @@ def test_new_requires(expr, constraint):
 
 def test_new_requires_several_times_means_all():
     js, _ = new("--requires", "a|b", "--requires", "c", "--", "app")
-    assert js["attributes"]["system"]["constraints"] == {"and": [
-        {"or": [{"properties": ["a"]}, {"properties": ["b"]}]}, {"properties": ["c"]}]}
+    assert js["attributes"]["system"]["constraints"] == {
+        "and": [{"or": [{"properties": ["a"]}, {"properties": ["b"]}]}, {"properties": ["c"]}]
+    }
 
 
-@pytest.mark.parametrize("expr,words", [
-    ("", "empty"), ("a |", "ends where a term was expected"),
-    ("(a", "the parenthesis at column 1 is never closed"), ("a)", "')' at column 2 closes nothing"),
-    ("'ab", "the quote ' at column 1 is never closed"), ("a!b", "'!' cannot be part of a property"),
-    ("color:red", "unknown operator 'color'"), ("host:n[1-", "not a valid hostlist"),
-    ("rank:3-1", "not a valid rank idset"), ("-(a|b)", "negates a single term"),
-    ("a,,b", "empty property"),
-])
+@pytest.mark.parametrize(
+    "expr,words",
+    [
+        ("", "empty"),
+        ("a |", "ends where a term was expected"),
+        ("(a", "the parenthesis at column 1 is never closed"),
+        ("a)", "')' at column 2 closes nothing"),
+        ("'ab", "the quote ' at column 1 is never closed"),
+        ("a!b", "'!' cannot be part of a property"),
+        ("color:red", "unknown operator 'color'"),
+        ("host:n[1-", "not a valid hostlist"),
+        ("rank:3-1", "not a valid rank idset"),
+        ("-(a|b)", "negates a single term"),
+        ("a,,b", "empty property"),
+    ],
+)
 def test_new_requires_errors(expr, words):
     with pytest.raises(convert.UsageError, match=__import__("re").escape(words)):
         convert.from_command_line([f"--requires={expr}", "--", "app"])
@@ -812,8 +1158,9 @@ def test_new_with_a_shape():
     js, _ = new("--shape", "node=2/slot=2/core=4", "--", "a")
     assert js["resources"] == [node(2, slot(2, 4))]
     # as flux submit: the shape is the whole request, -n and the like are ignored (noted)
-    conv = convert.from_command_line(["--resources-shape", "node=2/slot=3/core", "-n5", "-N1",
-                                      "--", "a"])
+    conv = convert.from_command_line(
+        ["--resources-shape", "node=2/slot=3/core", "-n5", "-N1", "--", "a"]
+    )
     data = json.loads(json.dumps(__import__("yaml").safe_load(conv.text)))
     assert data["tasks"][0]["count"] == {"per_slot": 1}
     assert [c.message.split(" ")[0] for c in conv.changes[:2]] == ["-N", "-n"]
@@ -823,7 +1170,7 @@ def test_new_with_a_shape():
     assert conv.ok and "[JS307]" in conv.changes[-1].message
     # not V1: flux submit writes it, ingest rejects it, so jobspec new refuses it
     conv = convert.from_command_line(["--shape", "slot=2+/core", "--", "a"])
-    assert not conv.ok and "JS605" in conv.blockers[0].message    # ingest: JS002 there too
+    assert not conv.ok and "JS605" in conv.blockers[0].message  # ingest: JS002 there too
 
 
 def test_new_json_is_for_flux_job_submit():
@@ -832,34 +1179,48 @@ def test_new_json_is_for_flux_job_submit():
     clean(conv.text, "v1", "json")
 
 
-@pytest.mark.parametrize("argv,words", [
-    ([], "give the command"), (["--"], "give the command"),
-    (["-x", "--", "a"], "needs -N"), (["-N3", "-n2", "--", "a"], "more nodes"),
-    (["-n0", "--", "a"], "-n must be at least 1"), (["-g", "-1", "--", "a"], "-g must be"),
-    (["-t", "soon", "--", "a"], "-t 'soon'"), (["-t", "inf", "--", "a"], "finite"),
-    (["-t", "-5", "--", "a"], "negative"),
-    (["--env", "NOEQUALS", "--", "a"], "NAME=VALUE"), (["--cwd", "rel", "--", "a"], "absolute"),
-    (["--input", "0-3", "--", "a"], "task ranks"), (["--setattr", "^k=f", "--", "a"], "file"),
-    (["--setattr", "system.duration.x=1", "--", "a"], "not a mapping"),
-    (["--dependency", "9bad:x", "--", "a"], "scheme:value"),
-    (["--shape", "slot=2{", "--", "a"], "--resources-shape 'slot=2{'"),
-    (["--bogus", "--", "a"], "unrecognized"), (["-N", "two", "--", "a"], "invalid int"),
-])
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        ([], "give the command"),
+        (["--"], "give the command"),
+        (["-x", "--", "a"], "needs -N"),
+        (["-N3", "-n2", "--", "a"], "more nodes"),
+        (["-n0", "--", "a"], "-n must be at least 1"),
+        (["-g", "-1", "--", "a"], "-g must be"),
+        (["-t", "soon", "--", "a"], "-t 'soon'"),
+        (["-t", "inf", "--", "a"], "finite"),
+        (["-t", "-5", "--", "a"], "negative"),
+        (["--env", "NOEQUALS", "--", "a"], "NAME=VALUE"),
+        (["--cwd", "rel", "--", "a"], "absolute"),
+        (["--input", "0-3", "--", "a"], "task ranks"),
+        (["--setattr", "^k=f", "--", "a"], "file"),
+        (["--setattr", "system.duration.x=1", "--", "a"], "not a mapping"),
+        (["--dependency", "9bad:x", "--", "a"], "scheme:value"),
+        (["--shape", "slot=2{", "--", "a"], "--resources-shape 'slot=2{'"),
+        (["--bogus", "--", "a"], "unrecognized"),
+        (["-N", "two", "--", "a"], "invalid int"),
+    ],
+)
 def test_new_usage_errors(argv, words):
     with pytest.raises(convert.UsageError, match=__import__("re").escape(words)):
         convert.from_command_line(argv)
 
 
 def test_new_setattr_that_breaks_the_jobspec_is_blocked():
-    conv = convert.from_command_line(["--setattr", "duration=\"1h\"", "--", "a"])
+    conv = convert.from_command_line(["--setattr", 'duration="1h"', "--", "a"])
     assert not conv.ok and conv.blockers[0].code == "JS708" and "JS405" in conv.blockers[0].message
 
 
 # =========================================================================== the CLI
 def convert_cli(*args, input=None):
     """`jobspec convert|new` through jobspec_lsp.convert_cli's own entry point."""
-    return subprocess.run([sys.executable, "-m", "jobspec_lsp.convert_cli", *map(str, args)],
-                          input=input, capture_output=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "jobspec_lsp.convert_cli", *map(str, args)],
+        input=input,
+        capture_output=True,
+        timeout=60,
+    )
 
 
 def checked(tmp_path, out: bytes, rules, suffix=".yaml"):
@@ -881,7 +1242,8 @@ def test_cli_convert_to_v1(tmp_path):
         "several counts",
         f"{spec14 / 'use_case_1.2.yaml'}:12:15: error[JS703] V1 cannot make whole nodes the "
         "task slot (slot>node); the nearest V1 request, node(exclusive)>slot>core, asks for "
-        "cores instead"]
+        "cores instead",
+    ]
     assert "cannot be converted: 2 blockers" in proc.stderr.decode()
     src = tmp_path / "job.yaml"
     src.write_text(CANONICAL)
@@ -927,7 +1289,7 @@ def test_cli_convert_to_canonical_and_psij(tmp_path):
 
 def test_cli_convert_usage_errors(tmp_path):
     assert convert_cli("convert", tmp_path / "missing.yaml", "--to", "v1").returncode == 2
-    assert convert_cli("convert", rfc_files("spec_25")[0]).returncode == 2      # no --to
+    assert convert_cli("convert", rfc_files("spec_25")[0]).returncode == 2  # no --to
     assert convert_cli("convert", "--from", "psij", "--to", "psij", "x").returncode == 2
     assert convert_cli("convert", "--to", "v2", "x").returncode == 2
     bad = tmp_path / "bad.yaml"
@@ -942,7 +1304,7 @@ def test_cli_new(tmp_path):
     js = data_of(checked(tmp_path, proc.stdout, "v1").read_text())
     assert js["tasks"][0]["command"] == ["app", "--flag"]
     assert js["attributes"]["system"]["duration"] == 3600
-    proc = convert_cli("new", "--format", "json", "-n2", "app", "-x")   # -x after the command
+    proc = convert_cli("new", "--format", "json", "-n2", "app", "-x")  # -x after the command
     assert json.loads(proc.stdout)["tasks"][0]["command"] == ["app", "-x"]
     checked(tmp_path, proc.stdout, "v1", ".json")
     proc = convert_cli("new", "--shape", "slot=2/node", "--", "a")

@@ -11,7 +11,8 @@ from jobspec_lsp.diagnostics import RULES
 def test_rules_md_is_generated_from_the_rule_definitions():
     on_disk = (REPO / "docs" / "rules.md").read_text()
     assert on_disk == rulesdoc.render(), (
-        "docs/rules.md is stale: run `python -m jobspec_lsp.rulesdoc > docs/rules.md`")
+        "docs/rules.md is stale: run `python -m jobspec_lsp.rulesdoc > docs/rules.md`"
+    )
 
 
 def test_every_rule_has_its_own_section():
@@ -39,7 +40,9 @@ def test_readme_quick_start_has_exactly_the_two_commands():
     text = (REPO / "README.md").read_text()
     quick = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```sh\n(.*?)```", quick, re.S)
-    assert [b.strip() for b in blocks] == ["pip install . && jobspec check examples/",
-                                           "./scripts/test"]
+    assert [b.strip() for b in blocks] == [
+        "pip install . && jobspec check examples/",
+        "./scripts/test",
+    ]
     ci = (REPO / ".ci" / "run").read_text()
     assert "./scripts/test" in ci

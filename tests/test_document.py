@@ -14,7 +14,7 @@ def codes(doc):
 
 
 def at(doc, node):
-    return doc.text[node.start:node.end]
+    return doc.text[node.start : node.end]
 
 
 def test_every_key_value_and_item_knows_its_range():
@@ -38,24 +38,42 @@ def test_every_key_value_and_item_knows_its_range():
     assert doc.lines.position(vertex.get("type").start).character == 10
 
 
-@pytest.mark.parametrize("text,value", [
-    ("yes", True), ("No", False), ("on", True), ("OFF", False), ("0755", 493), ("1_000", 1000),
-    ("3600.", 3600.0), ("0x1F", 31), ("1:30", 90), ("~", None), ("1e5", "1e5"), ("y", "y"),
-    ("'yes'", "yes"), ('"0755"', "0755"), ("-.inf", float("-inf")),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("yes", True),
+        ("No", False),
+        ("on", True),
+        ("OFF", False),
+        ("0755", 493),
+        ("1_000", 1000),
+        ("3600.", 3600.0),
+        ("0x1F", 31),
+        ("1:30", 90),
+        ("~", None),
+        ("1e5", "1e5"),
+        ("y", "y"),
+        ("'yes'", "yes"),
+        ('"0755"', "0755"),
+        ("-.inf", float("-inf")),
+    ],
+)
 def test_scalars_resolve_as_yaml_1_1_like_flux(text, value):
     doc = parse(f"v: {text}\n")
     assert doc.root.get("v").value == value
     assert type(doc.root.get("v").value) is type(value)
 
 
-@pytest.mark.parametrize("text,flux,other", [
-    ("yes", "the boolean true", 'the string "yes"'),
-    ("0755", "the integer 493", "the integer 755"),
-    ("1_000", "the integer 1000", 'the string "1_000"'),
-    ("1e5", 'the string "1e5"', "the number 100000.0"),
-    ("1:30", "the integer 90", 'the string "1:30"'),
-])
+@pytest.mark.parametrize(
+    "text,flux,other",
+    [
+        ("yes", "the boolean true", 'the string "yes"'),
+        ("0755", "the integer 493", "the integer 755"),
+        ("1_000", "the integer 1000", 'the string "1_000"'),
+        ("1e5", 'the string "1e5"', "the number 100000.0"),
+        ("1:30", "the integer 90", 'the string "1:30"'),
+    ],
+)
 def test_yaml11_yaml12_differences_are_warned_with_both_readings(text, flux, other):
     doc = parse(f"x: {text}\n")
     (d,) = doc.problems
@@ -103,7 +121,7 @@ def test_duplicate_keys_in_json():
 def test_more_than_one_document():
     doc = parse("a: 1\n---\nb: 2\n")
     (d,) = doc.problems
-    assert d.code == "JS903" and doc.text[d.start:d.end] == "---"
+    assert d.code == "JS903" and doc.text[d.start : d.end] == "---"
     assert to_python(doc.root) == {"a": 1}
 
 
@@ -122,8 +140,10 @@ def test_tab_indentation():
 
 def test_unsafe_tags_are_reported_never_constructed(tmp_path):
     marker = tmp_path / "pwned"
-    doc = parse(f"a: !!python/object/apply:os.system ['touch {marker}']\n"
-                "b: !!python/name:os.system ''\nc: !custom 1\n")
+    doc = parse(
+        f"a: !!python/object/apply:os.system ['touch {marker}']\n"
+        "b: !!python/name:os.system ''\nc: !custom 1\n"
+    )
     assert codes(doc) == ["JS906", "JS906", "JS906"]
     assert not marker.exists()
 
@@ -141,8 +161,7 @@ def test_dates_and_binary_have_no_json_form():
 
 
 def test_merge_keys_follow_pyyaml():
-    doc = parse("base: &b {x: 1, y: 2}\nother: &o {y: 9, z: 3}\n"
-                "m:\n  <<: [*b, *o]\n  x: 5\n")
+    doc = parse("base: &b {x: 1, y: 2}\nother: &o {y: 9, z: 3}\nm:\n  <<: [*b, *o]\n  x: 5\n")
     assert doc.problems == []
     assert to_python(doc.root)["m"] == {"x": 5, "y": 2, "z": 3}
 
@@ -169,8 +188,14 @@ def test_modest_alias_reuse_is_fine():
     assert doc.problems == [] and doc.root.get("other") is doc.root.get("env")
 
 
-@pytest.mark.parametrize("text", ["[" * 5000 + "]" * 5000, "a:\n" + "".join(
-    " " * (2 * i) + "- b:\n" for i in range(1, 400)), "{" * 100000])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 5000 + "]" * 5000,
+        "a:\n" + "".join(" " * (2 * i) + "- b:\n" for i in range(1, 400)),
+        "{" * 100000,
+    ],
+)
 def test_deep_nesting_never_crashes(text):
     doc = parse(text)
     assert doc.root is None
@@ -201,7 +226,7 @@ def test_byte_order_mark_keeps_offsets():
 
 
 def test_utf16_columns_for_lsp():
-    text = "a: \"😀é\"\nb: x\n"
+    text = 'a: "😀é"\nb: x\n'
     doc = parse(text)
     node = doc.root.get("a")
     lines = doc.lines
@@ -229,6 +254,7 @@ def test_key_of_each_pair_is_scalar():
 
 def test_parse_never_raises_on_random_bytes():
     import random
+
     rnd = random.Random(1)
     alphabet = "ab:- \n\t[]{},'\"&*!|>#%@`?0129yes"
     for _ in range(400):
@@ -242,7 +268,7 @@ def test_parse_never_raises_on_random_bytes():
 
 @pytest.mark.parametrize("encoding,col", [("utf-32", 7), ("utf-16", 8), ("utf-8", 11)])
 def test_every_lsp_position_encoding(encoding, col):
-    text = "a: \"😀é\"\nb: x\n"
+    text = 'a: "😀é"\nb: x\n'
     doc = parse(text)
     node = doc.root.get("a")
     assert doc.lines.position(node.end, encoding=encoding).character == col

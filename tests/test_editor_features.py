@@ -2,10 +2,9 @@
 
 import random
 
+from helpers import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from helpers import REPO
 
 from jobspec_lsp import completion, hover, navigation
 from jobspec_lsp.document import parse
@@ -54,7 +53,7 @@ def test_hover_on_values_explains_the_value():
     doc = parse(text)
     h = hover.hover(doc, text.index("afterok") + 2)
     assert h.markdown.startswith("`afterok`: Start after the job completed successfully.")
-    assert text[h.start:h.end] == "afterok"
+    assert text[h.start : h.end] == "afterok"
     h = hover.hover(doc, text.index('"*"') + 1)
     assert h.markdown == "Between 2 and 16 nodes, multiplying by 2: 2, 4, 8, 16."
     h = hover.hover(doc, text.index("{min: 2}"))

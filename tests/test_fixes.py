@@ -11,7 +11,7 @@ from jobspec_lsp.document import parse
 
 def apply(text, edits):
     for e in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        text = text[:e.start] + e.text + text[e.end:]
+        text = text[: e.start] + e.text + text[e.end :]
     return text
 
 
@@ -54,9 +54,11 @@ def test_fix_repairs_the_documented_bad_example(code):
 
 
 def test_shape_resources_expand_fix_gives_a_valid_list():
-    text = ("version: 999\nresources: slot=4{task}/node/[core=2;gpu]  # four slots\ntasks:\n"
-            "  - command: [app]\n    slot: task\n    count: {per_slot: 1}\nattributes:\n"
-            "  system: {duration: 0}\n")
+    text = (
+        "version: 999\nresources: slot=4{task}/node/[core=2;gpu]  # four slots\ntasks:\n"
+        "  - command: [app]\n    slot: task\n    count: {per_slot: 1}\nattributes:\n"
+        "  system: {duration: 0}\n"
+    )
     (d,) = [d for d in check(text) if d.code == "JS104"]
     (fix,) = fixes.fixes_for(parse(text), d)
     out = apply(text, fix.edits)
@@ -64,10 +66,13 @@ def test_shape_resources_expand_fix_gives_a_valid_list():
     assert "  - type: slot\n    count: 4\n    label: task\n" in out
 
 
-@pytest.mark.parametrize("text,code,replacement", [
-    ("    count: 4.0\n", "JS201", "4"),
-    ("    lable: x\n", "JS112", "label"),
-])
+@pytest.mark.parametrize(
+    "text,code,replacement",
+    [
+        ("    count: 4.0\n", "JS201", "4"),
+        ("    lable: x\n", "JS112", "label"),
+    ],
+)
 def test_fixes_offered_in_the_safe_cases(text, code, replacement):
     doc_text = "version: 999\nresources:\n  - type: node\n" + text
     if code != "JS201":

@@ -9,10 +9,9 @@ import re
 import stat
 
 import pytest
+from helpers import CORPUS, REPO, RFC_DATA, rfc_files, run_cli
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
-from helpers import CORPUS, REPO, RFC_DATA, rfc_files, run_cli
 
 import jobspec_lsp.format as fmt
 from jobspec_lsp.document import parse, to_python
@@ -38,10 +37,10 @@ def guarantees(text, lang="yaml", options=None):
     out = format_text(text, lang, options)
     before, after = parse(text, lang), parse(out, lang)
     assert after.root is not None
-    assert fmt._same(to_python(after.root), to_python(before.root))   # what Flux reads
-    assert format_text(out, lang, options) == out                      # idempotent
+    assert fmt._same(to_python(after.root), to_python(before.root))  # what Flux reads
+    assert format_text(out, lang, options) == out  # idempotent
     if lang == "yaml":
-        assert comments(out) == comments(text)                         # every comment kept
+        assert comments(out) == comments(text)  # every comment kept
     assert out.endswith("\n") and not out.endswith("\n\n")
     assert all(line == line.rstrip() for line in out.split("\n"))
     return out
@@ -65,8 +64,15 @@ def test_style_fixture(path):
 
 # ---------------------------------------------------------------- the corpus
 def corpus_yaml():
-    return [p for spec in SPECS for p in (rfc_files(spec) if (RFC_DATA / spec).is_dir()
-                                           else sorted((CORPUS / spec).glob("*.yaml")))]
+    return [
+        p
+        for spec in SPECS
+        for p in (
+            rfc_files(spec)
+            if (RFC_DATA / spec).is_dir()
+            else sorted((CORPUS / spec).glob("*.yaml"))
+        )
+    ]
 
 
 def test_the_corpus_is_there():
@@ -74,8 +80,11 @@ def test_the_corpus_is_there():
     assert len(corpus_yaml()) >= 25
 
 
-@pytest.mark.parametrize("path", corpus_yaml() + sorted((REPO / "examples").glob("*.y*ml")),
-                         ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path",
+    corpus_yaml() + sorted((REPO / "examples").glob("*.y*ml")),
+    ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}",
+)
 def test_guarantees_on_every_corpus_file(path):
     guarantees(read(path))
 
@@ -97,7 +106,9 @@ def squash(line):
     return re.sub(r"\s+", "", re.sub(r"\s+# (eol|lead)\d+$", "", line)).lstrip("-")
 
 
-@pytest.mark.parametrize("path", corpus_yaml(), ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path", corpus_yaml(), ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}"
+)
 def test_comments_stay_next_to_their_lines_on_the_commented_corpus(path):
     text = with_comments(read(path))
     out = guarantees(text)
@@ -112,18 +123,20 @@ def test_comments_stay_next_to_their_lines_on_the_commented_corpus(path):
         if not m:
             continue
         at = where[m.group(1) + m.group(2)]
-        if m.group(1) == "eol":            # still at the end of the same content
+        if m.group(1) == "eol":  # still at the end of the same content
             assert squash(dst[at]) == squash(line), (line, dst[at])
-        else:                              # still above the same entry
+        else:  # still above the same entry
             target = src[n + 1]
-            below = next(x for x in dst[at + 1:] if not x.lstrip().startswith("# lead"))
+            below = next(x for x in dst[at + 1 :] if not x.lstrip().startswith("# lead"))
             if target.lstrip().startswith("-"):
                 assert below.lstrip().startswith("-"), (target, below)
             else:
                 assert squash(below) == squash(target), (target, below)
 
 
-@pytest.mark.parametrize("path", corpus_yaml()[::4], ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path", corpus_yaml()[::4], ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}"
+)
 def test_crlf_files_format_like_lf_files_and_keep_crlf(path):
     text = with_comments(read(path))
     assert format_text(text.replace("\n", "\r\n")) == format_text(text).replace("\n", "\r\n")
@@ -135,11 +148,51 @@ def test_json_corpus_and_examples():
 
 
 # ---------------------------------------------------------------- generated jobspecs
-SCALARS = ["yes", "no", "on", "0755", "1_000", "1:30", "3600.", "2024-01-31", "'quoted'", '"dq"',
-           "plain", "12", "-3", "null", "~", "true", "1e3", "0x1F", ".inf", "'it''s'",
-           '"a # b"', "a b c", "/bin/sh", "'#x'", "!!str 12", "-x", "--flag", "<<x"]
-KEYS = ["type", "count", "label", "with", "unit", "exclusive", "id", "zeta", "alpha", "x_y",
-        "yes", "'quoted key'", "0755"]
+SCALARS = [
+    "yes",
+    "no",
+    "on",
+    "0755",
+    "1_000",
+    "1:30",
+    "3600.",
+    "2024-01-31",
+    "'quoted'",
+    '"dq"',
+    "plain",
+    "12",
+    "-3",
+    "null",
+    "~",
+    "true",
+    "1e3",
+    "0x1F",
+    ".inf",
+    "'it''s'",
+    '"a # b"',
+    "a b c",
+    "/bin/sh",
+    "'#x'",
+    "!!str 12",
+    "-x",
+    "--flag",
+    "<<x",
+]
+KEYS = [
+    "type",
+    "count",
+    "label",
+    "with",
+    "unit",
+    "exclusive",
+    "id",
+    "zeta",
+    "alpha",
+    "x_y",
+    "yes",
+    "'quoted key'",
+    "0755",
+]
 
 
 def _comment(r, p=0.3):
@@ -153,8 +206,13 @@ def _flow(r, depth=0):
         items = [r.choice(SCALARS) for _ in range(r.randint(0, 30 if r.random() < 0.2 else 4))]
         return "[" + ", ".join(items) + "]"
     keys = r.sample(["type", "count", "min", "zeta", "alpha"], r.randint(0, 4))
-    return "{" + ", ".join(f"{k}: {r.choice(SCALARS) if r.random() < 0.7 else _flow(r, depth + 1)}"
-                           for k in keys) + "}"
+    return (
+        "{"
+        + ", ".join(
+            f"{k}: {r.choice(SCALARS) if r.random() < 0.7 else _flow(r, depth + 1)}" for k in keys
+        )
+        + "}"
+    )
 
 
 def _leading(r, indent, lines):
@@ -274,8 +332,10 @@ def test_line_length_decides_what_stays_flow():
 
 
 def test_yaml11_scalars_keep_their_text_and_meaning():
-    text = ("version: 999\nattributes:\n  user:\n    a: yes\n    b: 0755\n    c: 1_000\n"
-            "    d: 1:30\n    e: 2024-01-31\n    f: 1e3\n    g: .5\n    h: ~\n    yes: key\n")
+    text = (
+        "version: 999\nattributes:\n  user:\n    a: yes\n    b: 0755\n    c: 1_000\n"
+        "    d: 1:30\n    e: 2024-01-31\n    f: 1e3\n    g: .5\n    h: ~\n    yes: key\n"
+    )
     assert format_text(text) == text
     value = to_python(parse(text).root)["attributes"]["user"]
     assert value["a"] is True and value["b"] == 493 and value["d"] == 90 and value[True] == "key"
@@ -303,14 +363,17 @@ def test_crlf_bom_and_missing_final_newline_are_handled():
     assert format_text("version: 1") == "version: 1\n"
 
 
-@pytest.mark.parametrize("text,words,at", [
-    ("a: [1\n", "cannot format: did not find expected ',' or ']'", 4),
-    ("version: 1\nversion: 2\n", "duplicate key", 11),
-    ("a: 1\n---\nb: 2\n", "single YAML document", 5),
-    ("a: !!python/object:os.system x\n", "not supported", 3),
-    ("# only a comment\n", "holds no jobspec", 0),
-    ("{a: 1}: x\n", "mapping key must be a plain value", 0),
-])
+@pytest.mark.parametrize(
+    "text,words,at",
+    [
+        ("a: [1\n", "cannot format: did not find expected ',' or ']'", 4),
+        ("version: 1\nversion: 2\n", "duplicate key", 11),
+        ("a: 1\n---\nb: 2\n", "single YAML document", 5),
+        ("a: !!python/object:os.system x\n", "not supported", 3),
+        ("# only a comment\n", "holds no jobspec", 0),
+        ("{a: 1}: x\n", "mapping key must be a plain value", 0),
+    ],
+)
 def test_refuses_what_it_cannot_keep(text, words, at):
     with pytest.raises(FormatError) as info:
         format_text(text)
@@ -329,8 +392,10 @@ def test_a_result_that_would_read_differently_is_refused(monkeypatch):
 
 def test_json_keeps_numbers_as_written_and_orders_keys():
     out = format_text('{"resources": [], "version": 1, "x": [1e3, 1.50, -0], "y": {}}', "json")
-    assert out == ('{\n  "version": 1,\n  "resources": [],\n  "x": [\n    1e3,\n    1.50,\n'
-                   '    -0\n  ],\n  "y": {}\n}\n')
+    assert out == (
+        '{\n  "version": 1,\n  "resources": [],\n  "x": [\n    1e3,\n    1.50,\n'
+        '    -0\n  ],\n  "y": {}\n}\n'
+    )
     with pytest.raises(FormatError):
         format_text('{"a": 1, "a": 2}', "json")
 
@@ -338,7 +403,8 @@ def test_json_keeps_numbers_as_written_and_orders_keys():
 # ---------------------------------------------------------------- configuration
 def test_load_options_walks_up_to_the_nearest_jobspec_table(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
-        "[tool.jobspec.format]\nsort-keys = false\nline-length = 100\n")
+        "[tool.jobspec.format]\nsort-keys = false\nline-length = 100\n"
+    )
     sub = tmp_path / "a" / "b"
     sub.mkdir(parents=True)
     (tmp_path / "a" / "pyproject.toml").write_text("[project]\nname = 'x'\n")  # no [tool.jobspec]
@@ -350,11 +416,15 @@ def test_load_options_walks_up_to_the_nearest_jobspec_table(tmp_path):
 
 def test_load_options_warns_and_falls_back(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
-        "[tool.jobspec.format]\nsort-keys = 'no'\nline-length = 5\nindent = 4\n")
+        "[tool.jobspec.format]\nsort-keys = 'no'\nline-length = 5\nindent = 4\n"
+    )
     opts = load_options(tmp_path / "x.yaml")
     assert (opts.sort_keys, opts.line_length) == (True, 80)
-    assert [w.split("] ")[1].split(" ")[0] for w in opts.warnings] == \
-        ["sort-keys", "line-length", "has"]
+    assert [w.split("] ")[1].split(" ")[0] for w in opts.warnings] == [
+        "sort-keys",
+        "line-length",
+        "has",
+    ]
     (tmp_path / "pyproject.toml").write_text("[tool.jobspec\n")
     assert "cannot read it" in load_options(tmp_path / "x.yaml").warnings[0]
 
@@ -376,11 +446,11 @@ def test_cli_check_diff_and_write(tmp_path):
     diff = proc.stdout.decode()
     assert diff.startswith(f"--- {f}\n+++ {f}\n@@ ") and "\n-- type: node\n" in diff
     assert "\n+  - type: node\n" in diff
-    assert f.read_text() == MESSY                       # --check/--diff never write
+    assert f.read_text() == MESSY  # --check/--diff never write
     proc = run_cli("fmt", f)
     assert proc.returncode == 0 and f"reformatted {f}" in proc.stderr.decode()
     assert f.read_text() == TIDY
-    assert stat.S_IMODE(f.stat().st_mode) == 0o640      # mode kept
+    assert stat.S_IMODE(f.stat().st_mode) == 0o640  # mode kept
     assert [p.name for p in tmp_path.iterdir()] == ["a.jobspec.yaml"]  # no temporary file left
     for args in (("--check",), ("--diff",), ()):
         proc = run_cli("fmt", *args, f)
@@ -394,13 +464,15 @@ def test_cli_unparsable_file_is_untouched_and_others_formatted(tmp_path):
     good = tmp_path / "sub" / "jobspec.yaml"
     good.parent.mkdir()
     good.write_text(read(DATA / "order.in.yaml"))
-    other = tmp_path / "notes.yaml"                     # not a jobspec name: not searched
+    other = tmp_path / "notes.yaml"  # not a jobspec name: not searched
     other.write_text("b:   1\n")
     proc = run_cli("fmt", tmp_path)
     assert proc.returncode == 2
-    assert (f"{bad}:2:12: error: cannot format: the document ends too early: did not find "
-            f"expected node content (the '[' at line 2, column 12 is never closed)"
-            in proc.stderr.decode())
+    assert (
+        f"{bad}:2:12: error: cannot format: the document ends too early: did not find "
+        f"expected node content (the '[' at line 2, column 12 is never closed)"
+        in proc.stderr.decode()
+    )
     assert bad.read_bytes() == b"version: 1\nresources: [\n"
     assert good.read_text() == read(DATA / "order.out.yaml")
     assert other.read_text() == "b:   1\n"
@@ -411,12 +483,14 @@ def test_cli_unparsable_file_is_untouched_and_others_formatted(tmp_path):
 def test_cli_stdin_to_stdout():
     proc = run_cli("fmt", "-", input=MESSY.encode())
     assert proc.returncode == 0 and proc.stdout.decode() == TIDY
-    proc = run_cli("fmt", "--stdin-filename", "x.json", "-", input=read(DATA / "json.in.json").encode())
+    proc = run_cli(
+        "fmt", "--stdin-filename", "x.json", "-", input=read(DATA / "json.in.json").encode()
+    )
     assert proc.stdout.decode() == read(DATA / "json.out.json")
     proc = run_cli("fmt", "-", input=read(DATA / "json.in.json").encode())  # JSON recognised
     assert proc.stdout.decode() == read(DATA / "json.out.json")
     proc = run_cli("fmt", "-", input=b"a: [\n")
-    assert proc.returncode == 2 and proc.stdout == b"a: [\n"   # a pipe gets its input back
+    assert proc.returncode == 2 and proc.stdout == b"a: [\n"  # a pipe gets its input back
     assert proc.stderr.decode().startswith("-:1:4: error: cannot format:")
     proc = run_cli("fmt", "--check", "-", input=MESSY.encode())
     assert proc.returncode == 1 and proc.stdout.decode() == "would reformat -\n"
@@ -440,20 +514,22 @@ def test_cli_errors_and_usage(tmp_path):
 
 
 def test_cli_writes_through_symlinks_and_reads_pyproject(tmp_path):
-    (tmp_path / "pyproject.toml").write_text("[tool.jobspec.format]\nsort-keys = false\n"
-                                             "colour = 'blue'\n")
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.jobspec.format]\nsort-keys = false\ncolour = 'blue'\n"
+    )
     real = tmp_path / "real.jobspec.yaml"
     real.write_text(read(DATA / "order.in.yaml"))
     link = tmp_path / "link.jobspec.yaml"
     os.symlink(real.name, link)
     proc = run_cli("fmt", link)
     assert proc.returncode == 0, proc.stderr
-    assert link.is_symlink() and real.read_text().startswith("attributes:")   # not reordered
+    assert link.is_symlink() and real.read_text().startswith("attributes:")  # not reordered
     assert "has no option 'colour'" in proc.stderr.decode()
 
 
 def test_precommit_hooks_file_lists_both_hooks():
     import yaml
+
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
     assert set(hooks) == {"jobspec-fmt", "jobspec-check"}
     assert hooks["jobspec-fmt"]["entry"] == "jobspec fmt"

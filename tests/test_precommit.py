@@ -40,10 +40,20 @@ attributes:
 
 
 def git(*args, cwd):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
-    subprocess.run(["git", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
-                   cwd=cwd, env=env, check=True, capture_output=True)
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.invalid",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.invalid",
+    )
+    subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
+        cwd=cwd,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
 
 
 def test_precommit_try_repo(tmp_path):
@@ -51,9 +61,16 @@ def test_precommit_try_repo(tmp_path):
     assert pre_commit.exists(), "pre-commit is missing: install the test extras"
     # the hook repository: this checkout's files, committed in a fresh repo
     hook_repo = tmp_path / "hooks"
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           cwd=REPO, capture_output=True,
-                           check=True).stdout.decode().split("\0")
+    files = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=REPO,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for f in filter(None, files):
         src = REPO / f
         if src.is_file():
@@ -68,13 +85,19 @@ def test_precommit_try_repo(tmp_path):
     work.mkdir()
     git("init", "-q", cwd=work)
     (work / "run.jobspec.yaml").write_text(MESSY)
-    (work / "notes.yaml").write_text("a:   [1,2]\n")   # not a jobspec name: left alone
+    (work / "notes.yaml").write_text("a:   [1,2]\n")  # not a jobspec name: left alone
     git("add", "-A", cwd=work)
     env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"))
 
     def run(hook):
-        return subprocess.run([str(pre_commit), "try-repo", str(hook_repo), hook, "--all-files"],
-                              cwd=work, env=env, capture_output=True, text=True, timeout=900)
+        return subprocess.run(
+            [str(pre_commit), "try-repo", str(hook_repo), hook, "--all-files"],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
 
     first = run("jobspec-fmt")
     assert first.returncode == 1, first.stdout + first.stderr

@@ -33,7 +33,7 @@ AT = {
     "JS114": "[]",
     "JS201": "2.5",
     "JS202": ("0", 0),
-    "JS203": None,          # inside the string: checked in the test below
+    "JS203": None,  # inside the string: checked in the test below
     "JS204": ("count", 0),
     "JS205": "step",
     "JS206": ("0", 0),
@@ -73,7 +73,7 @@ AT = {
     "JS502": "property",
     "JS503": ("ssd", 0),
     "JS504": '"^"',
-    "JS505": None,          # inside the string: checked in test_positions_in_strings
+    "JS505": None,  # inside the string: checked in test_positions_in_strings
     "JS506": None,
     "JS507": "{properties: [b]}",
     "JS511": "dependencies",
@@ -111,10 +111,10 @@ AT = {
     "JS705": "per_resource",
     "JS706": ("node", 0),
     "JS707": "id",
-    "JS708": ("0", 0),       # where the error it wraps (JS202, count 0) is
+    "JS708": ("0", 0),  # where the error it wraps (JS202, count 0) is
     "JS711": '"memory"',
     "JS712": '"process_count"',
-    "JS713": "{",            # no executable key to point at: the document's first character
+    "JS713": "{",  # no executable key to point at: the document's first character
     "JS714": "total",
     "JS715": "constraints",
     "JS801": '"2-8"',
@@ -148,8 +148,11 @@ def _run(rule, text, bad=True):
     if converter:  # JS7xx come from `jobspec convert` only: run the converter the rule names
         conv = getattr(convert, converter)(text, rule.example_options.get("language", "yaml"))
         return doc, conv.blockers + conv.warnings
-    return doc, check(doc, version_rules="v1" if rule.applies == "v1" else "auto",
-                      target=rule.example_options.get("target", "rfc"))
+    return doc, check(
+        doc,
+        version_rules="v1" if rule.applies == "v1" else "auto",
+        target=rule.example_options.get("target", "rfc"),
+    )
 
 
 def _expected(doc, at):
@@ -177,8 +180,9 @@ def test_bad_example_triggers_rule_at_token(code):
         dash = doc.text.index('"2-"') + 2
         assert (mine[0].start, mine[0].end) == (dash, dash + 1)
     if at is not None:
-        assert (mine[0].start, mine[0].end) == _expected(doc, at), \
-            f"{code} points at {doc.text[mine[0].start:mine[0].end]!r}"
+        assert (mine[0].start, mine[0].end) == _expected(doc, at), (
+            f"{code} points at {doc.text[mine[0].start : mine[0].end]!r}"
+        )
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
@@ -192,7 +196,7 @@ def test_fixed_example_is_clean(code):
 
 
 def test_messages_are_one_line_and_ranges_in_bounds():
-    for code, rule in RULES.items():
+    for rule in RULES.values():
         doc, diags = _run(rule, rule.bad)
         for d in diags:
             assert "\n" not in d.message

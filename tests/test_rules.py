@@ -2,7 +2,6 @@
 fix data, V1 selection, no double reports, the RFC corpus."""
 
 import pytest
-
 from helpers import rfc_files, rfc_id
 
 from jobspec_lsp.analysis import check, uses_v1
@@ -39,13 +38,20 @@ def diags(text, code=None, **kw):
 
 
 def marked(text, d):
-    return text[d.start:d.end]
+    return text[d.start : d.end]
 
 
-@pytest.mark.parametrize("count,bad", [
-    ('"1-4,x"', "x"), ("'[1-3'", "3"), ('"2-8:2:%"', "%"), ("1-", "-"), ('"07"', "07"),
-    ('"5-2"', "5-2"),
-])
+@pytest.mark.parametrize(
+    "count,bad",
+    [
+        ('"1-4,x"', "x"),
+        ("'[1-3'", "3"),
+        ('"2-8:2:%"', "%"),
+        ("1-", "-"),
+        ('"07"', "07"),
+        ('"5-2"', "5-2"),
+    ],
+)
 def test_count_string_errors_point_inside_the_string(count, bad):
     text = js(count)
     (d,) = diags(text, "JS203")
@@ -58,10 +64,19 @@ def test_count_string_with_escapes_falls_back_to_the_whole_scalar():
     assert marked(text, d) == '"1-\\x34,x"'
 
 
-@pytest.mark.parametrize("count,code", [
-    ('"0"', "JS202"), ('"0-3"', "JS202"), ('"0+"', "JS202"), ("-1", "JS202"), ("true", "JS201"),
-    ("[1]", "JS201"), ("1.0", "JS201"), ('""', "JS203"),
-])
+@pytest.mark.parametrize(
+    "count,code",
+    [
+        ('"0"', "JS202"),
+        ('"0-3"', "JS202"),
+        ('"0+"', "JS202"),
+        ("-1", "JS202"),
+        ("true", "JS201"),
+        ("[1]", "JS201"),
+        ("1.0", "JS201"),
+        ('""', "JS203"),
+    ],
+)
 def test_bad_counts(count, code):
     assert [d.code for d in diags(js(count)) if d.code.startswith("JS2")] == [code]
 
@@ -72,8 +87,10 @@ def test_float_count_offers_the_integer():
 
 
 def test_hostlist_and_ranks_errors_inside_strings():
-    extra = ('    constraints:\n      and:\n        - hostlist: ["node[1-4", plain]\n'
-             '        - ranks: ["0-3,2"]\n        - not: [{ranks: [7]}]\n')
+    extra = (
+        '    constraints:\n      and:\n        - hostlist: ["node[1-4", plain]\n'
+        '        - ranks: ["0-3,2"]\n        - not: [{ranks: [7]}]\n'
+    )
     text = js(extra=extra)
     (h,) = diags(text, "JS505")
     assert marked(text, h) == "4" and "expected ',' or ']'" in h.message
@@ -131,38 +148,42 @@ def test_per_resource_type_must_be_inside_the_slot():
 
 
 def test_environment_values():
-    text = js(extra="    environment:\n      A: 1\n      B: null\n      C: [x]\n      D: \"ok\"\n")
+    text = js(extra='    environment:\n      A: 1\n      B: null\n      C: [x]\n      D: "ok"\n')
     assert [marked(text, d) for d in diags(text, "JS407")] == ["1", "[x]"]
 
 
 def test_files_dictionary_and_list_forms():
-    extra = ("    files:\n      - path: ok.txt\n        mode: 33188\n        size: 2\n"
-             "        encoding: base64\n        data: aGk=\n"
-             "      - path: /abs\n        mode: 33188\n        data: {}\n"
-             "      - mode: 16877\n        path: dir\n        size: 0\n"
-             "      - mode: 33188\n        path: a/./b\n        encoding: blobvec\n        data: [[0, 1]]\n")
+    extra = (
+        "    files:\n      - path: ok.txt\n        mode: 33188\n        size: 2\n"
+        "        encoding: base64\n        data: aGk=\n"
+        "      - path: /abs\n        mode: 33188\n        data: {}\n"
+        "      - mode: 16877\n        path: dir\n        size: 0\n"
+        "      - mode: 33188\n        path: a/./b\n        encoding: blobvec\n        data: [[0, 1]]\n"
+    )
     text = js(extra=extra)
     assert [marked(text, d) for d in diags(text, "JS523")] == ["/abs", "a/./b"]
     assert [marked(text, d) for d in diags(text, "JS526")] == ["size", "[[0, 1]]"]
 
 
 def test_dependencies():
-    extra = ("    dependencies:\n      - {scheme: afterok, value: \"12\"}\n"
-             "      - {scheme: string, value: foo, type: sideways, scope: user}\n"
-             "      - {scheme: begin-time, value: \"1700000000\"}\n"
-             "      - {scheme: after, value: \"12\"}\n")
+    extra = (
+        '    dependencies:\n      - {scheme: afterok, value: "12"}\n'
+        "      - {scheme: string, value: foo, type: sideways, scope: user}\n"
+        '      - {scheme: begin-time, value: "1700000000"}\n'
+        '      - {scheme: after, value: "12"}\n'
+    )
     text = js(extra=extra)
     assert [d.code for d in diags(text) if d.code.startswith("JS51")] == ["JS514", "JS515"]
     assert marked(text, diags(text, "JS514")[0]) == "sideways"
 
 
 def test_v1_applies_only_to_version_1_under_auto():
-    canonical = js("\"2\"")
+    canonical = js('"2"')
     assert not diags(canonical, "JS605")
     v1 = canonical.replace("version: 999", "version: 1")
     (d,) = diags(v1, "JS605")
     assert d.data == {"replacement": "2"}
-    assert not diags(v1, "JS801")           # the V1 error supersedes the portability note
+    assert not diags(v1, "JS801")  # the V1 error supersedes the portability note
     assert diags(canonical, "JS605", version_rules="v1")
     assert not diags(v1, "JS605", version_rules="canonical")
     assert uses_v1(parse(v1)) and not uses_v1(parse("version: 1.0\n"))
@@ -186,10 +207,12 @@ def test_aliased_subtrees_report_once():
 
 
 def test_json_jobspec_positions():
-    text = ('{"version": 1, "resources": [{"type": "slot", "count": 0, "label": "task", '
-            '"with": [{"type": "core", "count": 1}]}], "tasks": [{"command": ["a"], '
-            '"slot": "task", "count": {"per_slot": 1}}], "attributes": {"system": '
-            '{"duration": "1h"}}}')
+    text = (
+        '{"version": 1, "resources": [{"type": "slot", "count": 0, "label": "task", '
+        '"with": [{"type": "core", "count": 1}]}], "tasks": [{"command": ["a"], '
+        '"slot": "task", "count": {"per_slot": 1}}], "attributes": {"system": '
+        '{"duration": "1h"}}}'
+    )
     out = check(text, language="json")
     assert [(d.code, marked(text, d)) for d in out] == [("JS202", "0"), ("JS405", '"1h"')]
 
@@ -200,8 +223,10 @@ def test_no_diagnostics_on_broken_yaml_beyond_the_syntax_error():
 
 
 def test_resources_shape_string_is_diagnosed():
-    text = ("version: 999\nresources: slot=4/node\ntasks:\n  - command: [a]\n    slot: default\n"
-            "    count: {per_slot: 1}\nattributes: {}\n")
+    text = (
+        "version: 999\nresources: slot=4/node\ntasks:\n  - command: [a]\n    slot: default\n"
+        "    count: {per_slot: 1}\nattributes: {}\n"
+    )
     (d,) = diags(text, "JS104")
     assert marked(text, d) == "slot=4/node" and "shape string" in d.message
 
@@ -222,8 +247,9 @@ def test_rfc25_corpus_under_auto_rules(path):
     assert check(path.read_text()) == []
 
 
-@pytest.mark.parametrize("path", [p for p in rfc_files("spec_14") if p.name == "use_case_1.8.yaml"],
-                         ids=rfc_id)
+@pytest.mark.parametrize(
+    "path", [p for p in rfc_files("spec_14") if p.name == "use_case_1.8.yaml"], ids=rfc_id
+)
 def test_rfc14_portability_notes_are_information_only(path):
     out = check(path.read_text())
     assert [(d.code, d.severity.label) for d in out] == [("JS801", "information")]

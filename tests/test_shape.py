@@ -4,10 +4,9 @@ import json
 
 import pytest
 import yaml
+from helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from helpers import run_cli
 
 from jobspec_lsp.analysis import check
 from jobspec_lsp.shape import ShapeError, collapse, expand, shape_of
@@ -167,46 +166,81 @@ def test_label_option_names_the_sole_slot():
     assert collapse(expand("slot/core", label="task")) == "slot{task}/core"
 
 
-@pytest.mark.parametrize("shape,expected", [
-    ("node{x}", [{"type": "node", "count": 1, "exclusive": True}]),
-    ("node{+x}", [{"type": "node", "count": 1, "exclusive": True}]),
-    ("node=[2]", [{"type": "node", "count": 2}]),
-    ("[node]", [{"type": "node", "count": 1}]),
-    ('node{"odd key":"a b",n:-1.5,z:null,t:true,s:"true"}',
-     [{"type": "node", "count": 1, "odd key": "a b", "n": -1.5, "z": None, "t": True, "s": "true"}]),
-    ("gpu{props:{vendor:amd,+fast,-old},list:[1,x,[2]]}",
-     [{"type": "gpu", "count": 1, "props": {"vendor": "amd", "fast": True, "old": False},
-       "list": [1, "x", [2]]}]),
-    ('slot{"my slot"}/core', [{"type": "slot", "count": 1, "label": "my slot",
-                               "with": [{"type": "core", "count": 1}]}]),
-])
+@pytest.mark.parametrize(
+    "shape,expected",
+    [
+        ("node{x}", [{"type": "node", "count": 1, "exclusive": True}]),
+        ("node{+x}", [{"type": "node", "count": 1, "exclusive": True}]),
+        ("node=[2]", [{"type": "node", "count": 2}]),
+        ("[node]", [{"type": "node", "count": 1}]),
+        (
+            'node{"odd key":"a b",n:-1.5,z:null,t:true,s:"true"}',
+            [
+                {
+                    "type": "node",
+                    "count": 1,
+                    "odd key": "a b",
+                    "n": -1.5,
+                    "z": None,
+                    "t": True,
+                    "s": "true",
+                }
+            ],
+        ),
+        (
+            "gpu{props:{vendor:amd,+fast,-old},list:[1,x,[2]]}",
+            [
+                {
+                    "type": "gpu",
+                    "count": 1,
+                    "props": {"vendor": "amd", "fast": True, "old": False},
+                    "list": [1, "x", [2]],
+                }
+            ],
+        ),
+        (
+            'slot{"my slot"}/core',
+            [
+                {
+                    "type": "slot",
+                    "count": 1,
+                    "label": "my slot",
+                    "with": [{"type": "core", "count": 1}],
+                }
+            ],
+        ),
+    ],
+)
 def test_items_values_and_brackets(shape, expected):
     assert expand(shape) == expected
     assert expand(collapse(expected)) == expected
 
 
-@pytest.mark.parametrize("shape,start,end,words", [
-    ("", 0, 0, "empty"),
-    ("[node;core", 10, 10, "expected ';' or ']' at column 11"),
-    ("node{a:1", 8, 8, "expected"),
-    ("node/", 5, 5, "expected '[' or a name at column 6"),
-    ("node=", 5, 5, "expected"),
-    ("node=/core", 5, 6, "found '/'"),
-    ("node=0", 5, 6, "at least 1"),
-    ("node=0-4", 5, 8, "start at 1"),
-    ("node=1-", 7, 7, "bad count '1-': expected a number at column 8"),
-    ("node=2-64:1:*", 10, 11, "operand must be at least 2"),
-    ("node=[1-3", 9, 9, "expected ']'"),
-    ("slot", 4, 5, "must contain resources"),
-    ("slot{a:1,b}/core", 5, 8, "label must come first"),
-    ("slot{-x}/core", 5, 7, "label must come first"),
-    ("[slot/core;slot/gpu]", 1, 5, "each needs a label"),
-    ("node{x,exclusive:false}", 7, 16, "given twice"),
-    ("node{count:2}", 5, 10, "cannot be set"),
-    ("node]", 4, 5, "unexpected ']'"),
-    ("node{x}{y}", 7, 8, "found '{'"),
-    ("no de", 2, 3, "found ' '"),
-])
+@pytest.mark.parametrize(
+    "shape,start,end,words",
+    [
+        ("", 0, 0, "empty"),
+        ("[node;core", 10, 10, "expected ';' or ']' at column 11"),
+        ("node{a:1", 8, 8, "expected"),
+        ("node/", 5, 5, "expected '[' or a name at column 6"),
+        ("node=", 5, 5, "expected"),
+        ("node=/core", 5, 6, "found '/'"),
+        ("node=0", 5, 6, "at least 1"),
+        ("node=0-4", 5, 8, "start at 1"),
+        ("node=1-", 7, 7, "bad count '1-': expected a number at column 8"),
+        ("node=2-64:1:*", 10, 11, "operand must be at least 2"),
+        ("node=[1-3", 9, 9, "expected ']'"),
+        ("slot", 4, 5, "must contain resources"),
+        ("slot{a:1,b}/core", 5, 8, "label must come first"),
+        ("slot{-x}/core", 5, 7, "label must come first"),
+        ("[slot/core;slot/gpu]", 1, 5, "each needs a label"),
+        ("node{x,exclusive:false}", 7, 16, "given twice"),
+        ("node{count:2}", 5, 10, "cannot be set"),
+        ("node]", 4, 5, "unexpected ']'"),
+        ("node{x}{y}", 7, 8, "found '{'"),
+        ("no de", 2, 3, "found ' '"),
+    ],
+)
 def test_errors_have_offsets_and_say_what_was_expected(shape, start, end, words):
     with pytest.raises(ShapeError) as info:
         expand(shape)
@@ -215,17 +249,20 @@ def test_errors_have_offsets_and_say_what_was_expected(shape, start, end, words)
     assert words in err.message
 
 
-@pytest.mark.parametrize("resources,words", [
-    ([{"type": "node", "count": "1-3"}], "would expand to a range mapping"),
-    ([{"type": "node", "count": "4"}], "would expand to an integer"),
-    ([{"type": "node", "count": {"min": 2, "max": 8}}], "no RFC 45 spelling"),
-    ([{"type": "node", "count": 0}], "not positive"),
-    ([{"type": "node"}], "has no count"),
-    ([{"type": "slot", "count": 1, "label": "a"}], "without resources"),
-    ([{"type": "node", "count": 1, "with": []}], "non-empty"),
-    ([], "non-empty"),
-    ([{"type": "a b", "count": 1}], "cannot be written"),
-])
+@pytest.mark.parametrize(
+    "resources,words",
+    [
+        ([{"type": "node", "count": "1-3"}], "would expand to a range mapping"),
+        ([{"type": "node", "count": "4"}], "would expand to an integer"),
+        ([{"type": "node", "count": {"min": 2, "max": 8}}], "no RFC 45 spelling"),
+        ([{"type": "node", "count": 0}], "not positive"),
+        ([{"type": "node"}], "has no count"),
+        ([{"type": "slot", "count": 1, "label": "a"}], "without resources"),
+        ([{"type": "node", "count": 1, "with": []}], "non-empty"),
+        ([], "non-empty"),
+        ([{"type": "a b", "count": 1}], "cannot be written"),
+    ],
+)
 def test_collapse_names_the_vertex_it_cannot_write(resources, words):
     with pytest.raises(ShapeError) as info:
         collapse(resources)
@@ -242,29 +279,52 @@ def test_shape_of_a_vertex():
 
 # ---------------------------------------------------------------- properties
 names = st.from_regex(r"[a-z][a-z0-9\-]{0,6}", fullmatch=True).filter(
-    lambda s: s not in ("x", "slot", "true", "false", "null") and not s.endswith("-"))
+    lambda s: s not in ("x", "slot", "true", "false", "null") and not s.endswith("-")
+)
 counts = st.one_of(
     st.integers(1, 64),
-    st.builds(lambda lo, d: {"min": lo, "max": lo + d, "operator": "+", "operand": 1},
-              st.integers(1, 9), st.integers(1, 9)),
+    st.builds(
+        lambda lo, d: {"min": lo, "max": lo + d, "operator": "+", "operand": 1},
+        st.integers(1, 9),
+        st.integers(1, 9),
+    ),
     st.builds(lambda lo: {"min": lo}, st.integers(1, 9)),
-    st.builds(lambda lo, k: {"min": lo, "max": lo * 2 ** k, "operator": "*", "operand": 2},
-              st.integers(1, 4), st.integers(1, 4)),
+    st.builds(
+        lambda lo, k: {"min": lo, "max": lo * 2**k, "operator": "*", "operand": 2},
+        st.integers(1, 4),
+        st.integers(1, 4),
+    ),
     st.sampled_from(["4,9,16,25", "1,3", "2-4,8"]),
 )
-extras = st.dictionaries(names.filter(lambda k: k not in ("type", "count", "with", "label")),
-                         st.one_of(st.booleans(), names, st.integers(-5, 5)), max_size=2)
+extras = st.dictionaries(
+    names.filter(lambda k: k not in ("type", "count", "with", "label")),
+    st.one_of(st.booleans(), names, st.integers(-5, 5)),
+    max_size=2,
+)
 
 
 def vertex(children):
-    return st.builds(lambda t, c, e, x, kids: {"type": t, "count": c, **e,
-                                               **({"exclusive": x} if x is not None else {}),
-                                               **({"with": kids} if kids else {})},
-                     names, counts, extras, st.one_of(st.none(), st.booleans()), children)
+    return st.builds(
+        lambda t, c, e, x, kids: {
+            "type": t,
+            "count": c,
+            **e,
+            **({"exclusive": x} if x is not None else {}),
+            **({"with": kids} if kids else {}),
+        },
+        names,
+        counts,
+        extras,
+        st.one_of(st.none(), st.booleans()),
+        children,
+    )
 
 
-trees = st.recursive(st.lists(vertex(st.just([])), min_size=1, max_size=3),
-                     lambda inner: st.lists(vertex(inner), min_size=1, max_size=3), max_leaves=8)
+trees = st.recursive(
+    st.lists(vertex(st.just([])), min_size=1, max_size=3),
+    lambda inner: st.lists(vertex(inner), min_size=1, max_size=3),
+    max_leaves=8,
+)
 
 
 def add_slot(resources, label):
@@ -292,8 +352,10 @@ def test_collapse_of_expand_is_stable(resources):
 
 # ---------------------------------------------------------------- the engine and the CLI
 def test_shape_string_resources_carry_the_expansion_for_a_quick_fix():
-    text = ("version: 999\nresources: slot=4/node/core=2\ntasks:\n  - command: [a]\n"
-            "    slot: default\n    count: {per_slot: 1}\nattributes: {}\n")
+    text = (
+        "version: 999\nresources: slot=4/node/core=2\ntasks:\n  - command: [a]\n"
+        "    slot: default\n    count: {per_slot: 1}\nattributes: {}\n"
+    )
     (d,) = [d for d in check(text) if d.code == "JS104"]
     assert d.data == {"shape": "slot=4/node/core=2", "resources": expand("slot=4/node/core=2")}
     text = text.replace("slot=4/node/core=2", "slot=4/node=")
@@ -320,9 +382,11 @@ def test_cli_error_echoes_the_shape_with_a_caret():
 
 def test_cli_from_file(tmp_path):
     f = tmp_path / "j.yaml"
-    f.write_text("version: 1\nresources:\n  - type: node\n    count: 2\n    with:\n"
-                 "      - type: slot\n        count: 4\n        label: task\n        with:\n"
-                 "          - {type: core, count: 2}\ntasks: []\nattributes: {}\n")
+    f.write_text(
+        "version: 1\nresources:\n  - type: node\n    count: 2\n    with:\n"
+        "      - type: slot\n        count: 4\n        label: task\n        with:\n"
+        "          - {type: core, count: 2}\ntasks: []\nattributes: {}\n"
+    )
     proc = run_cli("shape", "--from", f, "--label", "task")
     assert proc.returncode == 0 and proc.stdout.decode().strip() == "node=2/slot=4/core=2"
     proc = run_cli("shape", "--from", f)

@@ -7,6 +7,5 @@ what blocks a conversion (reported by `jobspec convert` only), JS9xx
 YAML level (defined in ``jobspec_lsp.document``).
 """
 
-from . import (attributes, constraints, convert, counts, dependencies, files,  # noqa: F401
-               structure, tasks, v1)
-from .. import targets  # noqa: F401,E402 - JS0xx, the --target rejections
+from .. import targets  # noqa: F401 - JS0xx, the --target rejections
+from . import attributes, constraints, convert, counts, dependencies, files, structure, tasks, v1  # noqa: F401

@@ -15,11 +15,11 @@ class Vertex:
     """One resource vertex of the jobspec, with its place in the tree."""
 
     node: Mapping
-    parent: "Vertex | None"
-    index: int                      # position in its list
-    type: str | None = None         # when it is a string
+    parent: Vertex | None
+    index: int  # position in its list
+    type: str | None = None  # when it is a string
     label: str | None = None
-    children: list["Vertex"] = field(default_factory=list)
+    children: list[Vertex] = field(default_factory=list)
 
     def ancestors(self):
         v = self.parent
@@ -46,9 +46,9 @@ class Context:
         self.diagnostics: list[Diagnostic] = []
         # Filled by the structure family, read by the others.
         self.root: Mapping | None = None
-        self.vertices: list[Vertex] = []     # every resource vertex, depth first
-        self.top: list[Vertex] = []          # top-level vertices
-        self.tasks: list[Mapping] = []       # task mappings
+        self.vertices: list[Vertex] = []  # every resource vertex, depth first
+        self.top: list[Vertex] = []  # top-level vertices
+        self.tasks: list[Mapping] = []  # task mappings
 
     def enabled(self, code: str) -> bool:
         if self.select is not None and not code.startswith(self.select):
@@ -60,8 +60,9 @@ class Context:
         if not self.enabled(code):
             return
         start, end = self.span(where)
-        self.diagnostics.append(Diagnostic(
-            code, severity or RULES[code].severity, message, start, end, data))
+        self.diagnostics.append(
+            Diagnostic(code, severity or RULES[code].severity, message, start, end, data)
+        )
 
     @staticmethod
     def span(where) -> tuple[int, int]:
@@ -86,7 +87,7 @@ class Context:
         raise TypeError(f"cannot place a diagnostic at {where!r}")
 
     def source(self, node: Node) -> str:
-        return self.doc.text[node.start:node.end]
+        return self.doc.text[node.start : node.end]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -160,8 +161,9 @@ def describe(node) -> str:
     return type_name(node)
 
 
-def check_keys(ctx: Context, mapping: Mapping, allowed, code: str, where: str,
-               severity: Severity | None = None):
+def check_keys(
+    ctx: Context, mapping: Mapping, allowed, code: str, where: str, severity: Severity | None = None
+):
     """Report every key of ``mapping`` not in ``allowed`` (with a suggestion)."""
     for key, _ in mapping.pairs:
         kv = key.value
@@ -169,9 +171,13 @@ def check_keys(ctx: Context, mapping: Mapping, allowed, code: str, where: str,
             continue
         guess = suggest(kv, allowed)
         name = kv if isinstance(kv, str) else ctx.source(key)
-        ctx.report(code, key, f"unknown key {name!r} in {where}{did_you_mean(guess)}",
-                   data={"key": name, "suggestion": guess} if guess else {"key": name},
-                   severity=severity)
+        ctx.report(
+            code,
+            key,
+            f"unknown key {name!r} in {where}{did_you_mean(guess)}",
+            data={"key": name, "suggestion": guess} if guess else {"key": name},
+            severity=severity,
+        )
 
 
 def sequence_items(node) -> list:
@@ -181,7 +187,7 @@ def sequence_items(node) -> list:
 def range_in_string(node: Scalar, start: int, end: int, doc: Document) -> tuple[int, int]:
     """Map character offsets inside a scalar's value to document offsets, when the
     source spells the value verbatim (plain, or quoted without escapes)."""
-    src = doc.text[node.start:node.end]
+    src = doc.text[node.start : node.end]
     value = node.value
     if not isinstance(value, str):
         return node.start, node.end

@@ -12,53 +12,93 @@ E, W = Severity.ERROR, Severity.WARNING
 
 def _js(constraints: str) -> str:
     body = "".join(f"      {line}\n" for line in constraints.splitlines())
-    return ("version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
-            "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
-            "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
-            "    constraints:\n" + body)
+    return (
+        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
+        "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
+        "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
+        "    constraints:\n" + body
+    )
 
 
 NOT_OBJECT = define(
-    "JS501", "constraint-not-object", E, "A constraint is not a mapping of operator to values.",
+    "JS501",
+    "constraint-not-object",
+    E,
+    "A constraint is not a mapping of operator to values.",
     why="RFC 31 constraints are JSON objects `{operator: [values]}`, nested for and/or/not.",
-    bad=_js("- properties: [ssd]"), good=_js("properties: [ssd]"))
+    bad=_js("- properties: [ssd]"),
+    good=_js("properties: [ssd]"),
+)
 UNKNOWN_OPERATOR = define(
-    "JS502", "constraint-unknown-operator", E, "A constraint operator RFC 31 does not define.",
+    "JS502",
+    "constraint-unknown-operator",
+    E,
+    "A constraint operator RFC 31 does not define.",
     why="The operators are properties, hostlist, ranks, not, or and and.",
-    bad=_js("property: [ssd]"), good=_js("properties: [ssd]"))
+    bad=_js("property: [ssd]"),
+    good=_js("properties: [ssd]"),
+)
 VALUES_NOT_LIST = define(
-    "JS503", "constraint-values-not-list", E, "A constraint operator's values are not a list.",
+    "JS503",
+    "constraint-values-not-list",
+    E,
+    "A constraint operator's values are not a list.",
     why="Every operator takes a list of values, even a single one: `properties: [ssd]`.",
-    bad=_js("properties: ssd"), good=_js("properties: [ssd]"))
+    bad=_js("properties: ssd"),
+    good=_js("properties: [ssd]"),
+)
 PROPERTY_NAME = define(
-    "JS504", "constraint-property-name", E, "A required property is not a non-empty string.",
+    "JS504",
+    "constraint-property-name",
+    E,
+    "A required property is not a non-empty string.",
     why="Properties are names such as `ssd` or `amd-mi50`; a leading `^` asks for resources "
-        "WITHOUT the property, so `^` alone names nothing.",
-    bad=_js("properties: [\"^\"]"), good=_js("properties: [\"^slowgpu\"]"))
+    "WITHOUT the property, so `^` alone names nothing.",
+    bad=_js('properties: ["^"]'),
+    good=_js('properties: ["^slowgpu"]'),
+)
 BAD_HOSTLIST = define(
-    "JS505", "constraint-hostlist-syntax", E, "A hostlist constraint value is not an RFC 29 hostlist.",
+    "JS505",
+    "constraint-hostlist-syntax",
+    E,
+    "A hostlist constraint value is not an RFC 29 hostlist.",
     why="Hostlists are `prefix[ids]suffix` terms separated by commas, e.g. `node[1-4,7]`. "
-        "The diagnostic points at the first bad character.",
-    bad=_js("hostlist: [\"node[1-4\"]"), good=_js("hostlist: [\"node[1-4]\"]"))
+    "The diagnostic points at the first bad character.",
+    bad=_js('hostlist: ["node[1-4"]'),
+    good=_js('hostlist: ["node[1-4]"]'),
+)
 BAD_RANKS = define(
-    "JS506", "constraint-ranks-syntax", E, "A ranks constraint value is not an RFC 22 idset.",
+    "JS506",
+    "constraint-ranks-syntax",
+    E,
+    "A ranks constraint value is not an RFC 22 idset.",
     why="Ranks are idset strings such as `0-3,8`.",
-    bad=_js("ranks: [\"3-1\"]"), good=_js("ranks: [\"1-3\"]"))
+    bad=_js('ranks: ["3-1"]'),
+    good=_js('ranks: ["1-3"]'),
+)
 NOT_ARITY = define(
-    "JS507", "constraint-not-arity", E, "`not` negates more than one constraint.",
+    "JS507",
+    "constraint-not-arity",
+    E,
+    "`not` negates more than one constraint.",
     why="RFC 31 `not` takes a single value; combine several with and/or inside it.",
     bad=_js("not: [{properties: [a]}, {properties: [b]}]"),
-    good=_js("not: [{or: [{properties: [a]}, {properties: [b]}]}]"))
+    good=_js("not: [{or: [{properties: [a]}, {properties: [b]}]}]"),
+)
 FLUXION_PROPERTY = define(
-    "JS803", "property-name-characters", E,
+    "JS803",
+    "property-name-characters",
+    E,
     "A property name holds a character RFC 20 forbids.",
     why="RFC 31 names resource properties as RFC 20 defines them: valid UTF-8 that MUST NOT "
-        "contain ! & ' \" ^ ` | ( ) (a leading ^ in a `properties` value is RFC 31's "
-        "negation, not part of the name). flux-core's job-ingest rejects & ' \" ` | ( ) "
-        "(\"invalid character in property\"); fluxion rejects all of them. A name with "
-        "such a character is usually a constraint query pasted into the JSON: write the "
-        "`or`/`not` objects instead.",
-    bad=_js("properties: [\"gpu|fast\"]"), good=_js("or: [{properties: [gpu]}, {properties: [fast]}]"))
+    "contain ! & ' \" ^ ` | ( ) (a leading ^ in a `properties` value is RFC 31's "
+    "negation, not part of the name). flux-core's job-ingest rejects & ' \" ` | ( ) "
+    '("invalid character in property"); fluxion rejects all of them. A name with '
+    "such a character is usually a constraint query pasted into the JSON: write the "
+    "`or`/`not` objects instead.",
+    bad=_js('properties: ["gpu|fast"]'),
+    good=_js("or: [{properties: [gpu]}, {properties: [fast]}]"),
+)
 
 OPERATORS = ("properties", "hostlist", "ranks", "not", "or", "and")
 _FLUXION_BAD = set("!&'\"^`|()")
@@ -70,20 +110,29 @@ def check(ctx: Context, key, value) -> None:
 
 def _check_object(ctx, key, obj, depth) -> None:
     if not isinstance(obj, Mapping):
-        return ctx.report(NOT_OBJECT, (key, obj) if key is not None else obj,
-                          f"a constraint must be a mapping such as {{properties: [ssd]}}, not "
-                          f"{describe(obj)}")
+        return ctx.report(
+            NOT_OBJECT,
+            (key, obj) if key is not None else obj,
+            f"a constraint must be a mapping such as {{properties: [ssd]}}, not {describe(obj)}",
+        )
     for op_key, values in obj.pairs:
         op = op_key.value
         if op not in OPERATORS:
             guess = suggest(op, OPERATORS)
-            ctx.report(UNKNOWN_OPERATOR, op_key, f"unknown constraint operator {ctx.source(op_key)!r}"
-                       f"{did_you_mean(guess)} (operators: {', '.join(OPERATORS)})",
-                       data={"suggestion": guess} if guess else None)
+            ctx.report(
+                UNKNOWN_OPERATOR,
+                op_key,
+                f"unknown constraint operator {ctx.source(op_key)!r}"
+                f"{did_you_mean(guess)} (operators: {', '.join(OPERATORS)})",
+                data={"suggestion": guess} if guess else None,
+            )
             continue
         if not isinstance(values, Sequence):
-            ctx.report(VALUES_NOT_LIST, (op_key, values), f"{op} takes a list of values, not "
-                       f"{describe(values)}")
+            ctx.report(
+                VALUES_NOT_LIST,
+                (op_key, values),
+                f"{op} takes a list of values, not {describe(values)}",
+            )
             continue
         if op == "properties":
             for item in values.items:
@@ -96,8 +145,11 @@ def _check_object(ctx, key, obj, depth) -> None:
                 _check_formatted(ctx, item, formats.parse_idset, BAD_RANKS, "rank idset")
         else:
             if op == "not" and len(values.items) > 1:
-                ctx.report(NOT_ARITY, values.items[1], f"not takes a single constraint, not "
-                           f"{len(values.items)}; wrap them in and/or")
+                ctx.report(
+                    NOT_ARITY,
+                    values.items[1],
+                    f"not takes a single constraint, not {len(values.items)}; wrap them in and/or",
+                )
             for item in values.items:
                 _check_object(ctx, None, item, depth + 1)
 
@@ -112,14 +164,21 @@ def _check_property(ctx, item) -> None:
         if ch in _FLUXION_BAD:
             off = i + (len(name) - len(body))
             start, end = range_in_string(item, off, off + 1, ctx.doc)
-            return ctx.report(FLUXION_PROPERTY, (start, end),
-                              f"{ch!r} cannot be part of a property name (RFC 20); "
-                              f"{'for either property use or: [{properties: [a]}, {properties: [b]}]' if ch == '|' else 'property names are plain words such as ssd or amd-mi50'}")
+            return ctx.report(
+                FLUXION_PROPERTY,
+                (start, end),
+                f"{ch!r} cannot be part of a property name (RFC 20); "
+                f"{'for either property use or: [{properties: [a]}, {properties: [b]}]' if ch == '|' else 'property names are plain words such as ssd or amd-mi50'}",
+            )
 
 
 def _check_formatted(ctx, item, parser, code, what) -> None:
     if not is_str(item):
-        data = {"replacement": f'"{ctx.source(item)}"'} if item.kind == "scalar" and item.end > item.start else None
+        data = (
+            {"replacement": f'"{ctx.source(item)}"'}
+            if item.kind == "scalar" and item.end > item.start
+            else None
+        )
         return ctx.report(code, item, f"a {what} must be a string, not {describe(item)}", data=data)
     try:
         parser(item.value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import formats
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar
-from .base import shown, Context, anchor_for_missing, check_keys, describe, is_int, range_in_string
+from .base import Context, anchor_for_missing, check_keys, describe, is_int, range_in_string, shown
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
@@ -31,70 +31,128 @@ attributes: {{system: {{duration: 0}}}}
 
 
 BAD_TYPE = define(
-    "JS201", "count-type", E, "A count is not an integer, string or range dictionary.",
+    "JS201",
+    "count-type",
+    E,
+    "A count is not an integer, string or range dictionary.",
     why="RFC 14 allows a positive integer, an idset or range string, or a dictionary with "
-        "min (and optionally max, operator, operand). Booleans, floats and lists are refused.",
-    bad=_js("2.5"), good=_js("2"))
+    "min (and optionally max, operator, operand). Booleans, floats and lists are refused.",
+    bad=_js("2.5"),
+    good=_js("2"),
+)
 NOT_POSITIVE = define(
-    "JS202", "count-not-positive", E, "A count is zero or negative.",
+    "JS202",
+    "count-not-positive",
+    E,
+    "A count is zero or negative.",
     why="RFC 14 counts are positive. (flux-core accepts a zero count for some resource types, "
-        "but such a request means nothing; see docs/compatibility.md.)",
-    bad=_js("0"), good=_js("1"))
+    "but such a request means nothing; see docs/compatibility.md.)",
+    bad=_js("0"),
+    good=_js("1"),
+)
 BAD_STRING = define(
-    "JS203", "count-string-syntax", E, "A count string is neither an RFC 22 idset nor an RFC 45 range.",
+    "JS203",
+    "count-string-syntax",
+    E,
+    "A count string is neither an RFC 22 idset nor an RFC 45 range.",
     why="A count string lists acceptable counts (`4,9,16`) or a range (`2-8`, `4+`, `2-64:2:*`). "
-        "The diagnostic points at the first character that breaks both forms.",
-    bad=_js("\"2-\""), good=_js("\"2-8\""))
+    "The diagnostic points at the first character that breaks both forms.",
+    bad=_js('"2-"'),
+    good=_js('"2-8"'),
+)
 DICT_MISSING_MIN = define(
-    "JS204", "count-missing-min", E, "A count dictionary has no `min`.",
+    "JS204",
+    "count-missing-min",
+    E,
+    "A count dictionary has no `min`.",
     why="`min` is the one required key of a range count.",
-    bad=_js("{max: 4}"), good=_js("{min: 1, max: 4, operator: '+', operand: 1}"))
+    bad=_js("{max: 4}"),
+    good=_js("{min: 1, max: 4, operator: '+', operand: 1}"),
+)
 DICT_UNKNOWN = define(
-    "JS205", "count-unknown-key", E, "A count dictionary has a key other than min, max, operator, operand.",
+    "JS205",
+    "count-unknown-key",
+    E,
+    "A count dictionary has a key other than min, max, operator, operand.",
     why="Only these four keys define a range; anything else is a typo.",
-    bad=_js("{min: 1, step: 2}"), good=_js("{min: 1, max: 9, operator: '+', operand: 2}"))
+    bad=_js("{min: 1, step: 2}"),
+    good=_js("{min: 1, max: 9, operator: '+', operand: 2}"),
+)
 DICT_VALUE = define(
-    "JS206", "count-range-value", E, "min, max or operand of a count is not a positive integer.",
+    "JS206",
+    "count-range-value",
+    E,
+    "min, max or operand of a count is not a positive integer.",
     why="The range dictionary counts whole resources: min, max and operand are positive integers.",
-    bad=_js("{min: 0}"), good=_js("{min: 1}"))
+    bad=_js("{min: 0}"),
+    good=_js("{min: 1}"),
+)
 MAX_BELOW_MIN = define(
-    "JS207", "count-max-below-min", E, "A count range has max smaller than min.",
+    "JS207",
+    "count-max-below-min",
+    E,
+    "A count range has max smaller than min.",
     why="Such a range admits no count at all; the scheduler can never satisfy it.",
     bad=_js("{min: 8, max: 4, operator: '+', operand: 1}"),
-    good=_js("{min: 4, max: 8, operator: '+', operand: 1}"))
+    good=_js("{min: 4, max: 8, operator: '+', operand: 1}"),
+)
 BAD_OPERATOR = define(
-    "JS208", "count-operator", E, "A count operator is not `+`, `*` or `^`.",
+    "JS208",
+    "count-operator",
+    E,
+    "A count operator is not `+`, `*` or `^`.",
     why="The operator steps from min towards max: addition, multiplication or exponentiation.",
     bad=_js("{min: 1, max: 8, operator: '/', operand: 2}"),
-    good=_js("{min: 1, max: 8, operator: '*', operand: 2}"))
+    good=_js("{min: 1, max: 8, operator: '*', operand: 2}"),
+)
 OPERATOR_OPERAND = define(
-    "JS209", "count-operator-operand", E, "A count range has an operator without an operand, or the reverse.",
+    "JS209",
+    "count-operator-operand",
+    E,
+    "A count range has an operator without an operand, or the reverse.",
     why="The operator and operand only mean something together (`* 2`: 1, 2, 4, 8 ...).",
     bad=_js("{min: 1, max: 8, operator: '*'}"),
-    good=_js("{min: 1, max: 8, operator: '*', operand: 2}"))
+    good=_js("{min: 1, max: 8, operator: '*', operand: 2}"),
+)
 POWER_MIN = define(
-    "JS210", "count-power-min", E, "A `^` range starts below 2.",
+    "JS210",
+    "count-power-min",
+    E,
+    "A `^` range starts below 2.",
     why="With exponentiation, 1 would stay 1 for ever: RFC 14 requires min >= 2 for `^`.",
     bad=_js("{min: 1, max: 16, operator: '^', operand: 2}"),
-    good=_js("{min: 2, max: 16, operator: '^', operand: 2}"))
+    good=_js("{min: 2, max: 16, operator: '^', operand: 2}"),
+)
 SMALL_OPERAND = define(
-    "JS211", "count-operand-too-small", E, "A `*` or `^` range has an operand below 2.",
+    "JS211",
+    "count-operand-too-small",
+    E,
+    "A `*` or `^` range has an operand below 2.",
     why="Multiplying or raising by 1 never reaches a new value: RFC 14 requires operand >= 2.",
     bad=_js("{min: 2, max: 16, operator: '*', operand: 1}"),
-    good=_js("{min: 2, max: 16, operator: '*', operand: 2}"))
+    good=_js("{min: 2, max: 16, operator: '*', operand: 2}"),
+)
 FLUXION_STRING = define(
-    "JS801", "fluxion-count-string", I, "A count string, which fluxion (flux-sched) does not accept.",
+    "JS801",
+    "fluxion-count-string",
+    I,
+    "A count string, which fluxion (flux-sched) does not accept.",
     why="RFC 14 allows idset and range strings, and flux-core's own tools accept them, but "
-        "the fluxion scheduler only takes integer and dictionary counts. Use the dictionary "
-        "form for portability.",
-    bad=_js("\"2-8\""), good=_js("{min: 2, max: 8, operator: '+', operand: 1}"))
+    "the fluxion scheduler only takes integer and dictionary counts. Use the dictionary "
+    "form for portability.",
+    bad=_js('"2-8"'),
+    good=_js("{min: 2, max: 8, operator: '+', operand: 1}"),
+)
 FLUXION_NO_MAX = define(
-    "JS802", "fluxion-open-range-operator", I,
+    "JS802",
+    "fluxion-open-range-operator",
+    I,
     "A count dictionary with operator and operand but no max, which fluxion does not accept.",
     why="RFC 14 makes max optional (unbounded) but fluxion rejects an operator/operand pair "
-        "without max. Give max, or drop the operator to request 'at least min'.",
+    "without max. Give max, or drop the operator to request 'at least min'.",
     bad=_js("{min: 2, operator: '*', operand: 2}"),
-    good=_js("{min: 2, max: 64, operator: '*', operand: 2}"))
+    good=_js("{min: 2, max: 64, operator: '*', operand: 2}"),
+)
 
 DICT_KEYS = ("min", "max", "operator", "operand")
 
@@ -110,8 +168,12 @@ def check_count(ctx: Context, key, value) -> None:
     if isinstance(value, Mapping):
         return _check_dict(ctx, key, value)
     if not isinstance(value, Scalar) or isinstance(value.value, bool):
-        return ctx.report(BAD_TYPE, (key, value), f"count must be a positive integer, an idset or "
-                          f"range string, or a range mapping, not {describe(value)}")
+        return ctx.report(
+            BAD_TYPE,
+            (key, value),
+            f"count must be a positive integer, an idset or "
+            f"range string, or a range mapping, not {describe(value)}",
+        )
     n = value.value
     if type(n) is int:
         if n < 1:
@@ -119,28 +181,34 @@ def check_count(ctx: Context, key, value) -> None:
         return
     if isinstance(n, float):
         data = {"replacement": str(int(n))} if n.is_integer() and n >= 1 else None
-        return ctx.report(BAD_TYPE, value, f"count must be a whole number, not {ctx.source(value)}",
-                          data=data)
+        return ctx.report(
+            BAD_TYPE, value, f"count must be a whole number, not {ctx.source(value)}", data=data
+        )
     if not isinstance(n, str):
-        return ctx.report(BAD_TYPE, (key, value), f"count must be a positive integer, not "
-                          f"{describe(value)}")
+        return ctx.report(
+            BAD_TYPE, (key, value), f"count must be a positive integer, not {describe(value)}"
+        )
     try:
         kind, parsed = formats.parse_count_string(n)
     except formats.FormatError as err:
         start, end = range_in_string(value, err.start, err.end, ctx.doc)
-        return ctx.report(BAD_STRING, (start, end), f"count {n!r} is not an idset or range: "
-                          f"{err.short}")
+        return ctx.report(
+            BAD_STRING, (start, end), f"count {n!r} is not an idset or range: {err.short}"
+        )
     if kind == "idset":
         if parsed and parsed[0][0] == 0:
             start, end = range_in_string(value, _zero_offset(n), _zero_offset(n) + 1, ctx.doc)
-            return ctx.report(NOT_POSITIVE, (start, end), f"count {n!r} includes 0; counts start at 1")
+            return ctx.report(
+                NOT_POSITIVE, (start, end), f"count {n!r} includes 0; counts start at 1"
+            )
         if not parsed:
             return ctx.report(BAD_STRING, value, "count is an empty string; give a number")
     else:
         if parsed["min"] < 1:
             start, end = range_in_string(value, _zero_offset(n), _zero_offset(n) + 1, ctx.doc)
-            return ctx.report(NOT_POSITIVE, (start, end), f"count range {n!r} starts at 0; counts "
-                              "start at 1")
+            return ctx.report(
+                NOT_POSITIVE, (start, end), f"count range {n!r} starts at 0; counts start at 1"
+            )
         _check_range_rules(ctx, parsed, value, value, value)
     if ctx.v1:
         return  # V1 refuses every count string (JS605); a portability note adds nothing
@@ -149,8 +217,13 @@ def check_count(ctx: Context, key, value) -> None:
         data = {"replacement": str(parsed[0][0])}
     elif kind == "range":
         data = {"range": parsed}
-    ctx.report(FLUXION_STRING, value, f"count {n!r} is a string; flux-core accepts it but the "
-               "fluxion scheduler takes only integer or mapping counts", data=data)
+    ctx.report(
+        FLUXION_STRING,
+        value,
+        f"count {n!r} is a string; flux-core accepts it but the "
+        "fluxion scheduler takes only integer or mapping counts",
+        data=data,
+    )
 
 
 def _zero_offset(s: str) -> int:
@@ -161,7 +234,9 @@ def _zero_offset(s: str) -> int:
 
 
 def _check_dict(ctx: Context, key, d: Mapping) -> None:
-    check_keys(ctx, d, DICT_KEYS, DICT_UNKNOWN, "a count range (allowed: min, max, operator, operand)")
+    check_keys(
+        ctx, d, DICT_KEYS, DICT_UNKNOWN, "a count range (allowed: min, max, operator, operand)"
+    )
     if "min" not in d:
         ctx.report(DICT_MISSING_MIN, anchor_for_missing(d, key), "count range has no min")
     good = {}
@@ -172,41 +247,58 @@ def _check_dict(ctx: Context, key, d: Mapping) -> None:
         if is_int(pair[1]) and pair[1].value >= 1:
             good[k] = pair[1].value
         else:
-            ctx.report(DICT_VALUE, pair, f"{k} must be a positive integer, not "
-                       f"{shown(ctx, pair[1])}")
+            ctx.report(
+                DICT_VALUE, pair, f"{k} must be a positive integer, not {shown(ctx, pair[1])}"
+            )
     op_pair = d.pair("operator")
     if op_pair is not None:
         op = op_pair[1]
         if isinstance(op, Scalar) and op.value in ("+", "*", "^"):
             good["operator"] = op.value
         else:
-            ctx.report(BAD_OPERATOR, op_pair, f"operator must be '+', '*' or '^', not {shown(ctx, op)}")
+            ctx.report(
+                BAD_OPERATOR, op_pair, f"operator must be '+', '*' or '^', not {shown(ctx, op)}"
+            )
     if ("operator" in d) != ("operand" in d):
         has, lacks = ("operator", "operand") if "operator" in d else ("operand", "operator")
-        ctx.report(OPERATOR_OPERAND, d.key_node(has), f"count range has {has} but no {lacks}; "
-                   "give both or neither", data={"missing": lacks})
+        ctx.report(
+            OPERATOR_OPERAND,
+            d.key_node(has),
+            f"count range has {has} but no {lacks}; give both or neither",
+            data={"missing": lacks},
+        )
     _check_range_rules(ctx, good, d, d.key_node("max"), d.key_node("operand"), dict_form=d)
     if "operator" in d and "operand" in d and "max" not in d and not ctx.v1:
-        ctx.report(FLUXION_NO_MAX, d.key_node("operator"),
-                   "fluxion rejects an operator/operand range without max; add max")
+        ctx.report(
+            FLUXION_NO_MAX,
+            d.key_node("operator"),
+            "fluxion rejects an operator/operand range without max; add max",
+        )
 
 
 def _check_range_rules(ctx, r: dict, node, max_at, operand_at, dict_form=None) -> None:
     lo, hi, op, operand = r.get("min"), r.get("max"), r.get("operator"), r.get("operand")
     if lo is not None and hi is not None and hi < lo:
-        ctx.report(MAX_BELOW_MIN, _value_of(dict_form, "max", max_at),
-                   f"max ({hi}) is smaller than min ({lo}); no count satisfies this range")
+        ctx.report(
+            MAX_BELOW_MIN,
+            _value_of(dict_form, "max", max_at),
+            f"max ({hi}) is smaller than min ({lo}); no count satisfies this range",
+        )
     if op == "^" and lo is not None and lo < 2:
-        ctx.report(POWER_MIN, _value_of(dict_form, "min", node),
-                   f"with operator '^' min must be at least 2 (1 never grows), not {lo}")
+        ctx.report(
+            POWER_MIN,
+            _value_of(dict_form, "min", node),
+            f"with operator '^' min must be at least 2 (1 never grows), not {lo}",
+        )
     if op in ("*", "^") and operand is not None and operand < 2:
-        ctx.report(SMALL_OPERAND, _value_of(dict_form, "operand", operand_at),
-                   f"with operator {op!r} operand must be at least 2, not {operand}")
+        ctx.report(
+            SMALL_OPERAND,
+            _value_of(dict_form, "operand", operand_at),
+            f"with operator {op!r} operand must be at least 2, not {operand}",
+        )
 
 
 def _value_of(d, key, fallback):
     if d is not None and key in d:
         return d.get(key)
     return fallback
-
-

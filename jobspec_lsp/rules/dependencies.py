@@ -11,54 +11,100 @@ E, W = Severity.ERROR, Severity.WARNING
 
 def _js(deps: str) -> str:
     body = "".join(f"      {line}\n" for line in deps.splitlines())
-    return ("version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
-            "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
-            "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
-            "    dependencies:\n" + body)
+    return (
+        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
+        "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
+        "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
+        "    dependencies:\n" + body
+    )
 
 
 NOT_LIST = define(
-    "JS511", "dependencies-type", E, "`dependencies` is not a list of mappings.",
+    "JS511",
+    "dependencies-type",
+    E,
+    "`dependencies` is not a list of mappings.",
     why="RFC 26: a list of objects, each with a scheme and a value.",
-    bad=_js("scheme: afterok\nvalue: \"1234\""), good=_js("- scheme: afterok\n  value: \"1234\""))
+    bad=_js('scheme: afterok\nvalue: "1234"'),
+    good=_js('- scheme: afterok\n  value: "1234"'),
+)
 FIELDS = define(
-    "JS512", "dependency-fields", E, "A dependency lacks a string `scheme` or `value`.",
+    "JS512",
+    "dependency-fields",
+    E,
+    "A dependency lacks a string `scheme` or `value`.",
     why="Every dependency names its scheme and the value it applies to, both strings "
-        "(quote job IDs: `value: \"1234\"`).",
-    bad=_js("- scheme: afterok\n  value: 1234"), good=_js("- scheme: afterok\n  value: \"1234\""))
+    '(quote job IDs: `value: "1234"`).',
+    bad=_js("- scheme: afterok\n  value: 1234"),
+    good=_js('- scheme: afterok\n  value: "1234"'),
+)
 UNKNOWN_SCHEME = define(
-    "JS513", "dependency-unknown-scheme", W, "A dependency scheme Flux does not know.",
+    "JS513",
+    "dependency-unknown-scheme",
+    W,
+    "A dependency scheme Flux does not know.",
     why="flux-core understands afterstart, afterany, afterok, afternotok, afterexcept, "
-        "begin-time and singleton (and RFC 14 shows string and fluid); an unknown scheme makes "
-        "the job fail its dependency check.",
-    bad=_js("- scheme: after_ok\n  value: \"1234\""), good=_js("- scheme: afterok\n  value: \"1234\""))
+    "begin-time and singleton (and RFC 14 shows string and fluid); an unknown scheme makes "
+    "the job fail its dependency check.",
+    bad=_js('- scheme: after_ok\n  value: "1234"'),
+    good=_js('- scheme: afterok\n  value: "1234"'),
+)
 STRING_FLUID = define(
-    "JS514", "dependency-type-scope", E, "A `string` or `fluid` dependency lacks a valid type or scope.",
+    "JS514",
+    "dependency-type-scope",
+    E,
+    "A `string` or `fluid` dependency lacks a valid type or scope.",
     why="These schemes need type (in, out or inout) and scope (user or global).",
     bad=_js("- scheme: string\n  value: foo"),
-    good=_js("- scheme: string\n  value: foo\n  type: in\n  scope: user"))
+    good=_js("- scheme: string\n  value: foo\n  type: in\n  scope: user"),
+)
 AFTER_DEPRECATED = define(
-    "JS515", "dependency-after-deprecated", W, "The deprecated `after` scheme.",
+    "JS515",
+    "dependency-after-deprecated",
+    W,
+    "The deprecated `after` scheme.",
     why="flux-core treats `after` as the old name of `afterstart`.",
-    bad=_js("- scheme: after\n  value: \"1234\""), good=_js("- scheme: afterstart\n  value: \"1234\""))
+    bad=_js('- scheme: after\n  value: "1234"'),
+    good=_js('- scheme: afterstart\n  value: "1234"'),
+)
 BEGIN_TIME = define(
-    "JS516", "dependency-begin-time", E, "A begin-time dependency whose value is not a time in seconds.",
+    "JS516",
+    "dependency-begin-time",
+    E,
+    "A begin-time dependency whose value is not a time in seconds.",
     why="begin-time takes the start time as seconds since the epoch, written as a string.",
     bad=_js("- scheme: begin-time\n  value: tomorrow"),
-    good=_js("- scheme: begin-time\n  value: \"1767225600\""))
+    good=_js('- scheme: begin-time\n  value: "1767225600"'),
+)
 
-SCHEMES = ("afterstart", "afterany", "afterok", "afternotok", "afterexcept", "begin-time",
-           "singleton", "string", "fluid", "after")
+SCHEMES = (
+    "afterstart",
+    "afterany",
+    "afterok",
+    "afternotok",
+    "afterexcept",
+    "begin-time",
+    "singleton",
+    "string",
+    "fluid",
+    "after",
+)
 
 
 def check(ctx: Context, key, value) -> None:
     if not isinstance(value, Sequence):
-        return ctx.report(NOT_LIST, (key, value), f"dependencies must be a list of "
-                          f"{{scheme, value}} mappings, not {describe(value)}")
+        return ctx.report(
+            NOT_LIST,
+            (key, value),
+            f"dependencies must be a list of {{scheme, value}} mappings, not {describe(value)}",
+        )
     for dep in value.items:
         if not isinstance(dep, Mapping):
-            ctx.report(NOT_LIST, dep, f"a dependency must be a mapping with scheme and value, not "
-                       f"{describe(dep)}")
+            ctx.report(
+                NOT_LIST,
+                dep,
+                f"a dependency must be a mapping with scheme and value, not {describe(dep)}",
+            )
             continue
         _check_dep(ctx, dep)
 
@@ -69,28 +115,44 @@ def _check_dep(ctx, dep: Mapping) -> None:
         if pair is None:
             ctx.report(FIELDS, anchor_for_missing(dep), f"dependency is missing {k}")
         elif not is_str(pair[1]):
-            data = ({"replacement": f'"{ctx.source(pair[1])}"'}
-                    if pair[1].kind == "scalar" and pair[1].end > pair[1].start else None)
-            ctx.report(FIELDS, pair, f"dependency {k} must be a string, not {describe(pair[1])}",
-                       data=data)
+            data = (
+                {"replacement": f'"{ctx.source(pair[1])}"'}
+                if pair[1].kind == "scalar" and pair[1].end > pair[1].start
+                else None
+            )
+            ctx.report(
+                FIELDS, pair, f"dependency {k} must be a string, not {describe(pair[1])}", data=data
+            )
     scheme = dep.get("scheme")
     if not is_str(scheme):
         return
     name = scheme.value
     if name not in SCHEMES:
         guess = suggest(name, SCHEMES)
-        ctx.report(UNKNOWN_SCHEME, scheme, f"unknown dependency scheme {name!r}{did_you_mean(guess)}",
-                   data={"suggestion": guess} if guess else None)
+        ctx.report(
+            UNKNOWN_SCHEME,
+            scheme,
+            f"unknown dependency scheme {name!r}{did_you_mean(guess)}",
+            data={"suggestion": guess} if guess else None,
+        )
     elif name == "after":
-        ctx.report(AFTER_DEPRECATED, scheme, "the scheme 'after' is deprecated; use 'afterstart'",
-                   data={"replacement": "afterstart"})
+        ctx.report(
+            AFTER_DEPRECATED,
+            scheme,
+            "the scheme 'after' is deprecated; use 'afterstart'",
+            data={"replacement": "afterstart"},
+        )
     elif name in ("string", "fluid"):
         needs = {"type": ("in", "out", "inout"), "scope": ("user", "global")}
         missing = [k for k in needs if k not in dep]
         if missing:
-            ctx.report(STRING_FLUID, scheme, f"a {name} dependency needs "
-                       + " and ".join(f"{k} ({', '.join(needs[k])})" for k in missing),
-                       data={"missing": missing})
+            ctx.report(
+                STRING_FLUID,
+                scheme,
+                f"a {name} dependency needs "
+                + " and ".join(f"{k} ({', '.join(needs[k])})" for k in missing),
+                data={"missing": missing},
+            )
         for k, allowed in needs.items():
             pair = dep.pair(k)
             if pair is not None and not (is_str(pair[1]) and pair[1].value in allowed):
@@ -103,5 +165,8 @@ def _check_dep(ctx, dep: Mapping) -> None:
             except ValueError:
                 ok = False
             if not ok:
-                ctx.report(BEGIN_TIME, value, f"begin-time needs seconds since the epoch, not "
-                           f"{value.value!r}")
+                ctx.report(
+                    BEGIN_TIME,
+                    value,
+                    f"begin-time needs seconds since the epoch, not {value.value!r}",
+                )

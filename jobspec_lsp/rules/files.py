@@ -14,61 +14,99 @@ E, W = Severity.ERROR, Severity.WARNING
 
 def _js(files: str) -> str:
     body = "".join(f"      {line}\n" for line in files.splitlines())
-    return ("version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
-            "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
-            "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
-            "    files:\n" + body)
+    return (
+        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
+        "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
+        "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
+        "    files:\n" + body
+    )
 
 
-_GOOD = _js("script:\n  mode: 33261\n  size: 18\n  encoding: utf-8\n  data: \"#!/bin/sh\\necho hi\\n\"")
+_GOOD = _js(
+    'script:\n  mode: 33261\n  size: 18\n  encoding: utf-8\n  data: "#!/bin/sh\\necho hi\\n"'
+)
 
 NOT_ARCHIVE = define(
-    "JS521", "files-type", E, "`files` is not a list of entries or a mapping of paths to entries.",
+    "JS521",
+    "files-type",
+    E,
+    "`files` is not a list of entries or a mapping of paths to entries.",
     why="RFC 37 archives come in two forms: a list of entries with a path each, or a "
-        "dictionary keyed by path.",
-    bad=_js("script"), good=_GOOD)
+    "dictionary keyed by path.",
+    bad=_js("script"),
+    good=_GOOD,
+)
 ENTRY_FORM = define(
-    "JS522", "file-entry", E, "A file entry is not a mapping, or lacks `mode` or `path`.",
+    "JS522",
+    "file-entry",
+    E,
+    "A file entry is not a mapping, or lacks `mode` or `path`.",
     why="Every entry needs its mode (file type and permissions as an integer) and its path "
-        "(in the list form; the dictionary form takes the path from the key).",
-    bad=_js("script:\n  data: \"#!/bin/sh\\n\""), good=_GOOD)
+    "(in the list form; the dictionary form takes the path from the key).",
+    bad=_js('script:\n  data: "#!/bin/sh\\n"'),
+    good=_GOOD,
+)
 UNSAFE_PATH = define(
-    "JS523", "file-path", E, "A file path is absolute or climbs with `.` or `..`.",
+    "JS523",
+    "file-path",
+    E,
+    "A file path is absolute or climbs with `.` or `..`.",
     why="Archive paths are relative to the job's directory and may not escape it.",
     bad=_js("../etc/app.conf:\n  mode: 33188\n  data: {}"),
-    good=_js("etc/app.conf:\n  mode: 33188\n  data: {}"))
+    good=_js("etc/app.conf:\n  mode: 33188\n  data: {}"),
+)
 FIELD_TYPE = define(
-    "JS524", "file-field", E, "A file entry key is unknown or has the wrong type.",
+    "JS524",
+    "file-field",
+    E,
+    "A file entry key is unknown or has the wrong type.",
     why="Entries hold path, mode, mtime, ctime, size (integers but path), encoding and data.",
-    bad=_js("script:\n  mode: \"0755\"\n  data: {}"), good=_js("script:\n  mode: 33261\n  data: {}"))
+    bad=_js('script:\n  mode: "0755"\n  data: {}'),
+    good=_js("script:\n  mode: 33261\n  data: {}"),
+)
 ENCODING = define(
-    "JS525", "file-encoding", E, "A file encoding other than utf-8, base64 or blobvec.",
+    "JS525",
+    "file-encoding",
+    E,
+    "A file encoding other than utf-8, base64 or blobvec.",
     why="RFC 37 defines exactly these three encodings.",
-    bad=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf8\n  data: \"hi\\n\""),
-    good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
+    bad=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf8\n  data: "hi\\n"'),
+    good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
+)
 CONTENT = define(
-    "JS526", "file-content", E, "A file entry's size, encoding and data do not fit together.",
+    "JS526",
+    "file-content",
+    E,
+    "A file entry's size, encoding and data do not fit together.",
     why="Encoded content (utf-8, base64) needs size, encoding and string data; blobvec data is "
-        "a list of [offset, size, blobref]; JSON content and symlinks carry data without size "
-        "or encoding; directories carry none of them.",
-    bad=_js("script:\n  mode: 33261\n  encoding: utf-8\n  data: \"hi\\n\""),
-    good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
+    "a list of [offset, size, blobref]; JSON content and symlinks carry data without size "
+    "or encoding; directories carry none of them.",
+    bad=_js('script:\n  mode: 33261\n  encoding: utf-8\n  data: "hi\\n"'),
+    good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
+)
 MODE_TYPE = define(
-    "JS527", "file-mode-type", E, "A file mode without a file type (regular file, directory "
-    "or symlink).",
+    "JS527",
+    "file-mode-type",
+    E,
+    "A file mode without a file type (regular file, directory or symlink).",
     why="`mode` is the whole st_mode: file type bits and permissions. `0644` (420) has only "
-        "the permissions, so the job shell cannot tell what to create and fails to unpack "
-        "the archive. A regular file is 0100644 (33188), an executable 0100755 (33261), a "
-        "directory 040755 (16877).",
-    bad=_js("script:\n  mode: 493\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""),
-    good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
+    "the permissions, so the job shell cannot tell what to create and fails to unpack "
+    "the archive. A regular file is 0100644 (33188), an executable 0100755 (33261), a "
+    "directory 040755 (16877).",
+    bad=_js('script:\n  mode: 493\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
+    good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
+)
 SIZE = define(
-    "JS528", "file-size", E, "A file entry's size is not the length of its decoded data.",
+    "JS528",
+    "file-size",
+    E,
+    "A file entry's size is not the length of its decoded data.",
     why="`size` is the length in bytes of the decoded content (UTF-8 bytes, or the bytes "
-        "base64 stands for). A size that does not match makes the job shell reject the "
-        "entry; the quick-fix writes the right one.",
-    bad=_js("script:\n  mode: 33261\n  size: 2\n  encoding: utf-8\n  data: \"hi\\n\""),
-    good=_js("script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: \"hi\\n\""))
+    "base64 stands for). A size that does not match makes the job shell reject the "
+    "entry; the quick-fix writes the right one.",
+    bad=_js('script:\n  mode: 33261\n  size: 2\n  encoding: utf-8\n  data: "hi\\n"'),
+    good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
+)
 
 ENTRY_KEYS = ("path", "mode", "mtime", "ctime", "size", "encoding", "data")
 ENCODINGS = ("utf-8", "base64", "blobvec")
@@ -84,37 +122,57 @@ def check(ctx: Context, key, value) -> None:
             _check_path(ctx, path_key)
             _check_entry(ctx, entry, path_key)
     else:
-        ctx.report(NOT_ARCHIVE, (key, value), f"files must be a list of entries or a mapping of "
-                   f"paths to entries, not {describe(value)}")
+        ctx.report(
+            NOT_ARCHIVE,
+            (key, value),
+            f"files must be a list of entries or a mapping of "
+            f"paths to entries, not {describe(value)}",
+        )
 
 
 def _check_path(ctx, node) -> None:
     if not is_str(node) or not node.value:
-        return ctx.report(ENTRY_FORM, node, f"a file path must be a non-empty string, not "
-                          f"{describe(node)}")
+        return ctx.report(
+            ENTRY_FORM, node, f"a file path must be a non-empty string, not {describe(node)}"
+        )
     path = node.value
     if path.startswith("/"):
-        return ctx.report(UNSAFE_PATH, node, f"file path {path!r} is absolute; archive paths are "
-                          "relative", data={"replacement": path.lstrip("/")})
+        return ctx.report(
+            UNSAFE_PATH,
+            node,
+            f"file path {path!r} is absolute; archive paths are relative",
+            data={"replacement": path.lstrip("/")},
+        )
     parts = path.split("/")
     if any(p in (".", "..") for p in parts):
-        ctx.report(UNSAFE_PATH, node, f"file path {path!r} contains '.' or '..'; archive paths "
-                   "may not climb out of the job's directory")
+        ctx.report(
+            UNSAFE_PATH,
+            node,
+            f"file path {path!r} contains '.' or '..'; archive paths "
+            "may not climb out of the job's directory",
+        )
 
 
 def _check_entry(ctx, entry, path_key) -> None:
     if not isinstance(entry, Mapping):
-        return ctx.report(ENTRY_FORM, (path_key, entry) if path_key is not None else entry,
-                          f"a file entry must be a mapping with mode and data, not {describe(entry)}")
+        return ctx.report(
+            ENTRY_FORM,
+            (path_key, entry) if path_key is not None else entry,
+            f"a file entry must be a mapping with mode and data, not {describe(entry)}",
+        )
     required = ("mode",) if path_key is not None else ("mode", "path")
     for k in required:
         if k not in entry:
-            ctx.report(ENTRY_FORM, anchor_for_missing(entry, path_key), f"file entry is missing {k}")
+            ctx.report(
+                ENTRY_FORM, anchor_for_missing(entry, path_key), f"file entry is missing {k}"
+            )
     for k, v in entry.pairs:
         name = k.value
         if name not in ENTRY_KEYS:
             guess = suggest(name, ENTRY_KEYS)
-            ctx.report(FIELD_TYPE, k, f"unknown file entry key {ctx.source(k)!r}{did_you_mean(guess)}")
+            ctx.report(
+                FIELD_TYPE, k, f"unknown file entry key {ctx.source(k)!r}{did_you_mean(guess)}"
+            )
         elif name == "path":
             if path_key is not None:
                 ctx.report(FIELD_TYPE, k, "in the dictionary form the path is the key; remove path")
@@ -122,16 +180,21 @@ def _check_entry(ctx, entry, path_key) -> None:
                 _check_path(ctx, v)
         elif name in ("mode", "mtime", "ctime", "size"):
             if not is_int(v) or v.value < 0:
-                ctx.report(FIELD_TYPE, (k, v), f"{name} must be a non-negative integer, not "
-                           f"{describe(v)}")
+                ctx.report(
+                    FIELD_TYPE, (k, v), f"{name} must be a non-negative integer, not {describe(v)}"
+                )
         elif name == "encoding":
             if not is_str(v):
                 ctx.report(FIELD_TYPE, (k, v), f"encoding must be a string, not {describe(v)}")
             elif v.value not in ENCODINGS:
                 guess = suggest(v.value, ENCODINGS)
-                ctx.report(ENCODING, v, f"unknown encoding {v.value!r}{did_you_mean(guess)} "
-                           f"(encodings: {', '.join(ENCODINGS)})",
-                           data={"replacement": guess} if guess else None)
+                ctx.report(
+                    ENCODING,
+                    v,
+                    f"unknown encoding {v.value!r}{did_you_mean(guess)} "
+                    f"(encodings: {', '.join(ENCODINGS)})",
+                    data={"replacement": guess} if guess else None,
+                )
     _check_content(ctx, entry)
 
 
@@ -143,9 +206,14 @@ def _check_content(ctx, entry: Mapping) -> None:
         kind = "directory" if fmt == S_IFDIR else "symlink" if fmt == S_IFLNK else "file"
         if fmt not in (S_IFREG, S_IFDIR, S_IFLNK) and 0 <= mode.value:
             fixed = (mode.value & 0o7777) | S_IFREG
-            ctx.report(MODE_TYPE, mode, f"mode {mode.value} ({oct(mode.value)[2:]} in octal) has "
-                       "no file type; for a regular file with these permissions write "
-                       f"{fixed} ({oct(fixed)[2:]})", data={"replacement": str(fixed)})
+            ctx.report(
+                MODE_TYPE,
+                mode,
+                f"mode {mode.value} ({oct(mode.value)[2:]} in octal) has "
+                "no file type; for a regular file with these permissions write "
+                f"{fixed} ({oct(fixed)[2:]})",
+                data={"replacement": str(fixed)},
+            )
     enc = entry.get("encoding")
     enc = enc.value if is_str(enc) else None
     data = entry.get("data")
@@ -161,15 +229,21 @@ def _check_content(ctx, entry: Mapping) -> None:
     if kind == "symlink":
         for k in ("size", "encoding"):
             if k in entry:
-                ctx.report(CONTENT, entry.key_node(k), f"a symlink entry carries no {k}; data is "
-                           "its target")
+                ctx.report(
+                    CONTENT,
+                    entry.key_node(k),
+                    f"a symlink entry carries no {k}; data is its target",
+                )
         if has_data and not is_str(data):
             ctx.report(CONTENT, data, "a symlink's data is its target path, a string")
         return
     if enc in ("utf-8", "base64"):
         if not has_size:
-            ctx.report(CONTENT, entry.key_node("encoding"), f"{enc} content needs size (the decoded "
-                       "length in bytes)")
+            ctx.report(
+                CONTENT,
+                entry.key_node("encoding"),
+                f"{enc} content needs size (the decoded length in bytes)",
+            )
         if not has_data:
             ctx.report(CONTENT, entry.key_node("encoding"), f"{enc} content needs data")
         elif not is_str(data):
@@ -178,11 +252,18 @@ def _check_content(ctx, entry: Mapping) -> None:
             _check_size(ctx, entry, enc, data)
     elif enc == "blobvec":
         if not _is_blobvec(data):
-            ctx.report(CONTENT, data if data is not None else entry.key_node("encoding"),
-                       "blobvec data must be a list of [offset, size, blobref]")
+            ctx.report(
+                CONTENT,
+                data if data is not None else entry.key_node("encoding"),
+                "blobvec data must be a list of [offset, size, blobref]",
+            )
     elif enc is None and has_data and has_size:
-        ctx.report(CONTENT, entry.key_node("size"), "data without an encoding is JSON content and "
-                   "takes no size; add encoding: utf-8 for text, or remove size")
+        ctx.report(
+            CONTENT,
+            entry.key_node("size"),
+            "data without an encoding is JSON content and "
+            "takes no size; add encoding: utf-8 for text, or remove size",
+        )
 
 
 def _check_size(ctx, entry: Mapping, enc: str, data: Scalar) -> None:
@@ -192,27 +273,40 @@ def _check_size(ctx, entry: Mapping, enc: str, data: Scalar) -> None:
     if enc == "utf-8":
         try:
             length = len(data.value.encode("utf-8"))
-        except UnicodeEncodeError:      # a lone surrogate: reported elsewhere
+        except UnicodeEncodeError:  # a lone surrogate: reported elsewhere
             return
     else:
         try:
             length = len(base64.b64decode(data.value, validate=True))
         except (binascii.Error, ValueError):
-            ctx.report(CONTENT, data, "base64 data that does not decode: check for a stray "
-                       "character or missing '=' padding")
+            ctx.report(
+                CONTENT,
+                data,
+                "base64 data that does not decode: check for a stray "
+                "character or missing '=' padding",
+            )
             return
     if size.value != length:
-        ctx.report(SIZE, size, f"size {size.value} does not match the data, which is {length} "
-                   f"byte{'s' if length != 1 else ''} {'of UTF-8' if enc == 'utf-8' else 'decoded'}",
-                   data={"replacement": str(length)})
+        ctx.report(
+            SIZE,
+            size,
+            f"size {size.value} does not match the data, which is {length} "
+            f"byte{'s' if length != 1 else ''} {'of UTF-8' if enc == 'utf-8' else 'decoded'}",
+            data={"replacement": str(length)},
+        )
 
 
 def _is_blobvec(data) -> bool:
     if not isinstance(data, Sequence):
         return False
     for item in data.items:
-        if not (isinstance(item, Sequence) and len(item.items) == 3 and is_int(item.items[0])
-                and is_int(item.items[1]) and isinstance(item.items[2], Scalar)
-                and isinstance(item.items[2].value, str)):
+        if not (
+            isinstance(item, Sequence)
+            and len(item.items) == 3
+            and is_int(item.items[0])
+            and is_int(item.items[1])
+            and isinstance(item.items[2], Scalar)
+            and isinstance(item.items[2].value, str)
+        ):
             return False
     return True

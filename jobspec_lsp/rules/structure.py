@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
-from .base import (shown, Context, Vertex, anchor_for_missing, check_keys, describe, is_bool, is_int,
-                   is_str)
+from .base import (
+    Context,
+    Vertex,
+    anchor_for_missing,
+    check_keys,
+    describe,
+    is_bool,
+    is_int,
+    is_str,
+    shown,
+)
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -27,62 +36,119 @@ attributes:
 """
 
 NOT_MAPPING = define(
-    "JS100", "root-not-mapping", E, "The document is not a mapping of jobspec keys.",
+    "JS100",
+    "root-not-mapping",
+    E,
+    "The document is not a mapping of jobspec keys.",
     why="A jobspec is one mapping with the keys version, resources, tasks and attributes.",
-    bad="- version: 1\n", good=_MIN)
+    bad="- version: 1\n",
+    good=_MIN,
+)
 MISSING_TOP = define(
-    "JS101", "missing-top-level-key", E, "A required top-level key is missing.",
+    "JS101",
+    "missing-top-level-key",
+    E,
+    "A required top-level key is missing.",
     why="RFC 14 requires version, resources, tasks and attributes; Flux rejects a jobspec "
-        "without any of them.",
-    bad=_MIN.replace("version: 1\n", ""), good=_MIN)
+    "without any of them.",
+    bad=_MIN.replace("version: 1\n", ""),
+    good=_MIN,
+)
 UNKNOWN_TOP = define(
-    "JS102", "unknown-top-level-key", E, "A top-level key other than version, resources, tasks, attributes.",
+    "JS102",
+    "unknown-top-level-key",
+    E,
+    "A top-level key other than version, resources, tasks, attributes.",
     why="The top level of a jobspec holds exactly four keys. Anything else is a typo or "
-        "belongs under attributes.user.",
-    bad=_MIN + "comment: hello\n", good=_MIN)
+    "belongs under attributes.user.",
+    bad=_MIN + "comment: hello\n",
+    good=_MIN,
+)
 BAD_VERSION = define(
-    "JS103", "bad-version", E, "`version` is not an integer of at least 1.",
+    "JS103",
+    "bad-version",
+    E,
+    "`version` is not an integer of at least 1.",
     why="The version selects the rules the jobspec follows (1 for RFC 25 jobspec V1).",
-    bad=_MIN.replace("version: 1", "version: \"1\""), good=_MIN)
+    bad=_MIN.replace("version: 1", 'version: "1"'),
+    good=_MIN,
+)
 BAD_RESOURCES = define(
-    "JS104", "bad-resources", E, "`resources` is not a non-empty list of resource vertices.",
+    "JS104",
+    "bad-resources",
+    E,
+    "`resources` is not a non-empty list of resource vertices.",
     why="RFC 14: resources is a strict list with at least one vertex. (A shape string such "
-        "as `slot=4/node` is command-line syntax; the data carries its expansion when it parses.)",
-    bad=_MIN.replace(_MIN[_MIN.index("resources:"):_MIN.index("tasks:")], "resources: []\n"),
-    good=_MIN)
+    "as `slot=4/node` is command-line syntax; the data carries its expansion when it parses.)",
+    bad=_MIN.replace(_MIN[_MIN.index("resources:") : _MIN.index("tasks:")], "resources: []\n"),
+    good=_MIN,
+)
 BAD_TASKS = define(
-    "JS105", "bad-tasks", E, "`tasks` is not a non-empty list of tasks.",
+    "JS105",
+    "bad-tasks",
+    E,
+    "`tasks` is not a non-empty list of tasks.",
     why="RFC 14: tasks is a strict list with at least one task.",
-    bad=_MIN.replace(_MIN[_MIN.index("tasks:"):_MIN.index("attributes:")], "tasks: []\n"),
-    good=_MIN)
+    bad=_MIN.replace(_MIN[_MIN.index("tasks:") : _MIN.index("attributes:")], "tasks: []\n"),
+    good=_MIN,
+)
 BAD_ATTRIBUTES = define(
-    "JS106", "bad-attributes", E, "`attributes` is not a mapping.",
+    "JS106",
+    "bad-attributes",
+    E,
+    "`attributes` is not a mapping.",
     why="RFC 14 requires attributes to be a dictionary. flux-core rejects `attributes: null` "
-        "(fluxion would accept it); write `attributes: {system: {duration: 0}}` or similar.",
-    bad=_MIN[:_MIN.index("attributes:")] + "attributes:\n", good=_MIN)
+    "(fluxion would accept it); write `attributes: {system: {duration: 0}}` or similar.",
+    bad=_MIN[: _MIN.index("attributes:")] + "attributes:\n",
+    good=_MIN,
+)
 VERTEX_NOT_MAPPING = define(
-    "JS110", "vertex-not-mapping", E, "A resource vertex is not a mapping.",
+    "JS110",
+    "vertex-not-mapping",
+    E,
+    "A resource vertex is not a mapping.",
     why="Each entry of resources (and of with) describes one resource with type and count.",
-    bad=_MIN.replace("      - type: core\n        count: 1\n", "      - core\n"), good=_MIN)
+    bad=_MIN.replace("      - type: core\n        count: 1\n", "      - core\n"),
+    good=_MIN,
+)
 VERTEX_MISSING = define(
-    "JS111", "vertex-missing-key", E, "A resource vertex lacks `type` or `count`.",
+    "JS111",
+    "vertex-missing-key",
+    E,
+    "A resource vertex lacks `type` or `count`.",
     why="Every resource vertex must say what it is and how many are wanted.",
-    bad=_MIN.replace("        count: 1\n", ""), good=_MIN)
+    bad=_MIN.replace("        count: 1\n", ""),
+    good=_MIN,
+)
 VERTEX_UNKNOWN = define(
-    "JS112", "vertex-unknown-key", E, "A resource vertex has a key RFC 14 does not define.",
+    "JS112",
+    "vertex-unknown-key",
+    E,
+    "A resource vertex has a key RFC 14 does not define.",
     why="A vertex may hold only type, count, unit, exclusive, with, label and id; other keys "
-        "are typos (`lable`) or unsupported and make Flux reject the jobspec.",
-    bad=_MIN.replace("label: task", "lable: task\n    label: task"), good=_MIN)
+    "are typos (`lable`) or unsupported and make Flux reject the jobspec.",
+    bad=_MIN.replace("label: task", "lable: task\n    label: task"),
+    good=_MIN,
+)
 VERTEX_FIELD_TYPE = define(
-    "JS113", "vertex-field-type", E, "A vertex field has the wrong type.",
+    "JS113",
+    "vertex-field-type",
+    E,
+    "A vertex field has the wrong type.",
     why="type, unit, label and id are strings; exclusive is a boolean.",
-    bad=_MIN.replace("label: task", "label: task\n    exclusive: \"true\""), good=_MIN)
+    bad=_MIN.replace("label: task", 'label: task\n    exclusive: "true"'),
+    good=_MIN,
+)
 BAD_WITH = define(
-    "JS114", "bad-with", E, "`with` is not a non-empty list of vertices.",
+    "JS114",
+    "bad-with",
+    E,
+    "`with` is not a non-empty list of vertices.",
     why="`with` lists the resources contained in this one; an empty or scalar `with` is "
-        "meaningless and rejected.",
+    "meaningless and rejected.",
     bad=_MIN.replace("    with:\n      - type: core\n        count: 1\n", "    with: []\n"),
-    good=_MIN)
+    good=_MIN,
+)
 
 TOP_KEYS = ("version", "resources", "tasks", "attributes")
 VERTEX_KEYS = ("type", "count", "unit", "exclusive", "with", "label", "id")
@@ -93,24 +159,37 @@ def check(ctx: Context) -> None:
     if not isinstance(root, Mapping):
         line = ctx.doc.lines.position(root.start).line
         eol = ctx.doc.lines.line_start(line) + len(ctx.doc.lines.line_text(line))
-        ctx.report(NOT_MAPPING, (root.start, max(min(eol, root.end), root.start + 1)),
-                   f"a jobspec is a mapping with the keys version, resources, "
-                                      f"tasks and attributes, not {describe(root)}")
+        ctx.report(
+            NOT_MAPPING,
+            (root.start, max(min(eol, root.end), root.start + 1)),
+            f"a jobspec is a mapping with the keys version, resources, "
+            f"tasks and attributes, not {describe(root)}",
+        )
         return
     ctx.root = root
     missing = [k for k in TOP_KEYS if k not in root]
     if missing:
-        ctx.report(MISSING_TOP, anchor_for_missing(root),
-                   f"missing required top-level key{'s' if len(missing) > 1 else ''}: "
-                   + ", ".join(missing), data={"missing": missing})
-    check_keys(ctx, root, TOP_KEYS, UNKNOWN_TOP, "the jobspec (allowed: " + ", ".join(TOP_KEYS) + ")")
+        ctx.report(
+            MISSING_TOP,
+            anchor_for_missing(root),
+            f"missing required top-level key{'s' if len(missing) > 1 else ''}: "
+            + ", ".join(missing),
+            data={"missing": missing},
+        )
+    check_keys(
+        ctx, root, TOP_KEYS, UNKNOWN_TOP, "the jobspec (allowed: " + ", ".join(TOP_KEYS) + ")"
+    )
 
     pair = root.pair("version")
     if pair is not None:
         key, value = pair
         if not is_int(value) or value.value < 1:
-            ctx.report(BAD_VERSION, pair, f"version must be an integer of at least 1, not "
-                       f"{shown(ctx, value)}", data=_int_fix(value))
+            ctx.report(
+                BAD_VERSION,
+                pair,
+                f"version must be an integer of at least 1, not {shown(ctx, value)}",
+                data=_int_fix(value),
+            )
 
     pair = root.pair("resources")
     if pair is not None:
@@ -121,14 +200,19 @@ def check(ctx: Context) -> None:
             ctx.report(BAD_RESOURCES, pair, "resources is empty; request at least one resource")
         elif isinstance(value, Scalar) and isinstance(value.value, str):
             data = _shape_data(value.value)
-            msg = ("resources is a shape string, which only command-line tools accept; "
-                   "a jobspec needs the list of vertices")
+            msg = (
+                "resources is a shape string, which only command-line tools accept; "
+                "a jobspec needs the list of vertices"
+            )
             if data is None:
                 msg += " (and this string is not a valid shape either)"
             ctx.report(BAD_RESOURCES, pair, msg, data=data)
         else:
-            ctx.report(BAD_RESOURCES, pair, f"resources must be a list of resource vertices, not "
-                                            f"{describe(value)}")
+            ctx.report(
+                BAD_RESOURCES,
+                pair,
+                f"resources must be a list of resource vertices, not {describe(value)}",
+            )
 
     pair = root.pair("tasks")
     if pair is not None:
@@ -142,10 +226,11 @@ def check(ctx: Context) -> None:
 
     pair = root.pair("attributes")
     if pair is not None and not isinstance(pair[1], Mapping):
-        ctx.report(BAD_ATTRIBUTES, pair, f"attributes must be a mapping (with system and/or user), "
-                                         f"not {describe(pair[1])}")
-
-
+        ctx.report(
+            BAD_ATTRIBUTES,
+            pair,
+            f"attributes must be a mapping (with system and/or user), not {describe(pair[1])}",
+        )
 
 
 def _int_fix(node):
@@ -171,24 +256,33 @@ def _walk_vertices(ctx: Context, seq: Sequence, parent: Vertex | None) -> None:
     out = ctx.top if parent is None else parent.children
     for i, item in enumerate(seq.items):
         if not isinstance(item, Mapping):
-            ctx.report(VERTEX_NOT_MAPPING, item, f"a resource vertex must be a mapping with type and "
-                                                 f"count, not {describe(item)}")
+            ctx.report(
+                VERTEX_NOT_MAPPING,
+                item,
+                f"a resource vertex must be a mapping with type and count, not {describe(item)}",
+            )
             continue
         v = Vertex(item, parent, i)
         out.append(v)
         ctx.vertices.append(v)
         missing = [k for k in ("type", "count") if k not in item]
         if missing:
-            ctx.report(VERTEX_MISSING, anchor_for_missing(item),
-                       "resource vertex is missing " + " and ".join(missing),
-                       data={"missing": missing})
+            ctx.report(
+                VERTEX_MISSING,
+                anchor_for_missing(item),
+                "resource vertex is missing " + " and ".join(missing),
+                data={"missing": missing},
+            )
         check_keys(ctx, item, VERTEX_KEYS, VERTEX_UNKNOWN, "a resource vertex")
         for key, value in item.pairs:
             k = key.value
             if k in ("type", "unit", "label", "id"):
                 if not is_str(value):
-                    ctx.report(VERTEX_FIELD_TYPE, (key, value),
-                               f"{k} must be a string, not {describe(value)}")
+                    ctx.report(
+                        VERTEX_FIELD_TYPE,
+                        (key, value),
+                        f"{k} must be a string, not {describe(value)}",
+                    )
                 elif k == "type":
                     if value.value:
                         v.type = value.value
@@ -200,16 +294,24 @@ def _walk_vertices(ctx: Context, seq: Sequence, parent: Vertex | None) -> None:
                 data = None
                 if isinstance(value, Scalar) and str(value.value).lower() in ("true", "false"):
                     data = {"replacement": str(value.value).lower()}
-                ctx.report(VERTEX_FIELD_TYPE, (key, value),
-                           f"exclusive must be true or false, not {describe(value)}", data=data)
+                ctx.report(
+                    VERTEX_FIELD_TYPE,
+                    (key, value),
+                    f"exclusive must be true or false, not {describe(value)}",
+                    data=data,
+                )
         pair = item.pair("with")
         if pair is not None:
             key, value = pair
             if isinstance(value, Sequence) and value.items:
                 _walk_vertices(ctx, value, v)
             elif isinstance(value, Mapping):
-                ctx.report(BAD_WITH, pair, "with must be a list of vertices; put this vertex in a "
-                                           "list (start it with '- ')")
+                ctx.report(
+                    BAD_WITH,
+                    pair,
+                    "with must be a list of vertices; put this vertex in a "
+                    "list (start it with '- ')",
+                )
             else:
                 what = "empty" if isinstance(value, Sequence) else describe(value)
                 ctx.report(BAD_WITH, pair, f"with must be a non-empty list of vertices, not {what}")

@@ -4,25 +4,40 @@ from __future__ import annotations
 
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
-from .base import (shown, Context, anchor_for_missing, check_keys, describe, did_you_mean, is_int, is_str,
-                   suggest)
+from .base import (
+    Context,
+    anchor_for_missing,
+    check_keys,
+    describe,
+    did_you_mean,
+    is_int,
+    is_str,
+    shown,
+    suggest,
+)
 
 E, W = Severity.ERROR, Severity.WARNING
 
 
 def _js(resources: str = None, task: str = None) -> str:
-    resources = resources or """  - type: slot
+    resources = (
+        resources
+        or """  - type: slot
     count: 2
     label: task
     with:
       - type: core
         count: 1
 """
-    task = task or """  - command: [app, --verbose]
+    )
+    task = (
+        task
+        or """  - command: [app, --verbose]
     slot: task
     count:
       per_slot: 1
 """
+    )
     return f"version: 999\nresources:\n{resources}tasks:\n{task}attributes:\n  system:\n    duration: 0\n"
 
 
@@ -51,88 +66,176 @@ _TWO_TASKS = """  - command: [a]
 """
 
 SLOT_NO_LABEL = define(
-    "JS301", "slot-missing-label", E, "A slot has no `label`.",
+    "JS301",
+    "slot-missing-label",
+    E,
+    "A slot has no `label`.",
     why="Tasks find their slot by its label, so RFC 14 makes the label mandatory on every slot.",
-    bad=_js(resources="  - type: slot\n    count: 2\n    with:\n      - type: core\n        count: 1\n"),
-    good=_js())
+    bad=_js(
+        resources="  - type: slot\n    count: 2\n    with:\n      - type: core\n        count: 1\n"
+    ),
+    good=_js(),
+)
 SLOT_NO_WITH = define(
-    "JS302", "slot-without-with", E, "A slot contains no resources.",
+    "JS302",
+    "slot-without-with",
+    E,
+    "A slot contains no resources.",
     why="A task slot groups resources; one with no `with` edge gives its tasks nothing to run on.",
-    bad=_js(resources="  - type: slot\n    count: 2\n    label: task\n"), good=_js())
+    bad=_js(resources="  - type: slot\n    count: 2\n    label: task\n"),
+    good=_js(),
+)
 DUPLICATE_LABEL = define(
-    "JS303", "duplicate-label", E, "Two resource vertices share a label.",
+    "JS303",
+    "duplicate-label",
+    E,
+    "Two resource vertices share a label.",
     why="Labels name vertices across the whole jobspec and must be unique, or a task's slot "
-        "is ambiguous.",
-    bad=_js(resources=_TWO_SLOTS.format(a="task", b="task"),
-            task=_TWO_TASKS.format(a="task", b="task")),
-    good=_js(resources=_TWO_SLOTS.format(a="cpu", b="gpu"),
-             task=_TWO_TASKS.format(a="cpu", b="gpu")))
+    "is ambiguous.",
+    bad=_js(
+        resources=_TWO_SLOTS.format(a="task", b="task"), task=_TWO_TASKS.format(a="task", b="task")
+    ),
+    good=_js(
+        resources=_TWO_SLOTS.format(a="cpu", b="gpu"), task=_TWO_TASKS.format(a="cpu", b="gpu")
+    ),
+)
 TASK_NOT_MAPPING = define(
-    "JS304", "task-not-mapping", E, "A task is not a mapping.",
+    "JS304",
+    "task-not-mapping",
+    E,
+    "A task is not a mapping.",
     why="Each task is a mapping with command, slot and count.",
-    bad=_js(task="  - app\n"), good=_js())
+    bad=_js(task="  - app\n"),
+    good=_js(),
+)
 TASK_MISSING = define(
-    "JS305", "task-missing-key", E, "A task lacks `command`, `slot` or `count`.",
+    "JS305",
+    "task-missing-key",
+    E,
+    "A task lacks `command`, `slot` or `count`.",
     why="RFC 14 requires all three: what to run, where, and how many copies.",
-    bad=_js(task="  - command: [app]\n    slot: task\n"), good=_js())
+    bad=_js(task="  - command: [app]\n    slot: task\n"),
+    good=_js(),
+)
 TASK_UNKNOWN = define(
-    "JS306", "task-unknown-key", E, "A task has a key RFC 14 does not define.",
+    "JS306",
+    "task-unknown-key",
+    E,
+    "A task has a key RFC 14 does not define.",
     why="A task holds command, slot, count, attributes and distribution; other keys are typos "
-        "or belong under the task's attributes.",
+    "or belong under the task's attributes.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    cwd: /tmp\n"),
-    good=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n"
-                  "    attributes: {cwd: /tmp}\n"))
+    good=_js(
+        task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n"
+        "    attributes: {cwd: /tmp}\n"
+    ),
+)
 UNKNOWN_SLOT = define(
-    "JS307", "unknown-slot", E, "A task's `slot` names no slot label.",
+    "JS307",
+    "unknown-slot",
+    E,
+    "A task's `slot` names no slot label.",
     why="The task would have nowhere to run. Flux itself does not check this before the job "
-        "is scheduled, so the mistake surfaces late.",
-    bad=_js(task="  - command: [app]\n    slot: tsak\n    count: {per_slot: 1}\n"), good=_js())
+    "is scheduled, so the mistake surfaces late.",
+    bad=_js(task="  - command: [app]\n    slot: tsak\n    count: {per_slot: 1}\n"),
+    good=_js(),
+)
 TASK_COUNT_KEYS = define(
-    "JS308", "task-count-form", E, "A task count does not hold exactly one of per_slot, per_resource, total.",
+    "JS308",
+    "task-count-form",
+    E,
+    "A task count does not hold exactly one of per_slot, per_resource, total.",
     why="RFC 14: the task count says either how many per slot, how many per resource, or "
-        "how many in total — exactly one of them.",
+    "how many in total — exactly one of them.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1, total: 4}\n"),
-    good=_js(task="  - command: [app]\n    slot: task\n    count: {total: 4}\n"))
+    good=_js(task="  - command: [app]\n    slot: task\n    count: {total: 4}\n"),
+)
 TASK_COUNT_UNKNOWN = define(
-    "JS309", "task-count-unknown-key", W, "A task count has a key other than per_slot, per_resource, total.",
+    "JS309",
+    "task-count-unknown-key",
+    W,
+    "A task count has a key other than per_slot, per_resource, total.",
     why="Other keys are reserved for extensions; most likely this is a typo.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1, per_slots: 1}\n"),
-    good=_js())
+    good=_js(),
+)
 TASK_COUNT_VALUE = define(
-    "JS310", "task-count-value", E, "per_slot or total is not a positive integer.",
+    "JS310",
+    "task-count-value",
+    E,
+    "per_slot or total is not a positive integer.",
     why="Task counts are whole numbers of tasks, at least 1.",
-    bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 0}\n"), good=_js())
+    bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 0}\n"),
+    good=_js(),
+)
 PER_RESOURCE_FORM = define(
-    "JS311", "per-resource-form", E, "per_resource is not a mapping of `type` and a positive `count`.",
+    "JS311",
+    "per-resource-form",
+    E,
+    "per_resource is not a mapping of `type` and a positive `count`.",
     why="per_resource says how many tasks to run on each resource of a type inside the slot.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_resource: core}\n"),
-    good=_js(task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: core, count: 1}}\n"))
+    good=_js(
+        task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: core, count: 1}}\n"
+    ),
+)
 PER_RESOURCE_TYPE = define(
-    "JS312", "per-resource-type", E, "per_resource names a type that is not inside the task's slot.",
+    "JS312",
+    "per-resource-type",
+    E,
+    "per_resource names a type that is not inside the task's slot.",
     why="Tasks are placed per resource of that type within the slot; if the slot holds none, "
-        "no task can be placed.",
-    bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: node, count: 1}}\n"),
-    good=_js(task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: core, count: 1}}\n"))
+    "no task can be placed.",
+    bad=_js(
+        task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: node, count: 1}}\n"
+    ),
+    good=_js(
+        task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: core, count: 1}}\n"
+    ),
+)
 BAD_COMMAND = define(
-    "JS313", "bad-command", E, "`command` is not a non-empty list of strings.",
+    "JS313",
+    "bad-command",
+    E,
+    "`command` is not a non-empty list of strings.",
     why="The command is the argument vector: program name first, then its arguments, each a "
-        "string. A single string is not split into words.",
+    "string. A single string is not split into words.",
     bad=_js(task="  - command: app --verbose\n    slot: task\n    count: {per_slot: 1}\n"),
-    good=_js())
+    good=_js(),
+)
 TASK_ATTRIBUTES = define(
-    "JS314", "task-attributes-type", E, "A task's `attributes` is not a mapping.",
+    "JS314",
+    "task-attributes-type",
+    E,
+    "A task's `attributes` is not a mapping.",
     why="Task attributes are a free-form mapping.",
-    bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    attributes: []\n"),
-    good=_js())
+    bad=_js(
+        task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    attributes: []\n"
+    ),
+    good=_js(),
+)
 DISTRIBUTION = define(
-    "JS315", "distribution-type", E, "A task's `distribution` is not a string.",
+    "JS315",
+    "distribution-type",
+    E,
+    "A task's `distribution` is not a string.",
     why="distribution is a hint string for the launcher's placement algorithm.",
-    bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    distribution: 2\n"),
-    good=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    distribution: block\n"))
+    bad=_js(
+        task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    distribution: 2\n"
+    ),
+    good=_js(
+        task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    distribution: block\n"
+    ),
+)
 SLOT_TYPE = define(
-    "JS316", "task-slot-type", E, "A task's `slot` is not a string.",
+    "JS316",
+    "task-slot-type",
+    E,
+    "A task's `slot` is not a string.",
     why="slot names the label of a slot vertex.",
-    bad=_js(task="  - command: [app]\n    slot: [task]\n    count: {per_slot: 1}\n"), good=_js())
+    bad=_js(task="  - command: [app]\n    slot: [task]\n    count: {per_slot: 1}\n"),
+    good=_js(),
+)
 
 TASK_KEYS = ("command", "slot", "count", "attributes", "distribution")
 COUNT_KEYS = ("per_slot", "per_resource", "total")
@@ -145,18 +248,28 @@ def check(ctx: Context) -> None:
         label_pair = v.node.pair("label")
         if v.type == "slot":
             if label_pair is None:
-                ctx.report(SLOT_NO_LABEL, v.node.get("type"),
-                           "a slot needs a label that tasks refer to", data={"suggestion": _free(ctx)})
+                ctx.report(
+                    SLOT_NO_LABEL,
+                    v.node.get("type"),
+                    "a slot needs a label that tasks refer to",
+                    data={"suggestion": _free(ctx)},
+                )
             if "with" not in v.node:
-                ctx.report(SLOT_NO_WITH, v.node.get("type"),
-                           "a slot must contain resources: add a with list (for example one core)")
+                ctx.report(
+                    SLOT_NO_WITH,
+                    v.node.get("type"),
+                    "a slot must contain resources: add a with list (for example one core)",
+                )
         if v.label is not None and label_pair is not None:
             first = labels.get(v.label)
             if first is not None:
                 line = ctx.doc.lines.position(first.node.pair("label")[1].start).line + 1
-                ctx.report(DUPLICATE_LABEL, label_pair[1],
-                           f"label {v.label!r} is already used on line {line}; labels must be unique",
-                           data={"suggestion": _unique(v.label, labels)})
+                ctx.report(
+                    DUPLICATE_LABEL,
+                    label_pair[1],
+                    f"label {v.label!r} is already used on line {line}; labels must be unique",
+                    data={"suggestion": _unique(v.label, labels)},
+                )
             else:
                 labels[v.label] = v
                 if v.type == "slot":
@@ -179,12 +292,19 @@ def _unique(label: str, taken) -> str:
 
 def _check_task(ctx: Context, task, labels, slots) -> None:
     if not isinstance(task, Mapping):
-        return ctx.report(TASK_NOT_MAPPING, task, f"a task must be a mapping with command, slot and "
-                                                  f"count, not {describe(task)}")
+        return ctx.report(
+            TASK_NOT_MAPPING,
+            task,
+            f"a task must be a mapping with command, slot and count, not {describe(task)}",
+        )
     missing = [k for k in ("command", "slot", "count") if k not in task]
     if missing:
-        ctx.report(TASK_MISSING, anchor_for_missing(task), "task is missing " + ", ".join(missing),
-                   data={"missing": missing})
+        ctx.report(
+            TASK_MISSING,
+            anchor_for_missing(task),
+            "task is missing " + ", ".join(missing),
+            data={"missing": missing},
+        )
     check_keys(ctx, task, TASK_KEYS, TASK_UNKNOWN, "a task")
 
     pair = task.pair("command")
@@ -193,37 +313,60 @@ def _check_task(ctx: Context, task, labels, slots) -> None:
         if isinstance(cmd, Sequence) and cmd.items:
             for item in cmd.items:
                 if not is_str(item):
-                    ctx.report(BAD_COMMAND, item, f"every command element must be a string, not "
-                               f"{describe(item)}; quote it",
-                               data={"replacement": _quoted(ctx, item)})
+                    ctx.report(
+                        BAD_COMMAND,
+                        item,
+                        f"every command element must be a string, not {describe(item)}; quote it",
+                        data={"replacement": _quoted(ctx, item)},
+                    )
         elif is_str(cmd) and cmd.value.strip():
-            ctx.report(BAD_COMMAND, cmd, "command must be a list of strings (program, then "
-                       "arguments), not one string", data={"replacement": cmd.value.split()})
+            ctx.report(
+                BAD_COMMAND,
+                cmd,
+                "command must be a list of strings (program, then arguments), not one string",
+                data={"replacement": cmd.value.split()},
+            )
         else:
             what = "an empty list" if isinstance(cmd, Sequence) else describe(cmd)
-            ctx.report(BAD_COMMAND, pair, f"command must be a non-empty list of strings, not {what}")
+            ctx.report(
+                BAD_COMMAND, pair, f"command must be a non-empty list of strings, not {what}"
+            )
 
     slot_vertex = None
     pair = task.pair("slot")
     if pair is not None:
         key, slot = pair
         if not is_str(slot):
-            ctx.report(SLOT_TYPE, pair, f"slot must be the label of a slot (a string), not "
-                       f"{describe(slot)}")
+            ctx.report(
+                SLOT_TYPE,
+                pair,
+                f"slot must be the label of a slot (a string), not {describe(slot)}",
+            )
         elif slot.value in slots:
             slot_vertex = slots[slot.value]
         elif slot.value in labels:
-            ctx.report(UNKNOWN_SLOT, slot, f"{slot.value!r} labels a {labels[slot.value].type} "
-                       "vertex, not a slot; tasks run in slots")
+            ctx.report(
+                UNKNOWN_SLOT,
+                slot,
+                f"{slot.value!r} labels a {labels[slot.value].type} "
+                "vertex, not a slot; tasks run in slots",
+            )
         elif ctx.vertices:
             guess = suggest(slot.value, slots, cutoff=0.0) if slots else None
             if slots:
-                msg = (f"no slot is labelled {slot.value!r}{did_you_mean(guess)} (slots: "
-                       + ", ".join(sorted(slots)) + ")")
+                msg = (
+                    f"no slot is labelled {slot.value!r}{did_you_mean(guess)} (slots: "
+                    + ", ".join(sorted(slots))
+                    + ")"
+                )
             else:
                 msg = f"no slot is labelled {slot.value!r}: the resources define no slot"
-            ctx.report(UNKNOWN_SLOT, slot, msg,
-                       data={"suggestion": guess, "labels": sorted(slots)} if guess else None)
+            ctx.report(
+                UNKNOWN_SLOT,
+                slot,
+                msg,
+                data={"suggestion": guess, "labels": sorted(slots)} if guess else None,
+            )
 
     pair = task.pair("count")
     if pair is not None:
@@ -231,7 +374,9 @@ def _check_task(ctx: Context, task, labels, slots) -> None:
 
     pair = task.pair("attributes")
     if pair is not None and not isinstance(pair[1], Mapping):
-        ctx.report(TASK_ATTRIBUTES, pair, f"task attributes must be a mapping, not {describe(pair[1])}")
+        ctx.report(
+            TASK_ATTRIBUTES, pair, f"task attributes must be a mapping, not {describe(pair[1])}"
+        )
     pair = task.pair("distribution")
     if pair is not None and not is_str(pair[1]):
         ctx.report(DISTRIBUTION, pair, f"distribution must be a string, not {describe(pair[1])}")
@@ -239,6 +384,7 @@ def _check_task(ctx: Context, task, labels, slots) -> None:
 
 def _quoted(ctx, node):
     import json
+
     if isinstance(node, Scalar) and node.end > node.start:
         return json.dumps(ctx.source(node))
     return None
@@ -246,54 +392,77 @@ def _quoted(ctx, node):
 
 def _check_task_count(ctx: Context, key, count, slot_vertex) -> None:
     if not isinstance(count, Mapping):
-        return ctx.report(TASK_COUNT_KEYS, (key, count), "task count must be a mapping with one of "
-                          f"per_slot, per_resource or total, not {describe(count)}")
+        return ctx.report(
+            TASK_COUNT_KEYS,
+            (key, count),
+            "task count must be a mapping with one of "
+            f"per_slot, per_resource or total, not {describe(count)}",
+        )
     for k, _ in count.pairs:
         if k.value not in COUNT_KEYS:
             guess = suggest(k.value, COUNT_KEYS)
-            ctx.report(TASK_COUNT_UNKNOWN, k, f"unknown key {ctx.source(k)!r} in a task count"
-                       f"{did_you_mean(guess)}", data={"suggestion": guess} if guess else None)
+            ctx.report(
+                TASK_COUNT_UNKNOWN,
+                k,
+                f"unknown key {ctx.source(k)!r} in a task count{did_you_mean(guess)}",
+                data={"suggestion": guess} if guess else None,
+            )
     present = [k for k in COUNT_KEYS if k in count]
     if len(present) != 1:
         where = count.key_node(present[1]) if len(present) > 1 else anchor_for_missing(count, key)
-        msg = ("task count must have exactly one of per_slot, per_resource or total"
-               + (f", not {' and '.join(present)}" if present else ""))
+        msg = "task count must have exactly one of per_slot, per_resource or total" + (
+            f", not {' and '.join(present)}" if present else ""
+        )
         ctx.report(TASK_COUNT_KEYS, where, msg)
     for k in ("per_slot", "total"):
         pair = count.pair(k)
         if pair is not None and not (is_int(pair[1]) and pair[1].value >= 1):
-            ctx.report(TASK_COUNT_VALUE, pair, f"{k} must be a positive integer, not "
-                       f"{shown(ctx, pair[1])}")
+            ctx.report(
+                TASK_COUNT_VALUE, pair, f"{k} must be a positive integer, not {shown(ctx, pair[1])}"
+            )
     pair = count.pair("per_resource")
     if pair is None:
         return
     pk, pr = pair
     if not isinstance(pr, Mapping):
-        return ctx.report(PER_RESOURCE_FORM, pair, "per_resource must be a mapping with type and "
-                          f"count, not {describe(pr)}")
+        return ctx.report(
+            PER_RESOURCE_FORM,
+            pair,
+            f"per_resource must be a mapping with type and count, not {describe(pr)}",
+        )
     for k in ("type", "count"):
         if k not in pr:
-            ctx.report(PER_RESOURCE_FORM, anchor_for_missing(pr, pk), f"per_resource is missing {k}")
+            ctx.report(
+                PER_RESOURCE_FORM, anchor_for_missing(pr, pk), f"per_resource is missing {k}"
+            )
     for k, _ in pr.pairs:
         if k.value not in ("type", "count"):
-            ctx.report(PER_RESOURCE_FORM, k, f"unknown key {ctx.source(k)!r} in per_resource "
-                       "(allowed: type, count)")
+            ctx.report(
+                PER_RESOURCE_FORM,
+                k,
+                f"unknown key {ctx.source(k)!r} in per_resource (allowed: type, count)",
+            )
     cp = pr.pair("count")
     if cp is not None and not (is_int(cp[1]) and cp[1].value >= 1):
-        ctx.report(PER_RESOURCE_FORM, cp, f"per_resource count must be a positive integer, not "
-                   f"{shown(ctx, cp[1])}")
+        ctx.report(
+            PER_RESOURCE_FORM,
+            cp,
+            f"per_resource count must be a positive integer, not {shown(ctx, cp[1])}",
+        )
     tp = pr.pair("type")
     if tp is not None:
         if not is_str(tp[1]):
-            ctx.report(PER_RESOURCE_FORM, tp, f"per_resource type must be a string, not "
-                       f"{describe(tp[1])}")
+            ctx.report(
+                PER_RESOURCE_FORM, tp, f"per_resource type must be a string, not {describe(tp[1])}"
+            )
         elif slot_vertex is not None:
             inside = {d.type for d in slot_vertex.descendants() if d.type}
             if tp[1].value not in inside:
                 guess = suggest(tp[1].value, inside, cutoff=0.0) if inside else None
-                ctx.report(PER_RESOURCE_TYPE, tp[1],
-                           f"the slot {slot_vertex.label!r} holds no {tp[1].value!r}; it holds "
-                           + (", ".join(sorted(inside)) or "nothing"),
-                           data={"suggestion": guess, "types": sorted(inside)} if guess else None)
-
-
+                ctx.report(
+                    PER_RESOURCE_TYPE,
+                    tp[1],
+                    f"the slot {slot_vertex.label!r} holds no {tp[1].value!r}; it holds "
+                    + (", ".join(sorted(inside)) or "nothing"),
+                    data={"suggestion": guess, "types": sorted(inside)} if guess else None,
+                )

@@ -37,94 +37,189 @@ def _v1(old: str, new: str) -> str:
 
 
 TOP_COUNT = define(
-    "JS601", "v1-one-top-resource", E, "V1 resources hold more than one top-level vertex.",
+    "JS601",
+    "v1-one-top-resource",
+    E,
+    "V1 resources hold more than one top-level vertex.",
     why="RFC 25: the resources list has exactly one element, a node or a slot.",
-    bad=_V1.replace("tasks:", "  - type: node\n    count: 1\n    with:\n      - type: slot\n"
-                    "        count: 1\n        label: other\n        with:\n          - type: core\n"
-                    "            count: 1\ntasks:"),
-    good=_V1, applies="v1")
+    bad=_V1.replace(
+        "tasks:",
+        "  - type: node\n    count: 1\n    with:\n      - type: slot\n"
+        "        count: 1\n        label: other\n        with:\n          - type: core\n"
+        "            count: 1\ntasks:",
+    ),
+    good=_V1,
+    applies="v1",
+)
 TOP_TYPE = define(
-    "JS602", "v1-top-type", E, "The top V1 resource is neither node nor slot.",
+    "JS602",
+    "v1-top-type",
+    E,
+    "The top V1 resource is neither node nor slot.",
     why="RFC 25: V1 resources start at a node or a slot.",
-    bad=_v1("  - type: node\n    count: 2\n    with:\n      - type: slot\n        count: 4\n"
-            "        label: task\n        with:\n          - type: core\n            count: 2\n",
-            "  - type: core\n    count: 2\n"),
-    good=_v1("  - type: node\n    count: 2\n    with:\n      - type: slot\n        count: 4\n"
-             "        label: task\n        with:\n          - type: core\n            count: 2\n",
-             "  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: core\n"
-             "        count: 2\n"), applies="v1")
+    bad=_v1(
+        "  - type: node\n    count: 2\n    with:\n      - type: slot\n        count: 4\n"
+        "        label: task\n        with:\n          - type: core\n            count: 2\n",
+        "  - type: core\n    count: 2\n",
+    ),
+    good=_v1(
+        "  - type: node\n    count: 2\n    with:\n      - type: slot\n        count: 4\n"
+        "        label: task\n        with:\n          - type: core\n            count: 2\n",
+        "  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: core\n"
+        "        count: 2\n",
+    ),
+    applies="v1",
+)
 RESOURCE_TYPE = define(
-    "JS603", "v1-resource-type", E, "A resource type V1 does not allow.",
+    "JS603",
+    "v1-resource-type",
+    E,
+    "A resource type V1 does not allow.",
     why="V1 knows only node, slot, core and gpu; sockets, memory and the like need canonical jobspec.",
-    bad=_v1("type: core", "type: socket"), good=_V1, applies="v1")
+    bad=_v1("type: core", "type: socket"),
+    good=_V1,
+    applies="v1",
+)
 GRAPH = define(
-    "JS604", "v1-graph", E, "The V1 resource graph is not one of slot>core, node>slot>core, "
+    "JS604",
+    "v1-graph",
+    E,
+    "The V1 resource graph is not one of slot>core, node>slot>core, "
     "slot>(core,gpu), node>slot>(core,gpu).",
     why="RFC 25 allows exactly these four shapes. flux-core's job-ingest does not check the "
-        "shape (see docs/compatibility.md; `--target flux-core` makes this a warning), but "
-        "other V1 readers such as flux-core's C `flux_jobspec1_check` refuse the rest.",
-    bad=_v1("      - type: slot\n        count: 4\n        label: task\n        with:\n"
-            "          - type: core\n            count: 2\n",
-            "      - type: core\n        count: 2\n"),
-    good=_V1, applies="v1")
+    "shape (see docs/compatibility.md; `--target flux-core` makes this a warning), but "
+    "other V1 readers such as flux-core's C `flux_jobspec1_check` refuse the rest.",
+    bad=_v1(
+        "      - type: slot\n        count: 4\n        label: task\n        with:\n"
+        "          - type: core\n            count: 2\n",
+        "      - type: core\n        count: 2\n",
+    ),
+    good=_V1,
+    applies="v1",
+)
 COUNT_INT = define(
-    "JS605", "v1-count-integer", E, "A V1 count is not a plain integer.",
+    "JS605",
+    "v1-count-integer",
+    E,
+    "A V1 count is not a plain integer.",
     why="V1 counts are fixed integers: no idset or range strings, no range dictionaries.",
-    bad=_v1("count: 2\n    with", "count: \"2\"\n    with"), good=_V1, applies="v1")
+    bad=_v1("count: 2\n    with", 'count: "2"\n    with'),
+    good=_V1,
+    applies="v1",
+)
 ONE_TASK = define(
-    "JS606", "v1-one-task", E, "V1 tasks hold other than exactly one task.",
+    "JS606",
+    "v1-one-task",
+    E,
+    "V1 tasks hold other than exactly one task.",
     why="RFC 25: the tasks list has exactly one task.",
-    bad=_V1.replace("attributes:", "  - command: [other]\n    slot: task\n    count:\n"
-                    "      per_slot: 1\nattributes:"),
-    good=_V1, applies="v1")
+    bad=_V1.replace(
+        "attributes:",
+        "  - command: [other]\n    slot: task\n    count:\n      per_slot: 1\nattributes:",
+    ),
+    good=_V1,
+    applies="v1",
+)
 TASK_COUNT = define(
-    "JS607", "v1-task-count", E, "A V1 task count uses per_resource.",
+    "JS607",
+    "v1-task-count",
+    E,
+    "A V1 task count uses per_resource.",
     why="RFC 25 task counts are per_slot or total only.",
     bad=_v1("      per_slot: 1", "      per_resource: {type: core, count: 1}"),
-    good=_V1, applies="v1")
+    good=_V1,
+    applies="v1",
+)
 SYSTEM_REQUIRED = define(
-    "JS608", "v1-system-required", E, "V1 `attributes` has no `system` section.",
+    "JS608",
+    "v1-system-required",
+    E,
+    "V1 `attributes` has no `system` section.",
     why="RFC 25 requires attributes.system (with duration).",
-    bad=_v1("  system:\n    duration: 3600\n", "  user: {}\n"), good=_V1, applies="v1")
+    bad=_v1("  system:\n    duration: 3600\n", "  user: {}\n"),
+    good=_V1,
+    applies="v1",
+)
 DURATION_REQUIRED = define(
-    "JS609", "v1-duration-required", E, "V1 `attributes.system` has no `duration`.",
+    "JS609",
+    "v1-duration-required",
+    E,
+    "V1 `attributes.system` has no `duration`.",
     why="RFC 25 makes duration mandatory (0 means unlimited).",
-    bad=_v1("    duration: 3600\n", "    cwd: /tmp\n"), good=_V1, applies="v1")
+    bad=_v1("    duration: 3600\n", "    cwd: /tmp\n"),
+    good=_V1,
+    applies="v1",
+)
 VERTEX_KEY = define(
-    "JS610", "v1-vertex-key", E, "A V1 resource vertex has a key RFC 25 does not allow.",
+    "JS610",
+    "v1-vertex-key",
+    E,
+    "A V1 resource vertex has a key RFC 25 does not allow.",
     why="V1 vertices hold only type, count, unit, with and label (and exclusive on a node).",
-    bad=_v1("type: core\n            count: 2", "type: core\n            count: 2\n            id: \"0-1\""),
-    good=_V1, applies="v1")
+    bad=_v1(
+        "type: core\n            count: 2",
+        'type: core\n            count: 2\n            id: "0-1"',
+    ),
+    good=_V1,
+    applies="v1",
+)
 EXCLUSIVE_PLACE = define(
-    "JS611", "v1-exclusive-not-node", E, "`exclusive` on a V1 vertex that is not a node.",
+    "JS611",
+    "v1-exclusive-not-node",
+    E,
+    "`exclusive` on a V1 vertex that is not a node.",
     why="RFC 25 allows exclusive only on node vertices (the RFC's own JSON schema has this "
-        "backwards). Slots are exclusive anyway.",
-    bad=_v1("label: task", "label: task\n        exclusive: true"), good=_V1, applies="v1")
+    "backwards). Slots are exclusive anyway.",
+    bad=_v1("label: task", "label: task\n        exclusive: true"),
+    good=_V1,
+    applies="v1",
+)
 TASK_KEY = define(
-    "JS612", "v1-task-key", W, "A V1 task has a key other than command, slot and count.",
+    "JS612",
+    "v1-task-key",
+    W,
+    "A V1 task has a key other than command, slot and count.",
     why="RFC 25 tasks list only command, slot and count; other keys may be refused or ignored.",
-    bad=_v1("    slot: task\n", "    slot: task\n    distribution: block\n"), good=_V1, applies="v1")
+    bad=_v1("    slot: task\n", "    slot: task\n    distribution: block\n"),
+    good=_V1,
+    applies="v1",
+)
 SYSTEM_KEY = define(
-    "JS613", "v1-system-key", I, "A system attribute outside RFC 25's list.",
+    "JS613",
+    "v1-system-key",
+    I,
+    "A system attribute outside RFC 25's list.",
     why="RFC 25 lists duration, environment, cwd, queue, dependencies and constraints; flux-core's "
-        "own tools also write job, shell, files, bank and project, which are not flagged. "
-        "Other RFC 14 system attributes may not be honoured by a V1-only Flux: information only.",
+    "own tools also write job, shell, files, bank and project, which are not flagged. "
+    "Other RFC 14 system attributes may not be honoured by a V1-only Flux: information only.",
     bad=_v1("    duration: 3600\n", "    duration: 3600\n    preemptible-after: 60\n"),
-    good=_V1, applies="v1")
+    good=_V1,
+    applies="v1",
+)
 NODE_EXCLUSIVE = define(
-    "JS804", "flux-core-v1-node-exclusive", I,
+    "JS804",
+    "flux-core-v1-node-exclusive",
+    I,
     "`exclusive` on a V1 node, which flux-core's C V1 checker (not its ingest) refuses.",
     why="RFC 25 allows exclusive on a node; `flux submit -x` writes it and flux-core's "
-        "job-ingest accepts it (tested against real Flux). Only the C library's "
-        "`flux_jobspec1_check`, which some tools call, refuses it.",
+    "job-ingest accepts it (tested against real Flux). Only the C library's "
+    "`flux_jobspec1_check`, which some tools call, refuses it.",
     bad=_v1("    count: 2\n    with:", "    count: 2\n    exclusive: true\n    with:"),
-    good=_V1, applies="v1")
+    good=_V1,
+    applies="v1",
+)
 VERSION = define(
-    "JS614", "v1-version", E, "V1 rules apply, but `version` is not 1.",
+    "JS614",
+    "v1-version",
+    E,
+    "V1 rules apply, but `version` is not 1.",
     why="RFC 25 fixes `version: 1`. Reported when V1 rules are forced (`--version-rules "
-        "v1`) and the file says another version: either it is canonical jobspec (check it "
-        "with the default rules), or its version is wrong.",
-    bad=_v1("version: 1", "version: 2"), good=_V1, applies="v1")
+    "v1`) and the file says another version: either it is canonical jobspec (check it "
+    "with the default rules), or its version is wrong.",
+    bad=_v1("version: 1", "version: 2"),
+    good=_V1,
+    applies="v1",
+)
 
 V1_TYPES = ("node", "slot", "core", "gpu")
 V1_VERTEX_KEYS = ("type", "count", "unit", "with", "label")
@@ -140,8 +235,12 @@ def check(ctx: Context) -> None:
         return
     version = ctx.root.pair("version")
     if version is not None and isinstance(version[1], Scalar) and version[1].value != 1:
-        ctx.report(VERSION, version, f"V1 rules are in force, but version is "
-                   f"{ctx.source(version[1])}; jobspec V1 has version: 1")
+        ctx.report(
+            VERSION,
+            version,
+            f"V1 rules are in force, but version is "
+            f"{ctx.source(version[1])}; jobspec V1 has version: 1",
+        )
     _check_resources(ctx)
     _check_tasks(ctx)
     _check_attributes(ctx)
@@ -155,18 +254,28 @@ def _check_resources(ctx: Context) -> None:
     for v in ctx.vertices:
         t = v.node.get("type")
         if v.type is not None and v.type not in V1_TYPES:
-            ctx.report(RESOURCE_TYPE, t, f"V1 allows only node, slot, core and gpu resources, not "
-                       f"{v.type!r}")
-        for key, value in v.node.pairs:
+            ctx.report(
+                RESOURCE_TYPE,
+                t,
+                f"V1 allows only node, slot, core and gpu resources, not {v.type!r}",
+            )
+        for key, _value in v.node.pairs:
             k = key.value
             if k == "exclusive":
                 if v.type == "node":
-                    ctx.report(NODE_EXCLUSIVE, key, "flux-core's C V1 checker "
-                               "(flux_jobspec1_check) refuses exclusive on a node; its "
-                               "job-ingest and RFC 25 accept it")
+                    ctx.report(
+                        NODE_EXCLUSIVE,
+                        key,
+                        "flux-core's C V1 checker "
+                        "(flux_jobspec1_check) refuses exclusive on a node; its "
+                        "job-ingest and RFC 25 accept it",
+                    )
                 elif v.type is not None:
-                    ctx.report(EXCLUSIVE_PLACE, key, f"V1 allows exclusive only on a node, not on "
-                               f"a {v.type}")
+                    ctx.report(
+                        EXCLUSIVE_PLACE,
+                        key,
+                        f"V1 allows exclusive only on a node, not on a {v.type}",
+                    )
             elif k == "id":  # other unknown keys are JS112's
                 ctx.report(VERTEX_KEY, key, f"{k} is not allowed in a V1 resource vertex")
         count = v.node.get("count")
@@ -174,11 +283,15 @@ def _check_resources(ctx: Context) -> None:
             data = None
             if is_str(count) and count.value.isdigit() and int(count.value) >= 1:
                 data = {"replacement": str(int(count.value))}
-            ctx.report(COUNT_INT, count, f"V1 counts are plain integers, not {describe(count)}",
-                       data=data)
+            ctx.report(
+                COUNT_INT, count, f"V1 counts are plain integers, not {describe(count)}", data=data
+            )
     if len(ctx.top) > 1:
-        ctx.report(TOP_COUNT, ctx.top[1].node.get("type") or ctx.top[1].node,
-                   f"V1 resources hold exactly one top-level node or slot, not {len(ctx.top)}")
+        ctx.report(
+            TOP_COUNT,
+            ctx.top[1].node.get("type") or ctx.top[1].node,
+            f"V1 resources hold exactly one top-level node or slot, not {len(ctx.top)}",
+        )
     if not ctx.top:
         return
     top = ctx.top[0]
@@ -186,18 +299,26 @@ def _check_resources(ctx: Context) -> None:
         return
     if top.type not in ("node", "slot"):
         if top.type in V1_TYPES:
-            ctx.report(TOP_TYPE, _type_node(top), f"a V1 jobspec starts with a node or a slot, not "
-                       f"a {top.type} (wrap it in a slot)")
+            ctx.report(
+                TOP_TYPE,
+                _type_node(top),
+                f"a V1 jobspec starts with a node or a slot, not a {top.type} (wrap it in a slot)",
+            )
         return
     slot = top
     if top.type == "node":
         kids = top.children
         if len(kids) != 1 or kids[0].type != "slot":
-            where = kids[0] if kids and kids[0].type != "slot" else (kids[1] if len(kids) > 1 else None)
+            where = (
+                kids[0] if kids and kids[0].type != "slot" else (kids[1] if len(kids) > 1 else None)
+            )
             anchor = _type_node(where) if where else top.node.get("type")
             got = "nothing" if not kids else ", ".join(k.type or "?" for k in kids)
-            ctx.report(GRAPH, anchor, f"in V1 a node holds exactly one slot, not {got}; "
-                       f"allowed graphs: {SHAPES}")
+            ctx.report(
+                GRAPH,
+                anchor,
+                f"in V1 a node holds exactly one slot, not {got}; allowed graphs: {SHAPES}",
+            )
             return
         slot = kids[0]
     kids = slot.children
@@ -208,13 +329,20 @@ def _check_resources(ctx: Context) -> None:
             bad = kids[-1]
         anchor = _type_node(bad) if bad is not None else slot.node.get("type")
         got = ", ".join(t or "?" for t in types) or "nothing"
-        ctx.report(GRAPH, anchor, f"in V1 a slot holds one core (and optionally one gpu), not {got}; "
-                   f"allowed graphs: {SHAPES}")
+        ctx.report(
+            GRAPH,
+            anchor,
+            f"in V1 a slot holds one core (and optionally one gpu), not {got}; "
+            f"allowed graphs: {SHAPES}",
+        )
         return
     for k in kids:
         if k.children:
-            ctx.report(GRAPH, k.node.key_node("with"), f"in V1 a {k.type} contains nothing; "
-                       f"allowed graphs: {SHAPES}")
+            ctx.report(
+                GRAPH,
+                k.node.key_node("with"),
+                f"in V1 a {k.type} contains nothing; allowed graphs: {SHAPES}",
+            )
 
 
 def _check_tasks(ctx: Context) -> None:
@@ -225,12 +353,18 @@ def _check_tasks(ctx: Context) -> None:
             continue
         for key, _ in task.pairs:
             if key.value not in V1_TASK_KEYS and key.value in ("attributes", "distribution"):
-                ctx.report(TASK_KEY, key, f"V1 tasks hold only command, slot and count; "
-                           f"{key.value} may be refused")
+                ctx.report(
+                    TASK_KEY,
+                    key,
+                    f"V1 tasks hold only command, slot and count; {key.value} may be refused",
+                )
         count = task.get("count")
         if isinstance(count, Mapping) and "per_resource" in count:
-            ctx.report(TASK_COUNT, count.key_node("per_resource"),
-                       "V1 task counts are per_slot or total, not per_resource")
+            ctx.report(
+                TASK_COUNT,
+                count.key_node("per_resource"),
+                "V1 task counts are per_slot or total, not per_resource",
+            )
 
 
 def _check_attributes(ctx: Context) -> None:
@@ -239,17 +373,26 @@ def _check_attributes(ctx: Context) -> None:
         return
     system = attrs.get("system")
     if system is None:
-        ctx.report(SYSTEM_REQUIRED, ctx.root.key_node("attributes"),
-                   "V1 requires attributes.system with at least duration",
-                   data={"insert": "system", "duration": 0})
+        ctx.report(
+            SYSTEM_REQUIRED,
+            ctx.root.key_node("attributes"),
+            "V1 requires attributes.system with at least duration",
+            data={"insert": "system", "duration": 0},
+        )
         return
     if not isinstance(system, Mapping):
         return
     if "duration" not in system:
-        ctx.report(DURATION_REQUIRED, attrs.key_node("system"),
-                   "V1 requires attributes.system.duration (seconds; 0 means unlimited)",
-                   data={"insert": "duration", "duration": 0})
+        ctx.report(
+            DURATION_REQUIRED,
+            attrs.key_node("system"),
+            "V1 requires attributes.system.duration (seconds; 0 means unlimited)",
+            data={"insert": "duration", "duration": 0},
+        )
     for key, _ in system.pairs:
         if key.value in SYSTEM_KEYS and key.value not in V1_SYSTEM_KEYS + FLUX_CORE_WRITES:
-            ctx.report(SYSTEM_KEY, key, f"RFC 25 does not list the system attribute {key.value!r} "
-                       "(flux-core accepts it)")
+            ctx.report(
+                SYSTEM_KEY,
+                key,
+                f"RFC 25 does not list the system attribute {key.value!r} (flux-core accepts it)",
+            )

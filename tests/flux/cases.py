@@ -9,8 +9,8 @@ import json
 from dataclasses import dataclass
 
 import yaml
-
 from helpers import REPO, RFC_DATA
+
 from jobspec_lsp import analysis  # noqa: F401 - registers the rules
 from jobspec_lsp.diagnostics import RULES
 
@@ -31,11 +31,25 @@ class Case:
             return None
 
 
-V1 = {"version": 1,
-      "resources": [{"type": "node", "count": 1, "with": [
-          {"type": "slot", "count": 2, "label": "task", "with": [{"type": "core", "count": 1}]}]}],
-      "tasks": [{"command": ["true"], "slot": "task", "count": {"per_slot": 1}}],
-      "attributes": {"system": {"duration": 60, "cwd": "/tmp", "environment": {"A": "1"}}}}
+V1 = {
+    "version": 1,
+    "resources": [
+        {
+            "type": "node",
+            "count": 1,
+            "with": [
+                {
+                    "type": "slot",
+                    "count": 2,
+                    "label": "task",
+                    "with": [{"type": "core", "count": 1}],
+                }
+            ],
+        }
+    ],
+    "tasks": [{"command": ["true"], "slot": "task", "count": {"per_slot": 1}}],
+    "attributes": {"system": {"duration": 60, "cwd": "/tmp", "environment": {"A": "1"}}},
+}
 CANONICAL = dict(copy.deepcopy(V1), version=999)
 
 DELETE = object()
@@ -47,12 +61,32 @@ MUTATIONS = [
     (("attributes",), [{}, [], "x", None, DELETE, {"system": {"duration": 60}, "extra": {}}]),
     (("extra",), [1]),
     (("resources", 0, "type"), [1, None, "", DELETE]),
-    (("resources", 0, "count"), [0, -1, 2.5, "2", "1-3", "2+", "1,1", "", "0", "x", True,
-                                 {"min": 1}, {"min": 0}, {"max": 2}, {"min": 2, "max": 1},
-                                 {"min": 1, "max": 4, "operator": "*", "operand": 2},
-                                 {"min": 1, "max": 4, "operator": "^", "operand": 2},
-                                 {"min": 2, "max": 4, "operator": "+"},
-                                 {"min": 1, "step": 1}, None, DELETE]),
+    (
+        ("resources", 0, "count"),
+        [
+            0,
+            -1,
+            2.5,
+            "2",
+            "1-3",
+            "2+",
+            "1,1",
+            "",
+            "0",
+            "x",
+            True,
+            {"min": 1},
+            {"min": 0},
+            {"max": 2},
+            {"min": 2, "max": 1},
+            {"min": 1, "max": 4, "operator": "*", "operand": 2},
+            {"min": 1, "max": 4, "operator": "^", "operand": 2},
+            {"min": 2, "max": 4, "operator": "+"},
+            {"min": 1, "step": 1},
+            None,
+            DELETE,
+        ],
+    ),
     (("resources", 0, "exclusive"), [True, False, 1, "yes", None]),
     (("resources", 0, "unit"), ["GB", 4]),
     (("resources", 0, "id"), ["x", 1]),
@@ -63,10 +97,21 @@ MUTATIONS = [
     (("resources", 0, "with", 0, "with", 0, "count"), [0, "1-2", {"min": 1}]),
     (("tasks", 0, "slot"), ["nope", 1, None, DELETE]),
     (("tasks", 0, "command"), [[], "true", ["a", 1], [["a"]], 5, DELETE]),
-    (("tasks", 0, "count"), [{}, {"per_slot": 0}, {"per_slot": 1.5}, {"total": 3},
-                             {"total": 0}, {"per_slot": 1, "total": 2},
-                             {"per_resource": {"type": "core", "count": 1}}, {"per_slots": 1},
-                             "1", DELETE]),
+    (
+        ("tasks", 0, "count"),
+        [
+            {},
+            {"per_slot": 0},
+            {"per_slot": 1.5},
+            {"total": 3},
+            {"total": 0},
+            {"per_slot": 1, "total": 2},
+            {"per_resource": {"type": "core", "count": 1}},
+            {"per_slots": 1},
+            "1",
+            DELETE,
+        ],
+    ),
     (("tasks", 0, "attributes"), [{}, [], {"environment": {"X": None}}]),
     (("tasks", 0, "extra"), [1]),
     (("attributes", "system"), [{}, [], "x", 5, None, DELETE]),
@@ -76,18 +121,44 @@ MUTATIONS = [
     (("attributes", "system", "environment"), [["A=1"], {"A": 1}, {"A": None}]),
     (("attributes", "system", "queue"), ["batch", 5]),
     (("attributes", "system", "job"), [{"name": "x"}, {"name": 5}]),
-    (("attributes", "system", "dependencies"),
-     [[], {}, "x", [{"scheme": "string", "value": "x"}], [{"scheme": "begin-time",
-                                                         "value": "1700000000"}],
-      [{"scheme": "afterok"}], [{"scheme": 1, "value": "x"}], [{"scheme": "after", "value": 5}],
-      [{"scheme": "singleton", "value": ""}], ["after:1"]]),
-    (("attributes", "system", "constraints"),
-     [{}, [], {"properties": ["ssd"]}, {"properties": ["a&b"]}, {"properties": ["a!b"]},
-      {"properties": ["^ssd"]}, {"properties": ["a^b"]}, {"properties": ["a|b"]},
-      {"properties": "ssd"}, {"properties": [5]}, {"ranks": ["0"]}, {"ranks": ["3-1"]},
-      {"hostlist": ["vm"]}, {"hostlist": ["node[1-"]}, {"property": ["ssd"]},
-      {"not": [{"properties": ["ssd"]}]}, {"or": [{"properties": ["a"]}, {"ranks": ["0"]}]},
-      {"and": {"properties": ["a"]}}]),
+    (
+        ("attributes", "system", "dependencies"),
+        [
+            [],
+            {},
+            "x",
+            [{"scheme": "string", "value": "x"}],
+            [{"scheme": "begin-time", "value": "1700000000"}],
+            [{"scheme": "afterok"}],
+            [{"scheme": 1, "value": "x"}],
+            [{"scheme": "after", "value": 5}],
+            [{"scheme": "singleton", "value": ""}],
+            ["after:1"],
+        ],
+    ),
+    (
+        ("attributes", "system", "constraints"),
+        [
+            {},
+            [],
+            {"properties": ["ssd"]},
+            {"properties": ["a&b"]},
+            {"properties": ["a!b"]},
+            {"properties": ["^ssd"]},
+            {"properties": ["a^b"]},
+            {"properties": ["a|b"]},
+            {"properties": "ssd"},
+            {"properties": [5]},
+            {"ranks": ["0"]},
+            {"ranks": ["3-1"]},
+            {"hostlist": ["vm"]},
+            {"hostlist": ["node[1-"]},
+            {"property": ["ssd"]},
+            {"not": [{"properties": ["ssd"]}]},
+            {"or": [{"properties": ["a"]}, {"ranks": ["0"]}]},
+            {"and": {"properties": ["a"]}},
+        ],
+    ),
 ]
 
 
@@ -113,8 +184,9 @@ def generated() -> list[Case]:
                     _set(doc, path, value)
                 except (KeyError, IndexError, TypeError):
                     continue
-                out.append(Case(f"gen/{base_name}/{'.'.join(map(str, path))}/{i}",
-                                json.dumps(doc), "json"))
+                out.append(
+                    Case(f"gen/{base_name}/{'.'.join(map(str, path))}/{i}", json.dumps(doc), "json")
+                )
     return out
 
 
@@ -127,8 +199,13 @@ def documented() -> list[Case]:
         out.append(Case(f"rules/{code}-bad", rule.bad, lang))
         out.append(Case(f"rules/{code}-good", rule.good, lang))
     for path in sorted(RFC_DATA.glob("spec_*/*.yaml")) + sorted((REPO / "examples").glob("*")):
-        out.append(Case(f"{path.parent.name}/{path.name}", path.read_text(),
-                        "json" if path.suffix == ".json" else "yaml"))
+        out.append(
+            Case(
+                f"{path.parent.name}/{path.name}",
+                path.read_text(),
+                "json" if path.suffix == ".json" else "yaml",
+            )
+        )
     return out
 
 
@@ -150,41 +227,79 @@ NOTABLE = [
     ("`attributes: null`", mutated(V1, ("attributes",), None)),
     ("V1 without `duration`", mutated(V1, ("attributes", "system", "duration"), DELETE)),
     ("`duration: true`", mutated(CANONICAL, ("attributes", "system", "duration"), True)),
-    ("`duration: \"1h\"` (canonical)", mutated(CANONICAL, ("attributes", "system", "duration"),
-                                              "1h")),
+    (
+        '`duration: "1h"` (canonical)',
+        mutated(CANONICAL, ("attributes", "system", "duration"), "1h"),
+    ),
     ("negative `duration`", mutated(V1, ("attributes", "system", "duration"), -5)),
     ("count `0` on a core", mutated(V1, ("resources", 0, "with", 0, "with", 0, "count"), 0)),
-    ("count string `\"2\"` (canonical)", mutated(CANONICAL, ("resources", 0, "count"), "2")),
-    ("count string `\"1-3\"` (canonical)", mutated(CANONICAL, ("resources", 0, "count"),
-                                                    "1-3")),
-    ("count string `\"2\"` in V1", mutated(V1, ("resources", 0, "count"), "2")),
-    ("range count `{min: 1}` (canonical)", mutated(CANONICAL, ("resources", 0, "count"),
-                                                  {"min": 1})),
+    ('count string `"2"` (canonical)', mutated(CANONICAL, ("resources", 0, "count"), "2")),
+    ('count string `"1-3"` (canonical)', mutated(CANONICAL, ("resources", 0, "count"), "1-3")),
+    ('count string `"2"` in V1', mutated(V1, ("resources", 0, "count"), "2")),
+    (
+        "range count `{min: 1}` (canonical)",
+        mutated(CANONICAL, ("resources", 0, "count"), {"min": 1}),
+    ),
     ("`exclusive: 1`", mutated(V1, ("resources", 0, "exclusive"), 1)),
-    ("`exclusive: \"true\"`", mutated(V1, ("resources", 0, "exclusive"), "true")),
+    ('`exclusive: "true"`', mutated(V1, ("resources", 0, "exclusive"), "true")),
     ("`exclusive: true` on the node in V1", mutated(V1, ("resources", 0, "exclusive"), True)),
-    ("V1 graph slot>node", Case("slot>node", json.dumps(dict(copy.deepcopy(V1), resources=[
-        {"type": "slot", "count": 1, "label": "task", "with": [{"type": "node", "count": 1}]}])),
-        "json")),
+    (
+        "V1 graph slot>node",
+        Case(
+            "slot>node",
+            json.dumps(
+                dict(
+                    copy.deepcopy(V1),
+                    resources=[
+                        {
+                            "type": "slot",
+                            "count": 1,
+                            "label": "task",
+                            "with": [{"type": "node", "count": 1}],
+                        }
+                    ],
+                )
+            ),
+            "json",
+        ),
+    ),
     ("`tasks[].slot` naming no slot", mutated(V1, ("tasks", 0, "slot"), "nope")),
-    ("task count `per_resource` (canonical)",
-     mutated(CANONICAL, ("tasks", 0, "count"), {"per_resource": {"type": "core", "count": 1}})),
+    (
+        "task count `per_resource` (canonical)",
+        mutated(CANONICAL, ("tasks", 0, "count"), {"per_resource": {"type": "core", "count": 1}}),
+    ),
     ("task count `per_slot: 1.5`", mutated(V1, ("tasks", 0, "count"), {"per_slot": 1.5})),
-    ("command `[\"a\", 1]`", mutated(V1, ("tasks", 0, "command"), ["a", 1])),
-    ("task environment value `null`",
-     mutated(V1, ("tasks", 0, "attributes"), {"environment": {"X": None}})),
+    ('command `["a", 1]`', mutated(V1, ("tasks", 0, "command"), ["a", 1])),
+    (
+        "task environment value `null`",
+        mutated(V1, ("tasks", 0, "attributes"), {"environment": {"X": None}}),
+    ),
     ("unknown key under `attributes`", mutated(V1, ("attributes", "extra"), {})),
     ("unknown key in a resource", mutated(V1, ("resources", 0, "extra"), 1)),
-    ("dependency scheme `string`", mutated(V1, ("attributes", "system", "dependencies"),
-                                           [{"scheme": "string", "value": "x"}])),
-    ("`singleton` dependency, no job name", mutated(
-        V1, ("attributes", "system", "dependencies"), [{"scheme": "singleton", "value": ""}])),
-    ("property `a&b`", mutated(V1, ("attributes", "system", "constraints"),
-                               {"properties": ["a&b"]})),
-    ("property `a!b`", mutated(V1, ("attributes", "system", "constraints"),
-                               {"properties": ["a!b"]})),
-    ("property `^ssd` (negation)", mutated(V1, ("attributes", "system", "constraints"),
-                                           {"properties": ["^ssd"]})),
-    ("constraint operator `property`", mutated(V1, ("attributes", "system", "constraints"),
-                                               {"property": ["ssd"]})),
+    (
+        "dependency scheme `string`",
+        mutated(V1, ("attributes", "system", "dependencies"), [{"scheme": "string", "value": "x"}]),
+    ),
+    (
+        "`singleton` dependency, no job name",
+        mutated(
+            V1, ("attributes", "system", "dependencies"), [{"scheme": "singleton", "value": ""}]
+        ),
+    ),
+    (
+        "property `a&b`",
+        mutated(V1, ("attributes", "system", "constraints"), {"properties": ["a&b"]}),
+    ),
+    (
+        "property `a!b`",
+        mutated(V1, ("attributes", "system", "constraints"), {"properties": ["a!b"]}),
+    ),
+    (
+        "property `^ssd` (negation)",
+        mutated(V1, ("attributes", "system", "constraints"), {"properties": ["^ssd"]}),
+    ),
+    (
+        "constraint operator `property`",
+        mutated(V1, ("attributes", "system", "constraints"), {"property": ["ssd"]}),
+    ),
 ]

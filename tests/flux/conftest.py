@@ -48,11 +48,19 @@ class Flux:
         uri_file = self.dir / "uri"
         self.proc = subprocess.Popen(
             # as shipped: no configuration (so no queues: naming one is a site matter)
-            [exe, "start", "--test-size=1",
-             "sh", "-c", f'echo "$FLUX_URI" > {uri_file}.tmp && mv {uri_file}.tmp {uri_file} '
-                         "&& exec sleep 100000"],
-            stdout=subprocess.DEVNULL, stderr=open(self.dir / "broker.log", "wb"),
-            start_new_session=True)
+            [
+                exe,
+                "start",
+                "--test-size=1",
+                "sh",
+                "-c",
+                f'echo "$FLUX_URI" > {uri_file}.tmp && mv {uri_file}.tmp {uri_file} '
+                "&& exec sleep 100000",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.dir / "broker.log", "wb"),
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 120
         while not uri_file.exists():
             if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -62,17 +70,31 @@ class Flux:
             time.sleep(0.1)
         self.env = dict(os.environ, FLUX_URI=uri_file.read_text().strip())
 
-    def run(self, *args, input: str | None = None, check: bool = False,
-            timeout: float = 120) -> subprocess.CompletedProcess:
-        return subprocess.run([self.exe, *map(str, args)], input=input, env=self.env,
-                              capture_output=True, text=True, check=check, timeout=timeout)
+    def run(
+        self, *args, input: str | None = None, check: bool = False, timeout: float = 120
+    ) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [self.exe, *map(str, args)],
+            input=input,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=timeout,
+        )
 
     def ask(self, mode: str, lines: list[str], *extra: str) -> list[dict]:
         """Flux's own answer for each input line (see fluxside.py)."""
         if not lines:
             return []
-        proc = self.run("python", HERE / "fluxside.py", mode, *extra,
-                        input="".join(line + "\n" for line in lines), timeout=600)
+        proc = self.run(
+            "python",
+            HERE / "fluxside.py",
+            mode,
+            *extra,
+            input="".join(line + "\n" for line in lines),
+            timeout=600,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         out = [json.loads(line) for line in proc.stdout.splitlines()]
         assert len(out) == len(lines), proc.stderr[-2000:]
@@ -82,15 +104,22 @@ class Flux:
         """job-ingest as shipped ("1") or with --require-version=any ("any")."""
         if require_version == self.require_version:
             return
-        self.run("module", "reload", "job-ingest", "validator-plugins=jobspec",
-                 f"validator-args=--require-version={require_version}", check=True)
+        self.run(
+            "module",
+            "reload",
+            "job-ingest",
+            "validator-plugins=jobspec",
+            f"validator-args=--require-version={require_version}",
+            check=True,
+        )
         self.require_version = require_version
 
     def submit(self, jobspecs: list[str], require_version: str = "1") -> list[dict]:
         """Ingest's verdict on each JSON jobspec: {"ok": bool, "error": str}."""
         self.configure_ingest(require_version)
-        return self.ask("submit", [json.dumps(json.loads(j) if isinstance(j, str) else j)
-                                   for j in jobspecs])
+        return self.ask(
+            "submit", [json.dumps(json.loads(j) if isinstance(j, str) else j) for j in jobspecs]
+        )
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -107,8 +136,10 @@ class Flux:
 def flux_exe() -> str:
     exe = flux_command()
     try:
-        works = exe is not None and subprocess.run(
-            [exe, "version"], capture_output=True, timeout=60).returncode == 0
+        works = (
+            exe is not None
+            and subprocess.run([exe, "version"], capture_output=True, timeout=60).returncode == 0
+        )
     except (OSError, subprocess.TimeoutExpired):
         works = False
     if not works:

@@ -7,22 +7,90 @@ import json
 import random
 
 from canon import canon
+
 from jobspec_lsp import constraint, formats, shape
 
-TERMS = ["a", "b", "ssd", "gpu", "host:vm", "hosts:n[1-3]", "rank:0", "ranks:0-1", "^slow",
-         "a,b", "'x y'", "host:'vm'", "-a", "-host:vm", "not b", "android", "nothing",
-         "properties:c", "rank:3-1", "color:red", "a!b", "a&b", "(a)"]
+TERMS = [
+    "a",
+    "b",
+    "ssd",
+    "gpu",
+    "host:vm",
+    "hosts:n[1-3]",
+    "rank:0",
+    "ranks:0-1",
+    "^slow",
+    "a,b",
+    "'x y'",
+    "host:'vm'",
+    "-a",
+    "-host:vm",
+    "not b",
+    "android",
+    "nothing",
+    "properties:c",
+    "rank:3-1",
+    "color:red",
+    "a!b",
+    "a&b",
+    "(a)",
+]
 JOINERS = [" ", " & ", "&&", " and ", " | ", "||", " or "]
 FIXED = [
     # RFC 35's examples
-    "foo", "foo bar", "foo bar host:started", "a|b|c", "a|b&c", "(a|b)&c", "(a|-b)&c",
+    "foo",
+    "foo bar",
+    "foo bar host:started",
+    "a|b|c",
+    "a|b&c",
+    "(a|b)&c",
+    "(a|-b)&c",
     # forms worth pinning
-    "a b", "a b c", "a,b c", "a host:x b", "a or b and c", "-a", "not a b", "host:x host:y",
-    "a && (b)", "^a", "a & b | c", '"a b"', "rank:0-1", "not (a|b) && c", "a|b c", "a b|c",
-    "a|b -c", "a|b & c", "not a|b", "a|b (c)", "a|b not c", "a|b c d", "a|b c|d", "a b|c d",
-    "(a|b) c", "x a|b c", "a&&b", "a||b", "(a b)", "-a,b", "a and-b", "not-x", "host: vm",
+    "a b",
+    "a b c",
+    "a,b c",
+    "a host:x b",
+    "a or b and c",
+    "-a",
+    "not a b",
+    "host:x host:y",
+    "a && (b)",
+    "^a",
+    "a & b | c",
+    '"a b"',
+    "rank:0-1",
+    "not (a|b) && c",
+    "a|b c",
+    "a b|c",
+    "a|b -c",
+    "a|b & c",
+    "not a|b",
+    "a|b (c)",
+    "a|b not c",
+    "a|b c d",
+    "a|b c|d",
+    "a b|c d",
+    "(a|b) c",
+    "x a|b c",
+    "a&&b",
+    "a||b",
+    "(a b)",
+    "-a,b",
+    "a and-b",
+    "not-x",
+    "host: vm",
     # errors
-    "a:", "-(a)", "(a", "a)", "'abc", "a & &b", "", "a |", "foo:bar", "a!b", "a,,b",
+    "a:",
+    "-(a)",
+    "(a",
+    "a)",
+    "'abc",
+    "a & &b",
+    "",
+    "a |",
+    "foo:bar",
+    "a!b",
+    "a,,b",
 ]
 
 
@@ -97,20 +165,56 @@ def test_requires_compiles_as_flux_does(flux):
 
 
 SHAPES = [
-    "slot", "slot=4", "slot=4/core", "slot=4/core=2", "node=2/slot/core=4", "slot/[core=2;gpu]",
-    "node=2/slot=2/[core=4;gpu=1]", "slot=1-4/core", "slot=2+/core", "node/socket=2/core=8",
-    "cluster/slot=2/node", "slot{a}/core", "slot=2{db}/core=6",
-    "node{-x}/slot/core", "node{-exclusive}/slot/core", "slot/node", "core", "slot=4/node",
-    "node=3/slot/core{-x}", "slot=1/[core=2;memory=4{unit:GB}]", "slot/core=2/gpu",
-    "slot=4{ranks}/node", "switch=3/slot/node/core", "slot=0/core", "slot=x/core", "slot/",
-    "/core", "slot/[core;]", "slot{}/core", "slot=1,4,9/node", "slot=2-8:2:*/node",
-    "node=1/slot=1/core=1", "slot=10/core=2", "slot=10/[core=2;gpu=1]", "slot/core/gpu=2",
-    "node=4/slot=4/[core;gpu]", "slot{a}/[core;gpu]", "slot=\"4\"/core",
-    "slot=4/core{id:3}", "node{exclusive:true}/slot/core", "slot/memory=2{unit:GB}",
-    "slot=4{nodelevel}/node{-x}/socket=2+/core=4+", "slot=4{nodelevel}/node/socket=2/core=4",
+    "slot",
+    "slot=4",
+    "slot=4/core",
+    "slot=4/core=2",
+    "node=2/slot/core=4",
+    "slot/[core=2;gpu]",
+    "node=2/slot=2/[core=4;gpu=1]",
+    "slot=1-4/core",
+    "slot=2+/core",
+    "node/socket=2/core=8",
+    "cluster/slot=2/node",
+    "slot{a}/core",
+    "slot=2{db}/core=6",
+    "node{-x}/slot/core",
+    "node{-exclusive}/slot/core",
+    "slot/node",
+    "core",
+    "slot=4/node",
+    "node=3/slot/core{-x}",
+    "slot=1/[core=2;memory=4{unit:GB}]",
+    "slot/core=2/gpu",
+    "slot=4{ranks}/node",
+    "switch=3/slot/node/core",
+    "slot=0/core",
+    "slot=x/core",
+    "slot/",
+    "/core",
+    "slot/[core;]",
+    "slot{}/core",
+    "slot=1,4,9/node",
+    "slot=2-8:2:*/node",
+    "node=1/slot=1/core=1",
+    "slot=10/core=2",
+    "slot=10/[core=2;gpu=1]",
+    "slot/core/gpu=2",
+    "node=4/slot=4/[core;gpu]",
+    "slot{a}/[core;gpu]",
+    'slot="4"/core',
+    "slot=4/core{id:3}",
+    "node{exclusive:true}/slot/core",
+    "slot/memory=2{unit:GB}",
+    "slot=4{nodelevel}/node{-x}/socket=2+/core=4+",
+    "slot=4{nodelevel}/node/socket=2/core=4",
     "[cluster/slot=2{ib}/node/[memory=4{unit:GB};ib10g];switch/slot=2{bicore}/node/core=2]",
-    "cluster=2/slot/node=1+{-x}/core=30", "switch=3/slot/node=1+{-x}/core",
-    "slot=4,9,16,25/node", "slot=3-30/node", "slot{a,b:c}/core", "node{x:\"y z\"}/slot/core",
+    "cluster=2/slot/node=1+{-x}/core=30",
+    "switch=3/slot/node=1+{-x}/core",
+    "slot=4,9,16,25/node",
+    "slot=3-30/node",
+    "slot{a,b:c}/core",
+    'node{x:"y z"}/slot/core',
 ]
 
 
@@ -150,17 +254,22 @@ def test_shapes_expand_as_flux_does(flux):
     more += [f"node{{-x}}/slot={s}/core" for s in (1, 2)]
     more += [f"{t}=2/slot/core" for t in ("node", "socket", "cluster", "rack", "board", "switch")]
     more += [f"slot={n}/node" for n in ("1", "2-3", "1+", "4,9,16", "[1-2]")]
-    more += [f"node={n}/slot{{{lab}}}/core={c}" for n in (1, 2) for lab in ("a", "big-1")
-             for c in (1, 3)]
-    more += [f"slot={s}/{t}={c}" for s in (1, 2) for t in ("core", "gpu", "memory", "socket")
-             for c in (1, 2)]
+    more += [
+        f"node={n}/slot{{{lab}}}/core={c}" for n in (1, 2) for lab in ("a", "big-1") for c in (1, 3)
+    ]
+    more += [
+        f"slot={s}/{t}={c}"
+        for s in (1, 2)
+        for t in ("core", "gpu", "memory", "socket")
+        for c in (1, 2)
+    ]
     shapes = SHAPES + more
     assert len(shapes) >= 100
     theirs = flux.ask("shape", [json.dumps(s) for s in shapes])
     wrong = []
     for s, t in zip(shapes, theirs):
         try:
-            ours = shape.expand(s, label="task")      # flux names a lone slot "task"
+            ours = shape.expand(s, label="task")  # flux names a lone slot "task"
         except shape.ShapeError as err:
             ours = f"error: {err.message}"
         got = "error" if isinstance(ours, str) else _counts(ours)
@@ -208,10 +317,12 @@ def test_yaml_is_read_as_flux_reads_it(flux):
 
 def test_duplicate_keys_keep_the_last_value_in_flux(flux):
     """Why JS902 is an error: Flux keeps the last of two keys without a word."""
-    text = ('{"version": 999, "resources": [{"type": "slot", "count": 1, "label": "task", '
-            '"with": [{"type": "core", "count": 1}]}], "tasks": [{"command": ["true"], '
-            '"slot": "task", "count": {"per_slot": 1}}], '
-            '"attributes": {"system": {"duration": 0}}, "version": 1}')
-    flux.configure_ingest("1")                   # as shipped: V1 only
+    text = (
+        '{"version": 999, "resources": [{"type": "slot", "count": 1, "label": "task", '
+        '"with": [{"type": "core", "count": 1}]}], "tasks": [{"command": ["true"], '
+        '"slot": "task", "count": {"per_slot": 1}}], '
+        '"attributes": {"system": {"duration": 0}}, "version": 1}'
+    )
+    flux.configure_ingest("1")  # as shipped: V1 only
     (verdict,) = flux.ask("submit", [text])
     assert verdict["ok"], verdict

@@ -5,27 +5,31 @@ and so are documents with YAML problems (Flux never reads those as written)."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
-
 from cases import all_cases
 from helpers import REPO
+
 from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import Severity
 
-SITE = re.compile(r"is not a valid queue|host constraint contains invalid hosts|"
-                  r"job not found|no queue specified")
+SITE = re.compile(
+    r"is not a valid queue|host constraint contains invalid hosts|"
+    r"job not found|no queue specified"
+)
 TARGETS = ("flux-core", "flux-core-any", "fluxion")
 
 
 def errors(case, target):
-    return [d for d in check(case.text, language=case.language, target=target)
-            if d.severity == Severity.ERROR]
+    return [
+        d
+        for d in check(case.text, language=case.language, target=target)
+        if d.severity == Severity.ERROR
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +63,17 @@ def test_verdicts_agree_with_real_flux(verdicts, target):
         ours = errors(case, target)
         if bool(ours) == (not flux_says["ok"]):
             continue
-        wrong.append(f"{case.name}: flux {'rejects: ' + flux_says['error'] if not flux_says['ok'] else 'accepts'}"
-                     f" | jobspec: {[d.code + ' ' + d.message for d in ours] or 'clean'}")
+        wrong.append(
+            f"{case.name}: flux {'rejects: ' + flux_says['error'] if not flux_says['ok'] else 'accepts'}"
+            f" | jobspec: {[d.code + ' ' + d.message for d in ours] or 'clean'}"
+        )
     assert compared >= 300
     assert not wrong, f"{len(wrong)} of {compared} disagree:\n" + "\n".join(wrong)
     # docs/compatibility.md shows what this measured
     doc = (REPO / "docs" / "compatibility.md").read_text()
-    assert f"| `{target}` | {compared} | {compared} |" in doc, \
+    assert f"| `{target}` | {compared} | {compared} |" in doc, (
         f"docs/compatibility.md should show `{target}`: {compared} compared, {compared} agree"
+    )
 
 
 def _word(d_list) -> str:
@@ -84,18 +91,23 @@ def test_compatibility_table_is_what_real_flux_does(flux):
     texts = [c.data_json() for _, c in NOTABLE]
     shipped, anyv = flux.submit(texts, "1"), flux.submit(texts, "any")
     validate = Path(flux.exe).with_name("flux-jobspec-validate")
-    rows = ["| case | flux-core | flux-core-any | fluxion | `jobspec check` (rfc) |",
-            "|---|---|---|---|---|"]
+    rows = [
+        "| case | flux-core | flux-core-any | fluxion | `jobspec check` (rfc) |",
+        "|---|---|---|---|---|",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "jobspec.json"
         for (label, case), s, a, text in zip(NOTABLE, shipped, anyv, texts):
             path.write_text(text)
-            fluxion_ok = subprocess.run([str(validate), str(path)],
-                                        capture_output=True).returncode == 0
+            fluxion_ok = (
+                subprocess.run([str(validate), str(path)], capture_output=True).returncode == 0
+            )
             ours = [d for d in check(case.text, language="json") if d.severity <= 2]
-            rows.append(f"| {label} | {'accepts' if s['ok'] else 'rejects'} | "
-                        f"{'accepts' if a['ok'] else 'rejects'} | "
-                        f"{'accepts' if fluxion_ok else 'rejects'} | {_word(ours)} |")
+            rows.append(
+                f"| {label} | {'accepts' if s['ok'] else 'rejects'} | "
+                f"{'accepts' if a['ok'] else 'rejects'} | "
+                f"{'accepts' if fluxion_ok else 'rejects'} | {_word(ours)} |"
+            )
     table = "\n".join(rows)
     doc = (REPO / "docs" / "compatibility.md").read_text()
     assert table in doc, "docs/compatibility.md should hold this table, as measured:\n" + table

@@ -1,10 +1,9 @@
 """End-to-end fixtures: the installed `jobspec-lsp` driven by pytest-lsp's real client."""
 
 import pytest_lsp
+from lsp_support import CONFIG, capabilities
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
-
-from lsp_support import CONFIG, capabilities
 
 
 @pytest_lsp.fixture(config=CONFIG)

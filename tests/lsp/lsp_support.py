@@ -36,23 +36,28 @@ def capabilities(pull=False, configuration=False):
             diagnostic=T.DiagnosticClientCapabilities() if pull else None,
             publish_diagnostics=T.PublishDiagnosticsClientCapabilities(version_support=True),
             completion=T.CompletionClientCapabilities(
-                completion_item=T.ClientCompletionItemOptions(snippet_support=True)),
+                completion_item=T.ClientCompletionItemOptions(snippet_support=True)
+            ),
             hover=T.HoverClientCapabilities(content_format=[T.MarkupKind.Markdown]),
             rename=T.RenameClientCapabilities(prepare_support=True),
             document_symbol=T.DocumentSymbolClientCapabilities(
-                hierarchical_document_symbol_support=True),
+                hierarchical_document_symbol_support=True
+            ),
         ),
-        workspace=T.WorkspaceClientCapabilities(configuration=configuration,
-                                                diagnostics=T.DiagnosticWorkspaceClientCapabilities(
-                                                    refresh_support=True)),
+        workspace=T.WorkspaceClientCapabilities(
+            configuration=configuration,
+            diagnostics=T.DiagnosticWorkspaceClientCapabilities(refresh_support=True),
+        ),
     )
 
 
-async def open_doc(client, name: str, text: str, language="yaml", version=1,
-                   wait=True) -> str:
+async def open_doc(client, name: str, text: str, language="yaml", version=1, wait=True) -> str:
     uri = f"file:///tmp/jobspec-lsp-tests/{name}"
-    client.text_document_did_open(T.DidOpenTextDocumentParams(
-        T.TextDocumentItem(uri=uri, language_id=language, version=version, text=text)))
+    client.text_document_did_open(
+        T.DidOpenTextDocumentParams(
+            T.TextDocumentItem(uri=uri, language_id=language, version=version, text=text)
+        )
+    )
     if wait:
         await wait_published(client, uri, version)
     return uri
@@ -60,6 +65,7 @@ async def open_doc(client, name: str, text: str, language="yaml", version=1,
 
 async def wait_published(client, uri, version, timeout=10.0):
     import asyncio
+
     loop = asyncio.get_event_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
@@ -96,5 +102,5 @@ def apply_edits(text: str, edits) -> str:
         return starts[p.line] + p.character
 
     for e in sorted(edits, key=lambda e: (off(e.range.start), off(e.range.end)), reverse=True):
-        text = text[:off(e.range.start)] + e.new_text + text[off(e.range.end):]
+        text = text[: off(e.range.start)] + e.new_text + text[off(e.range.end) :]
     return text

@@ -1,8 +1,7 @@
 """Completion (including mid-edit) and hover over LSP."""
 
-from lsprotocol import types as T
-
 from lsp_support import open_doc, pos
+from lsprotocol import types as T
 
 DOC = """version: 1
 resources:
@@ -27,15 +26,19 @@ attributes:
 
 
 async def complete(client, uri, text, needle, delta=0):
-    res = await client.text_document_completion_async(T.CompletionParams(
-        T.TextDocumentIdentifier(uri), pos(text, needle, delta)))
+    res = await client.text_document_completion_async(
+        T.CompletionParams(T.TextDocumentIdentifier(uri), pos(text, needle, delta))
+    )
     return res.items if isinstance(res, T.CompletionList) else (res or [])
 
 
 async def change(client, uri, text, version):
-    client.text_document_did_change(T.DidChangeTextDocumentParams(
-        T.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        [T.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [T.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
 async def test_value_completion_for_slot_labels_and_v1_types(client):
@@ -76,27 +79,33 @@ async def test_hover_explains_counts_and_vertices(client):
     text = DOC.replace("count: 4", "count: {min: 3, max: 30, operator: '+', operand: 1}")
     text = text.replace("version: 1", "version: 999")
     uri = await open_doc(client, "h.jobspec.yaml", text)
-    h = await client.text_document_hover_async(T.HoverParams(
-        T.TextDocumentIdentifier(uri), pos(text, "{min: 3", 1)))
+    h = await client.text_document_hover_async(
+        T.HoverParams(T.TextDocumentIdentifier(uri), pos(text, "{min: 3", 1))
+    )
     assert "smallest acceptable count" in h.contents.value  # the min key's doc
-    h = await client.text_document_hover_async(T.HoverParams(
-        T.TextDocumentIdentifier(uri), pos(text, "{min: 3")))
+    h = await client.text_document_hover_async(
+        T.HoverParams(T.TextDocumentIdentifier(uri), pos(text, "{min: 3"))
+    )
     assert h.contents.value.startswith("Between 3 and 30 nodes, in steps of 1")
     uri2 = await open_doc(client, "h2.jobspec.yaml", DOC)
-    h = await client.text_document_hover_async(T.HoverParams(
-        T.TextDocumentIdentifier(uri2), pos(DOC, "node")))
+    h = await client.text_document_hover_async(
+        T.HoverParams(T.TextDocumentIdentifier(uri2), pos(DOC, "node"))
+    )
     assert "`node=4/slot{work}/core=2`" in h.contents.value
     assert "4 slots, each with 2 cores; 4 tasks (1 per slot)" in h.contents.value
     assert "Overall: 8 cores." in h.contents.value
     assert h.range == T.Range(pos(DOC, "node"), pos(DOC, "node", 4))
-    h = await client.text_document_hover_async(T.HoverParams(
-        T.TextDocumentIdentifier(uri2), pos(DOC, "duration")))
+    h = await client.text_document_hover_async(
+        T.HoverParams(T.TextDocumentIdentifier(uri2), pos(DOC, "duration"))
+    )
     assert "seconds" in h.contents.value and "RFC 14" in h.contents.value
 
 
 async def test_json_completion_quotes_keys_and_values(client):
-    head = ('{"version": 1, "resources": [{"type": "slot", "label": "work", "count": 1, '
-            '"with": [{"type": "core", "count": 1}]}], "tasks": [{"command": ["a"], ')
+    head = (
+        '{"version": 1, "resources": [{"type": "slot", "label": "work", "count": 1, '
+        '"with": [{"type": "core", "count": 1}]}], "tasks": [{"command": ["a"], '
+    )
     text = head + '"slot": "w", "count": {"per_slot": 1}}]}'
     uri = await open_doc(client, "c.jobspec.json", text, language="json", wait=False)
     items = await complete(client, uri, text, '"w"', 2)

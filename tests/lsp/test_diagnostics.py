@@ -2,9 +2,8 @@
 
 import asyncio
 
-from lsprotocol import types as T
-
 from lsp_support import open_doc, rng, wait_published
+from lsprotocol import types as T
 
 BROKEN = """version: 1
 resources:
@@ -42,7 +41,9 @@ async def test_diagnostics_have_exact_ranges_codes_and_doc_links(client):
 
 
 async def test_utf16_columns(client):
-    text = BROKEN.replace("command: [app]", 'command: ["😀é", app]').replace("slot: tsak", "slot: tsak")
+    text = BROKEN.replace("command: [app]", 'command: ["😀é", app]').replace(
+        "slot: tsak", "slot: tsak"
+    )
     uri = await open_doc(client, "u.jobspec.yaml", text)
     (d,) = [d for d in client.diagnostics[uri] if d.code == "JS307"]
     assert d.range.start.character == 10  # the line has no emoji: unchanged
@@ -55,18 +56,24 @@ async def test_utf16_columns(client):
 async def test_changes_update_and_fixing_clears(client):
     uri = await open_doc(client, "b.jobspec.yaml", BROKEN)
     fixed = BROKEN.replace("count: 0", "count: 1").replace("tsak", "task").replace("1h", "3600")
-    client.text_document_did_change(T.DidChangeTextDocumentParams(
-        T.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        [T.TextDocumentContentChangeWholeDocument(text=fixed)]))
+    client.text_document_did_change(
+        T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            [T.TextDocumentContentChangeWholeDocument(text=fixed)],
+        )
+    )
     assert await wait_published(client, uri, 2) == []
 
 
 async def test_incremental_change(client):
     uri = await open_doc(client, "c.jobspec.yaml", BROKEN)
     r = rng(BROKEN, "tsak")
-    client.text_document_did_change(T.DidChangeTextDocumentParams(
-        T.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        [T.TextDocumentContentChangePartial(range=r, text="task")]))
+    client.text_document_did_change(
+        T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            [T.TextDocumentContentChangePartial(range=r, text="task")],
+        )
+    )
     diags = await wait_published(client, uri, 2)
     assert sorted(d.code for d in diags) == ["JS202", "JS405"]
 
@@ -76,21 +83,25 @@ async def test_a_burst_publishes_only_current_versions_and_ends_on_the_last(clie
     client.published.clear()
     text = BROKEN
     for v in range(2, 42):
-        text = text.replace("per_slot: %d" % (v - 1 if v > 2 else 1), "per_slot: %d" % v)
-        client.text_document_did_change(T.DidChangeTextDocumentParams(
-            T.VersionedTextDocumentIdentifier(uri=uri, version=v),
-            [T.TextDocumentContentChangeWholeDocument(text=text)]))
+        text = text.replace(f"per_slot: {v - 1 if v > 2 else 1}", f"per_slot: {v}")
+        client.text_document_did_change(
+            T.DidChangeTextDocumentParams(
+                T.VersionedTextDocumentIdentifier(uri=uri, version=v),
+                [T.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
     await wait_published(client, uri, 41)
     await asyncio.sleep(0.3)
     versions = [v for u, v, _ in client.published if u == uri]
     assert versions[-1] == 41
-    assert versions == sorted(versions)           # never an older version after a newer one
-    assert len(versions) < 40                     # most of the burst was never analysed
+    assert versions == sorted(versions)  # never an older version after a newer one
+    assert len(versions) < 40  # most of the burst was never analysed
 
 
 async def test_other_yaml_gets_nothing_but_jobspec_lookalikes_do(client):
-    uri = await open_doc(client, "docker-compose.yaml", "services: {a: {image: x}}\nfoo: [\n",
-                         wait=False)
+    uri = await open_doc(
+        client, "docker-compose.yaml", "services: {a: {image: x}}\nfoo: [\n", wait=False
+    )
     await asyncio.sleep(0.3)
     assert uri not in client.diagnostics
     uri2 = await open_doc(client, "job.yaml", BROKEN)
@@ -115,8 +126,9 @@ async def test_close_clears_diagnostics(client):
 
 
 async def test_broken_and_binary_input_never_kill_the_server(client):
-    for i, junk in enumerate(["[" * 100000, "a: &a [*a]\n", "\x00\x01\x02", "a:\n\t- b",
-                              "key: " + "x" * 2_000_000]):
+    for i, junk in enumerate(
+        ["[" * 100000, "a: &a [*a]\n", "\x00\x01\x02", "a:\n\t- b", "key: " + "x" * 2_000_000]
+    ):
         uri = await open_doc(client, f"junk{i}.jobspec.yaml", junk)
         assert client.diagnostics[uri]
     uri = await open_doc(client, "after.jobspec.yaml", BROKEN)
@@ -125,8 +137,11 @@ async def test_broken_and_binary_input_never_kill_the_server(client):
 
 async def test_configuration_select_ignore_through_did_change_configuration(client):
     uri = await open_doc(client, "f.jobspec.yaml", BROKEN)
-    client.workspace_did_change_configuration(T.DidChangeConfigurationParams(
-        settings={"jobspec": {"ignore": ["JS3"], "versionRules": "canonical"}}))
+    client.workspace_did_change_configuration(
+        T.DidChangeConfigurationParams(
+            settings={"jobspec": {"ignore": ["JS3"], "versionRules": "canonical"}}
+        )
+    )
     for _ in range(200):
         if {d.code for d in client.diagnostics.get(uri, [])} == {"JS202", "JS405"}:
             break
@@ -138,19 +153,24 @@ async def test_pull_diagnostics(pull_client):
     client = pull_client
     uri = await open_doc(client, "g.jobspec.yaml", BROKEN, wait=False)
     report = await client.text_document_diagnostic_async(
-        T.DocumentDiagnosticParams(T.TextDocumentIdentifier(uri)))
+        T.DocumentDiagnosticParams(T.TextDocumentIdentifier(uri))
+    )
     assert sorted(d.code for d in report.items) == ["JS202", "JS307", "JS405"]
     await asyncio.sleep(0.2)
-    assert uri not in client.diagnostics   # a pull client gets no pushed duplicates
+    assert uri not in client.diagnostics  # a pull client gets no pushed duplicates
 
 
 async def test_a_huge_document_does_not_freeze_the_others(client):
     import time
-    huge = BROKEN + "    environment:\n" + "".join(
-        f'      VARIABLE_{i}: "value number {i}"\n' for i in range(280_000))
+
+    huge = (
+        BROKEN
+        + "    environment:\n"
+        + "".join(f'      VARIABLE_{i}: "value number {i}"\n' for i in range(280_000))
+    )
     assert len(huge) > 10_000_000
     big = await open_doc(client, "huge.jobspec.yaml", huge, wait=False)
-    await asyncio.sleep(0.5)             # the big analysis is under way
+    await asyncio.sleep(0.5)  # the big analysis is under way
     t0 = time.monotonic()
     small = await open_doc(client, "small.jobspec.yaml", BROKEN)
     small_time = time.monotonic() - t0
@@ -163,12 +183,16 @@ async def test_a_huge_document_does_not_freeze_the_others(client):
 async def test_initialization_options_and_workspace_configuration():
     """Settings from initializationOptions, then from workspace/configuration."""
     from lsp_support import CONFIG, capabilities
+
     client = await CONFIG.start()
     try:
         client.set_configuration({"jobspec": {"select": ["JS4"]}})
-        await client.initialize_session(T.InitializeParams(
-            capabilities=capabilities(configuration=True),
-            initialization_options={"jobspec": {"ignore": ["JS307"]}}))
+        await client.initialize_session(
+            T.InitializeParams(
+                capabilities=capabilities(configuration=True),
+                initialization_options={"jobspec": {"ignore": ["JS307"]}},
+            )
+        )
         uri = await open_doc(client, "cfg.jobspec.yaml", BROKEN, wait=False)
         for _ in range(300):
             if {d.code for d in client.diagnostics.get(uri, [])} == {"JS405"}:
@@ -181,11 +205,15 @@ async def test_initialization_options_and_workspace_configuration():
 
 async def test_initialization_options_alone():
     from lsp_support import CONFIG, capabilities
+
     client = await CONFIG.start()
     try:
-        await client.initialize_session(T.InitializeParams(
-            capabilities=capabilities(configuration=False),
-            initialization_options={"jobspec": {"ignore": ["JS307"]}}))
+        await client.initialize_session(
+            T.InitializeParams(
+                capabilities=capabilities(configuration=False),
+                initialization_options={"jobspec": {"ignore": ["JS307"]}},
+            )
+        )
         uri = await open_doc(client, "cfg2.jobspec.yaml", BROKEN)
         assert {d.code for d in client.diagnostics[uri]} == {"JS202", "JS405"}
     finally:
@@ -193,16 +221,18 @@ async def test_initialization_options_alone():
 
 
 async def test_edits_to_a_big_document_end_on_its_last_version(client):
-    big = BROKEN + "    environment:\n" + "".join(
-        f'      V{i}: "x"\n' for i in range(12_000))
+    big = BROKEN + "    environment:\n" + "".join(f'      V{i}: "x"\n' for i in range(12_000))
     assert len(big) > 200_000
     uri = await open_doc(client, "big-edits.jobspec.yaml", big, wait=False)
     for v in range(2, 8):
         await asyncio.sleep(0.05)
         big = big.replace(f"per_slot: {v - 1}", f"per_slot: {v}")
-        client.text_document_did_change(T.DidChangeTextDocumentParams(
-            T.VersionedTextDocumentIdentifier(uri=uri, version=v),
-            [T.TextDocumentContentChangeWholeDocument(text=big)]))
+        client.text_document_did_change(
+            T.DidChangeTextDocumentParams(
+                T.VersionedTextDocumentIdentifier(uri=uri, version=v),
+                [T.TextDocumentContentChangeWholeDocument(text=big)],
+            )
+        )
     await wait_published(client, uri, 7, timeout=60)
     versions = [v for u, v, _ in client.published if u == uri]
     assert versions == sorted(versions) and versions[-1] == 7
@@ -229,16 +259,22 @@ attributes:
 async def test_target_from_settings_and_from_the_project(tmp_path):
     """jobspec.target: the editor's setting first, else [tool.jobspec] target."""
     from lsp_support import CONFIG, capabilities
+
     client = await CONFIG.start()
     try:
-        await client.initialize_session(T.InitializeParams(
-            capabilities=capabilities(configuration=False),
-            initialization_options={"jobspec": {"target": "flux-core"}}))
+        await client.initialize_session(
+            T.InitializeParams(
+                capabilities=capabilities(configuration=False),
+                initialization_options={"jobspec": {"target": "flux-core"}},
+            )
+        )
         uri = await open_doc(client, "target.jobspec.yaml", CANONICAL)
         got = {(d.code, d.severity) for d in client.diagnostics[uri]}
         # flux-core's ingest refuses version 999; it accepts the unknown slot (RFC: error)
-        assert got == {("JS001", T.DiagnosticSeverity.Error),
-                       ("JS307", T.DiagnosticSeverity.Warning)}
+        assert got == {
+            ("JS001", T.DiagnosticSeverity.Error),
+            ("JS307", T.DiagnosticSeverity.Warning),
+        }
     finally:
         await client.shutdown_session()
     (tmp_path / "pyproject.toml").write_text('[tool.jobspec]\ntarget = "flux-core-any"\n')
@@ -246,13 +282,18 @@ async def test_target_from_settings_and_from_the_project(tmp_path):
     path.write_text(CANONICAL)
     client = await CONFIG.start()
     try:
-        await client.initialize_session(T.InitializeParams(
-            capabilities=capabilities(configuration=False)))
+        await client.initialize_session(
+            T.InitializeParams(capabilities=capabilities(configuration=False))
+        )
         uri = path.as_uri()
-        client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(
-            uri=uri, language_id="yaml", version=1, text=CANONICAL)))
+        client.text_document_did_open(
+            T.DidOpenTextDocumentParams(
+                T.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=CANONICAL)
+            )
+        )
         await wait_published(client, uri, 1)
         assert {(d.code, d.severity) for d in client.diagnostics[uri]} == {
-            ("JS307", T.DiagnosticSeverity.Warning)}
+            ("JS307", T.DiagnosticSeverity.Warning)
+        }
     finally:
         await client.shutdown_session()

@@ -25,24 +25,35 @@ def read_message(stream):
 
 
 def test_garbage_then_a_valid_session():
-    proc = subprocess.Popen([SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         proc.stdin.write(frame(b"{this is not json"))
         proc.stdin.write(frame(b'{"jsonrpc": "2.0", "id": 6, "method": "no/params/at/all"}'))
-        proc.stdin.write(frame(b'{"jsonrpc": "2.0", "id": 7, "method": "no/such/method", '
-                               b'"params": {}}'))
-        proc.stdin.write(frame(json.dumps({"jsonrpc": "2.0", "id": 8, "method": "initialize",
-                                           "params": {"capabilities": {}, "processId": None}})
-                               .encode()))
+        proc.stdin.write(
+            frame(b'{"jsonrpc": "2.0", "id": 7, "method": "no/such/method", "params": {}}')
+        )
+        proc.stdin.write(
+            frame(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 8,
+                        "method": "initialize",
+                        "params": {"capabilities": {}, "processId": None},
+                    }
+                ).encode()
+            )
+        )
         proc.stdin.flush()
         answers = {}
         while 8 not in answers:
             msg = read_message(proc.stdout)
             if "id" in msg:
                 answers[msg["id"]] = msg
-        assert "error" in answers[7]                      # unknown method: an error, not a crash
-        assert "capabilities" in answers[8]["result"]      # and the server still works
+        assert "error" in answers[7]  # unknown method: an error, not a crash
+        assert "capabilities" in answers[8]["result"]  # and the server still works
         caps = answers[8]["result"]["capabilities"]
         assert caps["hoverProvider"] and caps["definitionProvider"]
         assert caps["renameProvider"]
@@ -68,6 +79,7 @@ def test_version_and_usage():
 def test_tcp_transport():
     import socket
     import time
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -82,9 +94,18 @@ def test_tcp_transport():
                 assert time.monotonic() < deadline, "the server did not listen"
                 time.sleep(0.1)
         with sock:
-            sock.sendall(frame(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                                           "params": {"capabilities": {}, "processId": None}})
-                               .encode()))
+            sock.sendall(
+                frame(
+                    json.dumps(
+                        {
+                            "jsonrpc": "2.0",
+                            "id": 1,
+                            "method": "initialize",
+                            "params": {"capabilities": {}, "processId": None},
+                        }
+                    ).encode()
+                )
+            )
             stream = sock.makefile("rb")
             msg = read_message(stream)
             while msg.get("id") != 1:
