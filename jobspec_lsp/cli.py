@@ -435,6 +435,7 @@ def cmd_convert(args) -> int:
         pos = parse(text, language).lines.position(ch.start)
         print(f"{path}:{pos.line + 1}:{pos.character + 1}: changed: {ch.message}", file=sys.stderr)
     out = conv.text
+    assert out is not None  # conv.ok
     if args.format == "json" and args.to != "psij":
         from .document import to_python
 
@@ -465,7 +466,7 @@ def cmd_new(args, argv) -> int:
         for d in conv.blockers:
             print(f"jobspec: error: {d.message}", file=sys.stderr)
         return 1
-    sys.stdout.write(conv.text)
+    sys.stdout.write(conv.text or "")
     return 0
 
 

@@ -59,10 +59,11 @@ def parse(query: str) -> dict:
     try:
         tree = formats.parser("constraint").parse(query)
     except UnexpectedCharacters as err:
-        raise _unclosed_quote(query, err.pos_in_stream) or ConstraintError(
-            f"unexpected {query[err.pos_in_stream]!r} at column {err.pos_in_stream + 1}",
-            err.pos_in_stream,
-            err.pos_in_stream + 1,
+        at = err.pos_in_stream or 0
+        raise _unclosed_quote(query, at) or ConstraintError(
+            f"unexpected {query[at]!r} at column {at + 1}",
+            at,
+            at + 1,
         ) from None
     except UnexpectedToken as err:
         raise _unexpected(query, err) from None

@@ -164,6 +164,7 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     if "#" in before and _in_comment(before):
         return None
     m = _WORD.search(before)
+    assert m is not None  # the pattern matches the empty string
     word_start = line_start + m.start()
     rest = text[offset:line_end]
     wm = re.match(r"[A-Za-z0-9_\-.+*^/]*", rest)

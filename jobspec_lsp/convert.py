@@ -26,6 +26,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from typing import cast
 from urllib.parse import parse_qs
 
 from . import analysis, formats
@@ -167,7 +168,9 @@ def _yaml_str(s: str) -> str:
     """A string as a YAML scalar safe in block and flow context."""
     if _PLAIN_WORD.match(s):
         doc = parse(f"x: {s}\n")
-        if not doc.problems and doc.root is not None and doc.root.get("x").value == s:
+        root = doc.root
+        x = root.get("x") if isinstance(root, Mapping) else None
+        if not doc.problems and isinstance(x, Scalar) and x.value == s:
             return s
     return json.dumps(s, ensure_ascii=False)
 
@@ -408,7 +411,7 @@ class _V1Plan:
             span=_span(count),
         )
 
-    def exclusive(self, v, key: Scalar, value: Node):
+    def exclusive(self, v, key: Scalar, value: Scalar):
         if not self.in_slot(v):
             self.block(
                 codes.KEY,
@@ -706,7 +709,7 @@ def _bare_types(seq: Sequence) -> list[str]:
 
 
 def _find_bare_list(doc: Document) -> Sequence | None:
-    resources = doc.root.get("resources")
+    resources = cast(Mapping, doc.root).get("resources")
     if not isinstance(resources, Sequence) or not resources.items:
         return None
     first = resources.items[0]
@@ -810,8 +813,8 @@ def _to_canonical(text: str, language: str) -> Conversion:
     errors = _errors(doc, language, "canonical")
     if errors:
         return _refuse(errors)
-    version = doc.root.get("version")
-    if not (type(version.value) is int and version.value == 1):
+    version = cast(Mapping, doc.root).get("version")
+    if not (isinstance(version, Scalar) and type(version.value) is int and version.value == 1):
         return _verified(text, language, "canonical", [])
     out = text[: version.start] + str(CANONICAL_VERSION) + text[version.end :]
     change = Change(
@@ -1231,8 +1234,8 @@ def psij_duration(raw) -> float | int | None:
     m = _PSIJ_SECONDS.match(raw)
     if m:
         seconds = float(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2)]
-    elif _PSIJ_CLOCK.match(raw):
-        h, mi, s = _PSIJ_CLOCK.match(raw).groups()
+    elif clock := _PSIJ_CLOCK.match(raw):
+        h, mi, s = clock.groups()
         seconds = int(h) * 3600 + int(mi) * 60 + int(s or 0)
     elif raw.strip().isdigit():
         seconds = int(raw) * 60
@@ -1290,7 +1293,7 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     errors = _errors(doc, language, "v1")
     if errors:
         return _refuse(errors)
-    root = doc.root
+    root = cast(Mapping, doc.root)  # a V1 jobspec: checked above
     js = to_python(root)
     blockers: list[Diagnostic] = []
     warnings: list[Diagnostic] = []

@@ -143,7 +143,7 @@ def cmd_convert(args) -> int:
     if args.source == "psij":
         conv = convert.from_psij_text(text, language)
         out_language = "yaml"
-        if conv.ok and args.to == "canonical":
+        if conv.text is not None and args.to == "canonical":
             step = convert.to_canonical(conv.text)
             conv = convert.Conversion(step.text, conv.changes, step.blockers, conv.warnings)
     elif args.to == "v1":
@@ -164,6 +164,7 @@ def cmd_convert(args) -> int:
     if not args.quiet:
         _print_changes(shown, text, conv.changes, sys.stderr)
     out = conv.text
+    assert out is not None  # conv.ok
     fmt = args.format or out_language
     if fmt != out_language:
         data = to_python(parse(out, out_language).root)
@@ -175,7 +176,7 @@ def cmd_convert(args) -> int:
             )
         else:
             out = convert.dump(data, fmt)
-        if out_language == "yaml" and "#" in conv.text and not args.quiet:
+        if out_language == "yaml" and "#" in (conv.text or "") and not args.quiet:
             print(
                 f"{shown}: note: written as {fmt.upper()}, which has no comments", file=sys.stderr
             )
@@ -227,7 +228,7 @@ def cmd_new(args) -> int:
         for d in conv.blockers:
             print(f"jobspec new: {d.severity.label}[{d.code}] {d.message}")
         return 1
-    sys.stdout.write(conv.text)
+    sys.stdout.write(conv.text or "")
     return 0
 
 

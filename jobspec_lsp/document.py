@@ -36,10 +36,8 @@ from yaml.resolver import Resolver
 from .diagnostics import Diagnostic, Severity, define
 from .positions import LineIndex
 
-try:  # the C loader is what Flux uses and what makes us fast
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+# the C loader is what Flux uses and what makes us fast (the pure one without libyaml)
+_Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -301,7 +299,7 @@ def type_name(node: Node | None) -> str:
         return "a mapping"
     if isinstance(node, Sequence):
         return "a list"
-    v = node.value
+    v = node.value  # type: ignore[attr-defined]  # a Scalar: the others returned
     if v is None:
         return "null"
     if isinstance(v, bool):

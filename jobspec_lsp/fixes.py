@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 
 from .diagnostics import Diagnostic
-from .document import Document, Mapping, Sequence
+from .document import Document, Mapping, Scalar, Sequence
 
 
 @dataclass(frozen=True)
@@ -223,7 +223,8 @@ def _yaml_scalar(s: str) -> str:
     from .document import parse as _parse
 
     doc = _parse(f"x: {s}\n")
-    ok = doc.root is not None and not doc.problems and doc.root.get("x").value == s
+    x = doc.root.get("x") if isinstance(doc.root, Mapping) else None
+    ok = not doc.problems and isinstance(x, Scalar) and x.value == s
     return s if ok and s and "," not in s and "[" not in s and "]" not in s else json.dumps(s)
 
 

@@ -25,6 +25,7 @@ JSON jobspecs are formatted as JSON.  See docs/formatting.md for the style.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from bisect import bisect_left, bisect_right
@@ -61,10 +62,7 @@ DEFAULT_LINE_LENGTH = 80
 # read anyway: duplicate keys, several documents, unsupported tags, alias bombs.
 _REFUSE = ("JS902", "JS903", "JS906", "JS907")
 
-try:
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+_Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built with it
 
 
 class FormatError(Exception):
@@ -497,12 +495,7 @@ class _YamlFormatter:
     def __init__(self, text: str, options: FormatOptions):
         self.text = text
         self.options = options
-        self._tokens = None  # input tokens sorted by end, and their ends
-        self._token_ends = None
-        self._starts = None  # input entry starts
-        self._flows = None  # input flow collections by start, with lookup helpers
-        self._flow_starts = None
-        self._flow_reach = None
+        self._starts: list | None = None  # input entry starts
 
     # ---------------------------------------------------------------- driver
     def run(self) -> str:
@@ -648,11 +641,8 @@ class _YamlFormatter:
         """The (path, role) of the last key or value token ending on the line
         before the comment at ``pos``."""
         best = None
-        if self._tokens is None:
-            self._tokens = sorted(self.src.tokens, key=lambda t: (t[0], -t[1]))
-            self._token_ends = [t[0] for t in self._tokens]
-        tokens = self._tokens
-        i = bisect_right(self._token_ends, pos) - 1
+        tokens, ends = self._token_index
+        i = bisect_right(ends, pos) - 1
         while i >= 0:
             end, start, path, role = tokens[i]
             if end <= line_start:
@@ -836,7 +826,7 @@ class _YamlFormatter:
 
         for s in top:
             emit(s)
-        for i, line in enumerate(lines):
+        for i, text_line in enumerate(lines):
             if i == body:
                 for s in header:
                     emit(s)
@@ -846,16 +836,16 @@ class _YamlFormatter:
             if i in eol:
                 notes = eol[i]
                 col, gap, note = notes[0]
-                line = line.rstrip()
-                line += " " * (gap if col == 0 else max(col - len(line), 1)) + note
+                text_line = text_line.rstrip()
+                text_line += " " * (gap if col == 0 else max(col - len(text_line), 1)) + note
                 for _c, _g, extra in notes[1:]:  # several comments for one line: below it
                     after.setdefault(i, []).insert(
-                        0, (-(10**6), 0, [" " * (len(line) - len(line.lstrip())) + extra])
+                        0, (-(10**6), 0, [" " * (len(text_line) - len(text_line.lstrip())) + extra])
                     )
-            if free and not line.strip():
+            if free and not text_line.strip():
                 emit(None)
             else:
-                emit(line.rstrip() if free else line, i not in keep_ends)
+                emit(text_line.rstrip() if free else text_line, i not in keep_ends)
             for _d, _o, glines in sorted(after.get(i, ()), key=lambda t: (t[0], t[1])):
                 for s in glines:
                     emit(s)
@@ -870,8 +860,8 @@ class _YamlFormatter:
     def _protected_lines(self, dst: _Skeleton):
         """Lines of the output inside a scalar that spans lines (left as they are),
         and the last lines of block scalars that keep trailing line breaks."""
-        out = set()
-        keep_ends = set()
+        out: set[int] = set()
+        keep_ends: set[int] = set()
         text = dst.text
         for start, end, style, _ev, _key in dst.scalars:
             if end <= start:
@@ -973,19 +963,28 @@ class _YamlFormatter:
             e = e.parent
         return self.src.root
 
+    @functools.cached_property
+    def _token_index(self) -> tuple[list, list[int]]:
+        """Input tokens sorted by end, and their ends."""
+        tokens = sorted(self.src.tokens, key=lambda t: (t[0], -t[1]))
+        return tokens, [t[0] for t in tokens]
+
+    @functools.cached_property
+    def _flow_index(self) -> tuple[list, list[int], list[int]]:
+        """Input flow collections by start, their starts, and the furthest end so far."""
+        flows = sorted(self.src.flows, key=lambda f: f[0])
+        reach, top = [], -1
+        for f in flows:
+            top = max(top, f[1])
+            reach.append(top)
+        return flows, [f[0] for f in flows], reach
+
     def _flow_at(self, offset: int):
         """The innermost flow collection around ``offset``, or None."""
-        if self._flows is None:
-            flows = self._flows = sorted(self.src.flows, key=lambda f: f[0])
-            self._flow_starts = [f[0] for f in flows]
-            reach, top = [], -1
-            for f in flows:
-                top = max(top, f[1])
-                reach.append(top)
-            self._flow_reach = reach
-        i = bisect_left(self._flow_starts, offset) - 1
-        while i >= 0 and self._flow_reach[i] > offset:
-            f = self._flows[i]
+        flows, starts, reach = self._flow_index
+        i = bisect_left(starts, offset) - 1
+        while i >= 0 and reach[i] > offset:
+            f = flows[i]
             if f[1] > offset:
                 return f
             i -= 1
@@ -1006,7 +1005,7 @@ def _sort(data) -> None:
     """Canonical key order for the mappings the RFCs define, unknown keys last."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-    stack = [((), data)]
+    stack: list[tuple[tuple, object]] = [((), data)]
     while stack:
         path, node = stack.pop()
         if isinstance(node, CommentedMap):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
 # lark, importlib.resources and pathlib are imported on first use: most
 # jobspecs never need these parsers, and the CLI (a pre-commit hook) should
@@ -300,6 +301,8 @@ class _SyntaxFailure(Exception):
             self.pos = self.end = len(s)
             self.found = None
 
+    found: str | None
+
     @functools.cached_property
     def words(self) -> list[str]:
         return _words(self.grammar, _follow(self.grammar, self.s, self.pos, self.err))
@@ -464,7 +467,8 @@ def _range_dict(tree, s: str) -> dict:
                 ints[0].end_pos,
             )
     if bounded or (operator, operand) != ("+", 1):
-        out["operator"], out["operand"] = operator, operand
+        out["operator"] = operator  # type: ignore[assignment]  # the one string entry
+        out["operand"] = operand
     return out
 
 
@@ -493,7 +497,7 @@ def parse_count_string(s: str):
     failed on syntax the message starts "not an idset or range: ", and when
     they failed at the same place it lists what either would take there."""
     _need_str(s)
-    outcomes = []
+    outcomes: list[tuple[int, Any]] = []  # (how far it got, _SyntaxFailure or FormatError)
     for kind, build in (("idset", _idset_runs), ("range", _range_dict)):
         try:
             return kind, build(_tree(kind, s), s)
@@ -521,9 +525,10 @@ def parse_hostlist(s: str) -> list[tuple[str, list[tuple[str, str]] | None, str]
     from lark import Tree
 
     tree = _parse("hostlist", s)
-    terms = []
+    terms: list[tuple[str, list[tuple[str, str]] | None, str]] = []
     for term in tree.find_data("host_term"):
-        prefix, ids, suffix = "", None, ""
+        prefix, suffix = "", ""
+        ids: list[tuple[str, str]] | None = None
         for child in term.children:
             if isinstance(child, Tree):
                 ids = []

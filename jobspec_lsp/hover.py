@@ -167,7 +167,8 @@ def explain_count(value, rtype: str | None) -> str:
 
 
 def _series(lo, hi, op, operand, limit=6) -> str:
-    out, x = [], lo
+    out: list[str] = []
+    x = lo
     while len(out) < limit and (hi is None or x <= hi):
         out.append(x)
         nxt = x + operand if op == "+" else x * operand if op == "*" else x**operand
@@ -202,7 +203,7 @@ def _vertex_summary(ctx, v) -> str:
     slots = [s for s in [v, *v.descendants(), *v.ancestors()] if s.type == "slot"]
     for s in slots[:4]:
         n = _multiplicity(s)
-        per = {}
+        per: dict = {}
         for d in s.descendants():
             dm, sm = _multiplicity(d), _multiplicity(s)
             if d.type and dm is not None and sm:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from . import analysis
 from .context import node_at
 from .document import Document, Mapping, Node, Scalar, Sequence
+from .rules.base import Vertex
 
 
 @dataclass
@@ -25,7 +26,7 @@ class Symbol:
 def _label_targets(doc: Document):
     """(label nodes by name for slot vertices, [task slot value nodes])."""
     ctx = analysis.model(doc)
-    labels = {}
+    labels: dict = {}
     for v in ctx.vertices:
         lab = v.node.get("label")
         if v.type == "slot" and isinstance(lab, Scalar) and isinstance(lab.value, str):
@@ -207,16 +208,16 @@ def inlay_hints(doc: Document, start: int, end: int) -> list[tuple[int, str]]:
     if doc.root is None:
         return []
     ctx = analysis.model(doc)
-    out = []
+    out: list[tuple[int, str]] = []
     for v in ctx.vertices:
         count = v.node.get("count")
         if not (isinstance(count, Scalar) and type(count.value) is int) or v.parent is None:
             continue
         if not (start <= count.end <= end):
             continue
-        total = count.value
-        p = v.parent
-        while p is not None:
+        total: int | None = count.value
+        p: Vertex | None = v.parent
+        while p is not None and total is not None:
             c = p.node.get("count")
             if not (isinstance(c, Scalar) and type(c.value) is int):
                 total = None

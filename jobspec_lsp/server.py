@@ -21,7 +21,7 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from . import __version__, analysis, completion, config, fixes, hover, navigation, targets
+from . import __version__, analysis, completion, config, convert, fixes, hover, navigation, targets
 from .diagnostics import Diagnostic
 from .document import Document, parse
 from .positions import LineIndex
@@ -85,7 +85,7 @@ class Analysis:
     version: int | None
     doc: Document
     diagnostics: list[Diagnostic]
-    conversion: object = None  # computed on the first code-action request for this version
+    conversion: convert.Conversion | None = None  # on the first code-action request
 
 
 class JobspecServer(LanguageServer):
@@ -207,7 +207,7 @@ class JobspecServer(LanguageServer):
         # that (a burst): the older work is cancelled and the newest waits a bit longer
         old = self.tasks.pop(uri, None)
         in_burst = old is not None and not old.done()
-        if in_burst:
+        if old is not None and in_burst:
             old.cancel()
         self.tasks[uri] = loop.create_task(
             self._publish(uri, BURST_DELAY if in_burst else SETTLE_DELAY)
@@ -600,7 +600,8 @@ def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
         pos = a.doc.lines.position(first.start) if first else None
         reason = (
             (
-                f"{first.message} (line {pos.line + 1}; {len(conv.blockers)} blocker"
+                f"{first.message} (line {pos.line + 1 if pos else '?'}; "
+                f"{len(conv.blockers)} blocker"
                 f"{'s' if len(conv.blockers) != 1 else ''})"
             )
             if first
@@ -615,7 +616,7 @@ def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
         ]
     edits = [
         T.TextEdit(ls.lsp_range(a.doc, s_, e_), t)
-        for s_, e_, t in minimal_edits(a.doc.text, conv.text)
+        for s_, e_, t in minimal_edits(a.doc.text, conv.text or a.doc.text)
     ]
     return [
         T.CodeAction(

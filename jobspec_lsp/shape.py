@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from lark import Token, Tree
 
@@ -81,7 +82,7 @@ def _walk(vertices):
 
 def _vertex(node: Tree, text: str):
     """-> (type, type token, count, label, items, children, slash seen)"""
-    type_tok = node.children[0]
+    type_tok: Any = node.children[0]  # a SHAPE_NAME token (lark types its positions Optional)
     vtype = str(type_tok)
     count, items, children, label, has_with = 1, [], [], None, False
     for child in node.children[1:]:
@@ -131,7 +132,7 @@ def _vertex(node: Tree, text: str):
 
 
 def _count(node: Tree):
-    tok = node.children[0]
+    tok: Any = node.children[0]  # a SHAPE_COUNT token
     text = str(tok)
     base = tok.start_pos
     if re.fullmatch(r"[0-9]+", text):
@@ -318,7 +319,7 @@ def _collapse_count(count, where) -> str:
                 raise ShapeError(
                     f"{where}: count {count!r} is not an idset or range", path=where
                 ) from err
-        if kind == "range" or (len(runs) == 1 and runs[0][0] == runs[0][1]):
+        if kind == "range" or (runs and len(runs) == 1 and runs[0][0] == runs[0][1]):
             raise ShapeError(
                 f"{where}: the count string {count!r} would expand to "
                 f"{'a range mapping' if kind == 'range' else 'an integer'}, not a "

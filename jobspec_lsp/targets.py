@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator
+from typing import cast
 
 from . import formats
 from .diagnostics import Diagnostic, Severity, define
@@ -128,6 +129,7 @@ def rejections(doc: Document, target: str) -> list[Diagnostic]:
     """The diagnostics for what ``target`` rejects in ``doc`` (empty for ``rfc``)."""
     if target == "rfc" or doc.root is None:
         return []
+    check: _Checker
     if target in ("flux-core", "flux-core-any"):
         check = _FluxCore(doc, require_v1=target == "flux-core")
     elif target == "fluxion":
@@ -464,7 +466,7 @@ class _FluxCore(_Checker):
             if deps.value:
                 self.reject(deps, "each dependency must be a mapping")
             return
-        for dep in deps.items:
+        for dep in cast(Sequence, deps).items:
             if not isinstance(dep, Mapping):
                 self.reject(dep, "each dependency must be a mapping")
                 continue

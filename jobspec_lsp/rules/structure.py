@@ -156,6 +156,8 @@ VERTEX_KEYS = ("type", "count", "unit", "exclusive", "with", "label", "id")
 
 def check(ctx: Context) -> None:
     root = ctx.doc.root
+    if root is None:
+        return
     if not isinstance(root, Mapping):
         line = ctx.doc.lines.position(root.start).line
         eol = ctx.doc.lines.line_start(line) + len(ctx.doc.lines.line_text(line))

@@ -19,7 +19,7 @@ from .base import (
 E, W = Severity.ERROR, Severity.WARNING
 
 
-def _js(resources: str = None, task: str = None) -> str:
+def _js(resources: str | None = None, task: str | None = None) -> str:
     resources = (
         resources
         or """  - type: slot
@@ -242,7 +242,7 @@ COUNT_KEYS = ("per_slot", "per_resource", "total")
 
 
 def check(ctx: Context) -> None:
-    labels: dict[str, object] = {}
+    labels: dict = {}  # label -> the first Vertex with it
     slots: dict[str, object] = {}
     for v in ctx.vertices:
         label_pair = v.node.pair("label")
@@ -263,7 +263,8 @@ def check(ctx: Context) -> None:
         if v.label is not None and label_pair is not None:
             first = labels.get(v.label)
             if first is not None:
-                line = ctx.doc.lines.position(first.node.pair("label")[1].start).line + 1
+                label_at = first.node.pair("label")[1].start
+                line = ctx.doc.lines.position(label_at).line + 1
                 ctx.report(
                     DUPLICATE_LABEL,
                     label_pair[1],
@@ -370,7 +371,7 @@ def _check_task(ctx: Context, task, labels, slots) -> None:
 
     pair = task.pair("count")
     if pair is not None:
-        _check_task_count(ctx, *pair, slot_vertex)
+        _check_task_count(ctx, pair[0], pair[1], slot_vertex)
 
     pair = task.pair("attributes")
     if pair is not None and not isinstance(pair[1], Mapping):

@@ -368,14 +368,16 @@ def _check_tasks(ctx: Context) -> None:
 
 
 def _check_attributes(ctx: Context) -> None:
-    attrs = ctx.root.get("attributes")
+    root = ctx.root
+    assert root is not None  # check() returns early without one
+    attrs = root.get("attributes")
     if not isinstance(attrs, Mapping):
         return
     system = attrs.get("system")
     if system is None:
         ctx.report(
             SYSTEM_REQUIRED,
-            ctx.root.key_node("attributes"),
+            root.key_node("attributes"),
             "V1 requires attributes.system with at least duration",
             data={"insert": "system", "duration": 0},
         )
