@@ -23,9 +23,14 @@ class Case:
 
     def data_json(self) -> str | None:
         """The JSON Flux is given (YAML read with PyYAML's safe_load, as Flux's own
-        tools do); None when it has no JSON form."""
+        tools do); None when it has no JSON form, or is not a JSON object: a top level
+        that is a list or a scalar crashes flux-core 0.88's validator worker ("'list'
+        object has no attribute 'keys'"), which can leave ingest without an answer, so
+        such documents are not submitted (they are errors under every target)."""
         try:
             data = json.loads(self.text) if self.language == "json" else yaml.safe_load(self.text)
+            if not isinstance(data, dict):
+                return None
             return json.dumps(data, allow_nan=False)
         except (ValueError, TypeError, yaml.YAMLError):
             return None
