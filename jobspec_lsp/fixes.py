@@ -229,6 +229,10 @@ def _yaml_scalar(s: str) -> str:
 
 
 _FIXERS = {
+    "JS102": _suggestion,
+    "JS306": _suggestion,
+    "JS527": _replacement,
+    "JS528": _replacement,
     "JS103": _replacement,
     "JS113": _replacement,
     "JS201": _replacement,

@@ -1,7 +1,6 @@
 """The positioned document model: ranges, Flux-exact values, and hostile input."""
 
 import datetime
-import time
 
 import pytest
 
@@ -166,16 +165,14 @@ def test_merge_keys_follow_pyyaml():
     assert to_python(doc.root)["m"] == {"x": 5, "y": 2, "z": 3}
 
 
-def test_alias_bomb_is_refused_quickly():
+def test_alias_bomb_is_refused():
+    # 10**10 nodes if expanded: refused from the count of references, never built
     lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
     for i in range(1, 10):
         prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
         lines.append(f"{cur}: &{cur} [" + ", ".join([f"*{prev}"] * 10) + "]")
-    t0 = time.perf_counter()
     doc = parse("\n".join(lines) + "\n")
-    elapsed = time.perf_counter() - t0
     assert "JS907" in codes(doc) and doc.root is None
-    assert elapsed < 2.0
 
 
 def test_recursive_alias_is_refused():

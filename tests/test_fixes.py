@@ -22,7 +22,19 @@ def run(rule, text):
 FIXABLE = sorted(c for c in fixes._FIXERS if c in RULES and not RULES[c].example_options)
 # their documented bad example has no safe fix: fixes are offered only in specific cases
 # (a shape string, a whole-number float, an absolute path, a quoted number, ...)
-NO_SAFE_FIX_IN_EXAMPLE = {"JS104", "JS112", "JS201", "JS309", "JS505", "JS506", "JS523"}
+# (JS102 and JS306: their examples are keys with no near spelling; misspelt ones get a
+# rename, tested in test_rules.py)
+NO_SAFE_FIX_IN_EXAMPLE = {
+    "JS102",
+    "JS104",
+    "JS112",
+    "JS201",
+    "JS306",
+    "JS309",
+    "JS505",
+    "JS506",
+    "JS523",
+}
 
 
 @pytest.mark.parametrize("code", sorted(NO_SAFE_FIX_IN_EXAMPLE))

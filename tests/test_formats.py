@@ -3,7 +3,6 @@
 import math
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -407,30 +406,20 @@ LONG = [
         formats.parse_count_string,
     ],
 )
-def test_long_inputs_are_fast_and_clean(fn):
-    started = time.perf_counter()
+def test_long_inputs_are_clean(fn):
+    # (how fast: benchmarks/, never a timed test)
     for text in LONG:
         try:
             fn(text)
         except FormatError as err:
             assert 0 <= err.start <= err.end <= len(text)
             assert len(err.message) < 300
-    assert time.perf_counter() - started < 5
 
 
 def test_long_valid_inputs():
     big = ",".join(str(i * 2) for i in range(3000))
     assert len(formats.parse_idset(big)) == 3000
     assert formats.hostlist_count("n[" + ",".join(map(str, range(3000))) + "]") == 3000
-
-
-def test_short_strings_parse_in_tens_of_microseconds():
-    formats.parse_idset("1-3,5")  # build the parser
-    n = 2000
-    started = time.perf_counter()
-    for _ in range(n):
-        formats.parse_idset("1-3,5")
-    assert (time.perf_counter() - started) / n < 0.001  # generous; typically ~25 us
 
 
 def test_import_is_cheap_and_builds_no_parser():

@@ -5,7 +5,9 @@ import pytest
 from helpers import rfc_files, rfc_id
 
 from jobspec_lsp.analysis import check, uses_v1
+from jobspec_lsp.diagnostics import Severity
 from jobspec_lsp.document import parse
+from jobspec_lsp.fixes import fixes_for
 
 BASE = """version: 999
 resources:
@@ -190,9 +192,34 @@ def test_v1_applies_only_to_version_1_under_auto():
 
 
 def test_v1_graph_messages():
+    # one mistake, one diagnostic: the socket V1 does not know, not also the graph it makes
     text = js().replace("version: 999", "version: 1").replace("type: core", "type: socket")
     codes = [d.code for d in diags(text) if d.code.startswith("JS6")]
-    assert codes == ["JS603", "JS604"]
+    assert codes == ["JS603"]
+    text = js().replace("version: 999", "version: 1").replace("type: core", "type: node")
+    assert [d.code for d in diags(text) if d.code.startswith("JS6")] == ["JS604"]
+
+
+@pytest.mark.parametrize(
+    "old,new,code,missing_code",
+    [
+        ("resources:", "resouces:", "JS102", "JS101"),
+        ("    slot: task", "    slto: task", "JS306", "JS305"),
+        ("          - type: core", "          - tpye: core", "JS112", "JS111"),
+        ("count: {per_slot: 1}", "count: {per_slots: 1}", "JS309", "JS308"),
+    ],
+)
+def test_a_misspelt_required_key_is_one_error_with_a_rename(old, new, code, missing_code):
+    text = js().replace(old, new)
+    found = check(text)
+    assert missing_code not in {d.code for d in found}
+    (d,) = [d for d in found if d.code == code]
+    assert d.severity == Severity.ERROR and d.data["suggestion"] in old
+    (fix,) = fixes_for(parse(text), d)
+    (edit,) = fix.edits
+    assert edit.text == d.data["suggestion"]
+    fixed = text[: edit.start] + edit.text + text[edit.end :]
+    assert check(fixed) == []
 
 
 def test_select_ignore_in_the_api():
@@ -253,3 +280,18 @@ def test_rfc25_corpus_under_auto_rules(path):
 def test_rfc14_portability_notes_are_information_only(path):
     out = check(path.read_text())
     assert [(d.code, d.severity.label) for d in out] == [("JS801", "information")]
+
+
+def test_a_key_in_the_wrong_place_says_where_it_belongs():
+    text = (
+        js()
+        .replace("    count: {per_slot: 1}", "    per_slot: 1")
+        .replace("  system:\n    duration: 0", "  duration: 0\n  system:\n    duration: 0")
+    )
+    found = check(text)
+    assert "JS305" not in {d.code for d in found}  # the count it should be in: one mistake
+    (task,) = diags(text, "JS306")
+    assert marked(text, task) == "per_slot" and "belongs under count" in task.message
+    assert task.severity == Severity.ERROR
+    (attr,) = diags(text, "JS401")
+    assert marked(text, attr) == "duration" and "belongs under attributes.system" in attr.message

@@ -147,7 +147,14 @@ def check(ctx: Context) -> None:
     attrs = ctx.root.get("attributes") if ctx.root is not None else None
     if not isinstance(attrs, Mapping):
         return
-    check_keys(ctx, attrs, ATTRIBUTE_KEYS, ATTR_UNKNOWN, "attributes (allowed: user, system)")
+    check_keys(
+        ctx,
+        attrs,
+        ATTRIBUTE_KEYS,
+        ATTR_UNKNOWN,
+        "attributes (allowed: user, system)",
+        elsewhere={k: "attributes.system" for k in SYSTEM_KEYS},
+    )
     for name in ATTRIBUTE_KEYS:
         pair = attrs.pair(name)
         if pair is not None and not isinstance(pair[1], Mapping):

@@ -162,22 +162,54 @@ def describe(node) -> str:
 
 
 def check_keys(
-    ctx: Context, mapping: Mapping, allowed, code: str, where: str, severity: Severity | None = None
-):
-    """Report every key of ``mapping`` not in ``allowed`` (with a suggestion)."""
+    ctx: Context,
+    mapping: Mapping,
+    allowed,
+    code: str,
+    where: str,
+    severity: Severity | None = None,
+    required=(),
+    elsewhere: dict[str, str] | None = None,
+) -> list[str]:
+    """Report every key of ``mapping`` not in ``allowed`` (with a suggestion), and
+    return the ``required`` keys that are missing. A missing required key that an
+    unknown key is a near spelling of is that key's mistake: one diagnostic, the
+    unknown key's, says so (with the rename as its fix), and the key is not returned.
+    ``elsewhere`` maps keys that belong in another place to where (they get that
+    hint instead of a near spelling)."""
+    missing = [k for k in required if k not in mapping]
     for key, _ in mapping.pairs:
         kv = key.value
         if kv in allowed:
             continue
-        guess = suggest(kv, allowed)
         name = kv if isinstance(kv, str) else ctx.source(key)
+        place = (elsewhere or {}).get(kv) if isinstance(kv, str) else None
+        if place is not None:
+            sev, parent = severity, place.split()[0]
+            if parent in missing:  # what the missing key would hold: one mistake
+                missing.remove(parent)
+                sev = Severity.ERROR
+            ctx.report(
+                code,
+                key,
+                f"unknown key {name!r} in {where}: it belongs under {place}",
+                data={"key": name, "belongs": place},
+                severity=sev,
+            )
+            continue
+        guess = suggest(kv, missing) or suggest(kv, allowed)
+        note, sev = "", severity
+        if guess in missing:  # the missing key's error, said here
+            missing.remove(guess)
+            note, sev = f" ({guess} is required and missing)", Severity.ERROR
         ctx.report(
             code,
             key,
-            f"unknown key {name!r} in {where}{did_you_mean(guess)}",
+            f"unknown key {name!r} in {where}{did_you_mean(guess)}{note}",
             data={"key": name, "suggestion": guess} if guess else {"key": name},
-            severity=severity,
+            severity=sev,
         )
+    return missing
 
 
 def sequence_items(node) -> list:

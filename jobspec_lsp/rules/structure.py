@@ -169,7 +169,14 @@ def check(ctx: Context) -> None:
         )
         return
     ctx.root = root
-    missing = [k for k in TOP_KEYS if k not in root]
+    missing = check_keys(
+        ctx,
+        root,
+        TOP_KEYS,
+        UNKNOWN_TOP,
+        "the jobspec (allowed: " + ", ".join(TOP_KEYS) + ")",
+        required=TOP_KEYS,
+    )
     if missing:
         ctx.report(
             MISSING_TOP,
@@ -178,9 +185,6 @@ def check(ctx: Context) -> None:
             + ", ".join(missing),
             data={"missing": missing},
         )
-    check_keys(
-        ctx, root, TOP_KEYS, UNKNOWN_TOP, "the jobspec (allowed: " + ", ".join(TOP_KEYS) + ")"
-    )
 
     pair = root.pair("version")
     if pair is not None:
@@ -267,7 +271,9 @@ def _walk_vertices(ctx: Context, seq: Sequence, parent: Vertex | None) -> None:
         v = Vertex(item, parent, i)
         out.append(v)
         ctx.vertices.append(v)
-        missing = [k for k in ("type", "count") if k not in item]
+        missing = check_keys(
+            ctx, item, VERTEX_KEYS, VERTEX_UNKNOWN, "a resource vertex", required=("type", "count")
+        )
         if missing:
             ctx.report(
                 VERTEX_MISSING,
@@ -275,7 +281,6 @@ def _walk_vertices(ctx: Context, seq: Sequence, parent: Vertex | None) -> None:
                 "resource vertex is missing " + " and ".join(missing),
                 data={"missing": missing},
             )
-        check_keys(ctx, item, VERTEX_KEYS, VERTEX_UNKNOWN, "a resource vertex")
         for key, value in item.pairs:
             k = key.value
             if k in ("type", "unit", "label", "id"):

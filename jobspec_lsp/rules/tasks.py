@@ -298,7 +298,15 @@ def _check_task(ctx: Context, task, labels, slots) -> None:
             task,
             f"a task must be a mapping with command, slot and count, not {describe(task)}",
         )
-    missing = [k for k in ("command", "slot", "count") if k not in task]
+    missing = check_keys(
+        ctx,
+        task,
+        TASK_KEYS,
+        TASK_UNKNOWN,
+        "a task",
+        required=("command", "slot", "count"),
+        elsewhere={k: "count (count: {" + k + ": ...})" for k in COUNT_KEYS},
+    )
     if missing:
         ctx.report(
             TASK_MISSING,
@@ -306,7 +314,6 @@ def _check_task(ctx: Context, task, labels, slots) -> None:
             "task is missing " + ", ".join(missing),
             data={"missing": missing},
         )
-    check_keys(ctx, task, TASK_KEYS, TASK_UNKNOWN, "a task")
 
     pair = task.pair("command")
     if pair is not None:
@@ -399,17 +406,22 @@ def _check_task_count(ctx: Context, key, count, slot_vertex) -> None:
             "task count must be a mapping with one of "
             f"per_slot, per_resource or total, not {describe(count)}",
         )
+    present = [k for k in COUNT_KEYS if k in count]
+    typo = False
     for k, _ in count.pairs:
         if k.value not in COUNT_KEYS:
             guess = suggest(k.value, COUNT_KEYS)
+            claims = guess is not None and not present and not typo  # the count's one key
+            typo = typo or claims
             ctx.report(
                 TASK_COUNT_UNKNOWN,
                 k,
-                f"unknown key {ctx.source(k)!r} in a task count{did_you_mean(guess)}",
+                f"unknown key {ctx.source(k)!r} in a task count{did_you_mean(guess)}"
+                + (" (a task count needs one of per_slot, per_resource, total)" if claims else ""),
                 data={"suggestion": guess} if guess else None,
+                severity=Severity.ERROR if claims else None,
             )
-    present = [k for k in COUNT_KEYS if k in count]
-    if len(present) != 1:
+    if len(present) != 1 and not typo:  # a misspelt only key: said above, as an error
         where = count.key_node(present[1]) if len(present) > 1 else anchor_for_missing(count, key)
         msg = "task count must have exactly one of per_slot, per_resource or total" + (
             f", not {' and '.join(present)}" if present else ""

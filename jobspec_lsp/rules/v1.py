@@ -294,9 +294,9 @@ def _check_resources(ctx: Context) -> None:
         )
     if not ctx.top:
         return
+    if any(v.type is None or v.type not in V1_TYPES for v in ctx.vertices):
+        return  # a vertex without a type, or one V1 does not know: said once, above or as JS111/JS112
     top = ctx.top[0]
-    if top.type is None:
-        return
     if top.type not in ("node", "slot"):
         if top.type in V1_TYPES:
             ctx.report(
