@@ -23,17 +23,31 @@ class Case:
 
     def data_json(self) -> str | None:
         """The JSON Flux is given (YAML read with PyYAML's safe_load, as Flux's own
-        tools do); None when it has no JSON form, or is not a JSON object: a top level
-        that is a list or a scalar crashes flux-core 0.88's validator worker ("'list'
-        object has no attribute 'keys'"), which can leave ingest without an answer, so
-        such documents are not submitted (they are errors under every target)."""
+        tools do); None when it has no JSON form, or when it would crash flux-core
+        0.88's validator worker (see crashes_validator)."""
         try:
             data = json.loads(self.text) if self.language == "json" else yaml.safe_load(self.text)
-            if not isinstance(data, dict):
+            if crashes_validator(data):
                 return None
             return json.dumps(data, allow_nan=False)
         except (ValueError, TypeError, yaml.YAMLError):
             return None
+
+
+def crashes_validator(data) -> bool:
+    """Documents flux-core 0.88's jobspec validator dies on (an AttributeError it does
+    not catch: "'list' object has no attribute 'keys'"); ingest then leaves the request
+    unanswered and later ones too, so the tier never submits them. They are errors
+    under every target: a top level that is not a mapping (JS100), a dependency entry
+    that is not a mapping (JS511)."""
+    if not isinstance(data, dict):
+        return True
+    attrs = data.get("attributes")
+    system = attrs.get("system") if isinstance(attrs, dict) else None
+    deps = system.get("dependencies") if isinstance(system, dict) else None
+    if isinstance(deps, str):
+        return bool(deps)
+    return isinstance(deps, list) and not all(isinstance(d, dict) for d in deps)
 
 
 V1 = {

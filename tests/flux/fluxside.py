@@ -56,11 +56,17 @@ def main():
             return {"ok": True, "result": canon(js.jobspec)}
     else:
         raise SystemExit(f"unknown mode {mode}")
+    stuck = None
     for line in sys.stdin:
+        if stuck:  # ingest stopped answering: say so for the rest, at once
+            print(json.dumps({"ok": False, "error": stuck}), flush=True)
+            continue
         try:
             out = answer(line.rstrip("\n"))
         except Exception as err:  # noqa: BLE001 - Flux's verdict, whatever it raises
             out = {"ok": False, "error": str(err)}
+        if out.get("error", "").startswith("no answer"):
+            stuck = "not submitted: job-ingest stopped answering (" + line[:200] + ")"
         print(json.dumps(out), flush=True)
 
 
