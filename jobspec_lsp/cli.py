@@ -16,68 +16,19 @@ from . import __version__
 from .analysis import VERSION_RULES, check
 from .diagnostics import RULES, Severity
 from .document import parse, parse_bytes
-from .sources import language_of
+from .sources import (
+    CannotRead,
+    discover,
+    language_of,
+    read_bytes,
+    read_text,
+)
 from .targets import DEFAULT as DEFAULT_TARGET
 from .targets import TARGETS
-
-JOBSPEC_SUFFIXES = (".jobspec.yaml", ".jobspec.yml", ".jobspec.json")
-JOBSPEC_NAMES = ("jobspec.yaml", "jobspec.yml", "jobspec.json")
-SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"}
-MAX_BYTES = 64 * 1024 * 1024
 
 
 class UsageError(Exception):
     pass
-
-
-def is_jobspec_name(name: str) -> bool:
-    low = name.lower()
-    return low in JOBSPEC_NAMES or low.endswith(JOBSPEC_SUFFIXES)
-
-
-def discover(paths):
-    """Yield (display path, Path or None for stdin, error or None) for each input."""
-    for p in paths:
-        if p == "-":
-            yield "-", None, None
-            continue
-        path = Path(p)
-        if path.is_dir():
-            found = []
-            for dirpath, dirnames, filenames in os.walk(path):
-                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-                found.extend(Path(dirpath) / f for f in filenames if is_jobspec_name(f))
-            for f in sorted(found):
-                yield str(f), f, None
-        elif path.exists() or path.is_symlink():
-            yield p, path, None
-        else:
-            yield p, None, "no such file or directory"
-
-
-def read_input(path: Path | None) -> bytes:
-    if path is None:
-        return sys.stdin.buffer.read(MAX_BYTES + 1)
-    with open(path, "rb") as fh:
-        return fh.read(MAX_BYTES + 1)
-
-
-class CannotRead(Exception):
-    pass
-
-
-def read_text(path: Path | None) -> tuple[bytes, str]:
-    """The bytes and UTF-8 text of a file (None: stdin); CannotRead says why not."""
-    try:
-        data = read_input(path)
-    except OSError as exc:
-        raise CannotRead(exc.strerror or str(exc)) from None
-    if len(data) > MAX_BYTES:
-        raise CannotRead(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
-    try:
-        return data, data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CannotRead("not UTF-8 text") from None
 
 
 # --------------------------------------------------------------------------- output
@@ -148,11 +99,9 @@ def cmd_check(args) -> int:
     for shown, path, error in discover(args.paths):
         if error is None:
             try:
-                data = read_input(path)
-                if len(data) > MAX_BYTES:
-                    error = f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB"
-            except OSError as exc:
-                error = exc.strerror or str(exc)
+                data = read_bytes(path)
+            except CannotRead as exc:
+                error = str(exc)
         if error is not None:
             print(f"jobspec: error: cannot read {shown}: {error}", file=sys.stderr)
             status = 2
@@ -347,6 +296,7 @@ def cmd_fmt(args) -> int:
             print(f"would reformat {shown}")
             status = max(status, 1)
         else:
+            assert path is not None  # stdin without --check/--diff went to stdout above
             try:  # through a symbolic link: replace the file it points to, not the link
                 write_atomic(Path(os.path.realpath(path)), new)
             except OSError as exc:

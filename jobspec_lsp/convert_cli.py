@@ -25,9 +25,7 @@ from . import convert
 from .diagnostics import Diagnostic
 from .document import parse, to_python
 from .positions import LineIndex
-from .sources import language_of
-
-MAX_BYTES = 64 * 1024 * 1024
+from .sources import CannotRead, language_of, read_text
 
 
 def register(subparsers) -> None:
@@ -80,26 +78,9 @@ def register(subparsers) -> None:
 
 
 # --------------------------------------------------------------------------- convert
-class _Unreadable(Exception):
-    pass
-
-
 def _read(path: str) -> tuple[str, str]:
-    """(text, language) of a file or '-' (stdin)."""
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(MAX_BYTES + 1)
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise _Unreadable(exc.strerror or str(exc)) from None
-    if len(data) > MAX_BYTES:
-        raise _Unreadable(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _Unreadable("not UTF-8 text") from None
+    """(text, language) of a file or '-' (stdin); CannotRead says why not."""
+    _, text = read_text(None if path == "-" else Path(path))
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, language_of(path if path != "-" else None, text)
@@ -137,7 +118,7 @@ def cmd_convert(args) -> int:
         )
     try:
         text, language = _read(args.file)
-    except _Unreadable as exc:
+    except CannotRead as exc:
         return _usage(f"cannot read {args.file}: {exc}")
     shown = args.file
     if args.source == "psij":

@@ -25,18 +25,11 @@ from . import __version__, analysis, completion, config, convert, fixes, hover, 
 from .diagnostics import Diagnostic
 from .document import Document, parse
 from .positions import LineIndex
-from .sources import language_of
+from .sources import JOBSPEC_GLOBS, language_of
 
 log = logging.getLogger("jobspec_lsp")
 
-DEFAULT_GLOBS = (
-    "*.jobspec.yaml",
-    "*.jobspec.yml",
-    "*.jobspec.json",
-    "jobspec.yaml",
-    "jobspec.yml",
-    "jobspec.json",
-)
+DEFAULT_GLOBS = JOBSPEC_GLOBS
 LANGUAGES = ("yaml", "json", "flux-jobspec", "jsonc")
 BIG = 200_000  # characters: analysed off the event loop
 SETTLE_DELAY = 0.004  # how long a change waits for a newer one already on its way

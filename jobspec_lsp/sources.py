@@ -1,5 +1,8 @@
-"""Which reader a jobspec gets: JSON or YAML. One rule for the CLI, conversions and
-the language server.
+"""Where jobspecs come from: which files a directory holds, how a file is read, and
+which reader (JSON or YAML) it gets. One module for the CLI, conversions and the
+language server.
+
+Reader:
 
 - A name ending in ``.json`` (or an editor's ``json``/``jsonc`` language) is JSON.
 - A name ending in ``.yaml``/``.yml`` (or the ``yaml`` language) is YAML.
@@ -11,6 +14,11 @@ the language server.
 """
 
 from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -39,3 +47,71 @@ def language_of(name: str | None, text: str | bytes = "", language_id: str | Non
     if low.endswith(YAML_SUFFIXES):
         return "yaml"
     return "json" if looks_like_json(text) else "yaml"
+
+
+# --------------------------------------------------------------------------- discovery
+JOBSPEC_SUFFIXES = (".jobspec.yaml", ".jobspec.yml", ".jobspec.json")
+JOBSPEC_NAMES = ("jobspec.yaml", "jobspec.yml", "jobspec.json")
+# the same as file name patterns, for editors (the language server's default files)
+JOBSPEC_GLOBS = tuple("*" + s for s in JOBSPEC_SUFFIXES) + JOBSPEC_NAMES
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"}
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def is_jobspec_name(name: str) -> bool:
+    low = name.lower()
+    return low in JOBSPEC_NAMES or low.endswith(JOBSPEC_SUFFIXES)
+
+
+def discover(paths) -> Iterator[tuple[str, Path | None, str | None]]:
+    """(shown path, Path or None for stdin, error or None) for each input: '-' is
+    standard input, a directory the jobspec files under it (sorted, version-control
+    and virtualenv folders skipped), a file itself whatever its name."""
+    for p in paths:
+        if p == "-":
+            yield "-", None, None
+            continue
+        path = Path(p)
+        if path.is_dir():
+            found: list[Path] = []
+            for dirpath, dirnames, filenames in os.walk(path):
+                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+                found.extend(Path(dirpath) / f for f in filenames if is_jobspec_name(f))
+            for f in sorted(found):
+                yield str(f), f, None
+        elif path.exists() or path.is_symlink():
+            yield p, path, None
+        else:
+            yield p, None, "no such file or directory"
+
+
+class CannotRead(Exception):
+    """Why a file cannot be read, in a few words."""
+
+
+def read_input(path: Path | None) -> bytes:
+    """At most MAX_BYTES + 1 bytes of a file (None: standard input)."""
+    if path is None:
+        return sys.stdin.buffer.read(MAX_BYTES + 1)
+    with open(path, "rb") as fh:
+        return fh.read(MAX_BYTES + 1)
+
+
+def read_bytes(path: Path | None) -> bytes:
+    """A file's bytes (None: standard input); CannotRead says why not."""
+    try:
+        data = read_input(path)
+    except OSError as exc:
+        raise CannotRead(exc.strerror or str(exc)) from None
+    if len(data) > MAX_BYTES:
+        raise CannotRead(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    return data
+
+
+def read_text(path: Path | None) -> tuple[bytes, str]:
+    """The bytes and UTF-8 text of a file (None: stdin); CannotRead says why not."""
+    data = read_bytes(path)
+    try:
+        return data, data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CannotRead("not UTF-8 text") from None
