@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__
+from . import __version__, schema_cli
 from .analysis import VERSION_RULES, check
 from .diagnostics import RULES, Severity
 from .document import parse, parse_bytes
@@ -420,16 +420,6 @@ def cmd_new(args, argv) -> int:
     return 0
 
 
-def cmd_schema(args) -> int:
-    import importlib.resources
-
-    name = "jobspec-v1.schema.json" if args.v1 else "jobspec-canonical.schema.json"
-    sys.stdout.write(
-        (importlib.resources.files("jobspec_lsp") / "schemas" / name).read_text(encoding="utf-8")
-    )
-    return 0
-
-
 def _indent(text):
     return "".join("    " + line + "\n" for line in text.splitlines())
 
@@ -521,16 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     nw.add_argument("new_args", nargs=argparse.REMAINDER)
     nw.set_defaults(func=lambda a: cmd_new(a, a.new_args))
 
-    sc = sub.add_parser(
-        "schema",
-        help="print a corrected JSON Schema for other tools",
-        description="Print the JSON Schema of canonical (RFC 14) or V1 (RFC 25) "
-        "jobspec, for yaml-language-server or check-jsonschema.",
-    )
-    which = sc.add_mutually_exclusive_group()
-    which.add_argument("--canonical", action="store_true", help="RFC 14 (the default)")
-    which.add_argument("--v1", action="store_true", help="RFC 25 jobspec V1")
-    sc.set_defaults(func=cmd_schema)
+    schema_cli.register(sub)  # one implementation of `jobspec schema`
 
     r = sub.add_parser("rules", help="list rule codes, or explain one")
     r.add_argument("code", nargs="?")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import analysis, docs_text
+from . import analysis, docs_text, vocabulary
 from .context import Cursor, cursor_context, kind_of, node_at_path
 from .document import Mapping, Scalar
 
@@ -79,15 +79,15 @@ def _is_v1(cur: Cursor) -> bool:
 def _keys(cur: Cursor, v1: bool) -> list[Candidate]:
     kind = kind_of(cur.path)
     out: list[Candidate] = []
-    keys = docs_text.KEYS.get(kind or "", {})
-    for key, doc in keys.items():
-        if key in cur.present:
+    allowed = vocabulary.v1_keys(kind or "", _vertex_type(cur)) if v1 else None
+    for k in vocabulary.MAPPINGS.get(kind or "", ()):
+        if k.name in cur.present:
             continue
-        if v1 and kind == "vertex" and key == "id":
-            continue
-        if v1 and kind == "task.count" and key == "per_resource":
-            continue
-        out.append(Candidate(key, "key", _detail(kind, key), doc, _key_insert(kind, key, cur)))
+        if allowed is not None and k.name not in allowed and not k.flux_core_writes:
+            continue  # what V1 does not allow (here) is not offered in a V1 jobspec
+        out.append(
+            Candidate(k.name, "key", _detail(kind, k.name), k.doc, _key_insert(kind, k.name, cur))
+        )
     if kind in ("vertex", "task") and not cur.present and cur.block:
         snip = docs_text.SNIPPET_VERTEX if kind == "vertex" else docs_text.SNIPPET_TASK
         indent = " " * cur.indent
@@ -103,6 +103,13 @@ def _keys(cur: Cursor, v1: bool) -> list[Candidate]:
             )
         )
     return out
+
+
+def _vertex_type(cur: Cursor) -> str | None:
+    """The type of the resource vertex the cursor is in, when it says."""
+    mapping = node_at_path(cur.doc.root, cur.path) if cur.doc is not None else None
+    t = mapping.get("type") if isinstance(mapping, Mapping) else None
+    return t.value if isinstance(t, Scalar) and isinstance(t.value, str) else None
 
 
 def _detail(kind, key) -> str:

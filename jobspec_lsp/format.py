@@ -43,18 +43,24 @@ from yaml.events import (
     SequenceStartEvent,
 )
 
+from . import vocabulary
 from .context import kind_of
 from .document import Mapping, Scalar, Sequence, parse, to_python, yaml12_value
 
+# canonical key order of the mappings the RFCs define (from the vocabulary); others
+# (system attributes, environment, user attributes, ...) keep the order written
 ORDER = {
-    "root": ("version", "resources", "tasks", "attributes"),
-    "vertex": ("type", "count", "unit", "label", "exclusive", "id", "with"),
-    "task": ("command", "slot", "count", "distribution", "attributes"),
-    "count": ("min", "max", "operator", "operand"),
-    "task.count": ("per_slot", "per_resource", "total"),
-    "task.count.per_resource": ("type", "count"),
-    "attributes": ("system", "user"),
-    "dependency": ("scheme", "value", "type", "scope"),
+    kind: vocabulary.keys(kind)
+    for kind in (
+        "root",
+        "vertex",
+        "task",
+        "count",
+        "task.count",
+        "task.count.per_resource",
+        "attributes",
+        "dependency",
+    )
 }
 
 DEFAULT_LINE_LENGTH = 80

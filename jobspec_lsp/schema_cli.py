@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.resources
+import json
 import sys
 
 SCHEMAS = {
@@ -20,10 +21,75 @@ SCHEMAS = {
 
 
 def schema_text(kind: str = "canonical") -> str:
-    """The JSON text of the packaged schema for ``canonical`` (RFC 14) or ``v1`` (RFC 25)."""
-    return (importlib.resources.files("jobspec_lsp") / "schemas" / SCHEMAS[kind]).read_text(
+    """The JSON text of the packaged schema for ``canonical`` (RFC 14) or ``v1`` (RFC 25),
+    every property documented from the vocabulary (``description`` for any JSON Schema
+    tool, ``markdownDescription`` for yaml-language-server's hover and completion)."""
+    raw = (importlib.resources.files("jobspec_lsp") / "schemas" / SCHEMAS[kind]).read_text(
         encoding="utf-8"
     )
+    schema = json.loads(raw)
+    for name, definition in (schema.get("definitions") or {}).items():
+        _document(definition, DEFINITION_KINDS.get(name))
+    _document({k: v for k, v in schema.items() if k != "definitions"}, "root")
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+# which mapping of the vocabulary each schema definition, and each property's value, is
+DEFINITION_KINDS = {
+    "node": "vertex",
+    "slot": "vertex",
+    "core": "vertex",
+    "gpu": "vertex",
+    "vertex": "vertex",
+    "task": "task",
+    "system": "system",
+    "dependency": "dependency",
+    "constraint": "constraint",
+    "file_entry": "file",
+    "range_dict": "count",
+    "attributes": "attributes",
+}
+CHILD_KINDS = {
+    ("root", "resources"): "vertex",
+    ("root", "tasks"): "task",
+    ("root", "attributes"): "attributes",
+    ("vertex", "with"): "vertex",
+    ("vertex", "count"): "count",
+    ("task", "count"): "task.count",
+    ("task.count", "per_resource"): "task.count.per_resource",
+    ("attributes", "system"): "system",
+    ("system", "dependencies"): "dependency",
+    ("system", "constraints"): "constraint",
+    ("system", "files"): "file",
+    ("system", "job"): "job",
+    ("system", "shell"): "shell",
+}
+
+
+def _document(node, kind: str | None) -> None:
+    """Add descriptions to every property under ``node``, a schema of a ``kind``."""
+    from . import vocabulary
+
+    if isinstance(node, list):
+        for item in node:
+            _document(item, kind)
+        return
+    if not isinstance(node, dict):
+        return
+    for name, prop in (node.get("properties") or {}).items():
+        if not isinstance(prop, dict):
+            continue
+        key = vocabulary.key(kind, name)
+        if key is not None:
+            prop["description"] = key.summary.replace("`", "")
+            prop["markdownDescription"] = key.doc
+        else:
+            prop.setdefault("description", f"{name}: a key of {kind or 'this mapping'}")
+            prop.setdefault("markdownDescription", prop["description"])
+        _document(prop, CHILD_KINDS.get((kind or "", name), kind))
+    for k, v in node.items():
+        if k != "properties":
+            _document(v, kind)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .. import formats
+from .. import formats, vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar
 from . import constraints, dependencies, files  # the JS5xx families hang off system
@@ -126,21 +126,8 @@ SHELL = define(
     good=_js("duration: 0\nshell:\n  options: {verbose: 1}"),
 )
 
-ATTRIBUTE_KEYS = ("user", "system")
-SYSTEM_KEYS = (
-    "duration",
-    "preemptible-after",
-    "environment",
-    "cwd",
-    "queue",
-    "bank",
-    "project",
-    "dependencies",
-    "constraints",
-    "job",
-    "shell",
-    "files",
-)
+ATTRIBUTE_KEYS = vocabulary.keys("attributes")
+SYSTEM_KEYS = vocabulary.keys("system")
 
 
 def check(ctx: Context) -> None:

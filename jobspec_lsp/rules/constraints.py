@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import formats
+from .. import formats, vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Sequence
 from .base import Context, describe, did_you_mean, is_str, range_in_string, suggest
@@ -100,7 +100,7 @@ FLUXION_PROPERTY = define(
     good=_js("or: [{properties: [gpu]}, {properties: [fast]}]"),
 )
 
-OPERATORS = ("properties", "hostlist", "ranks", "not", "or", "and")
+OPERATORS = vocabulary.keys("constraint")
 _FLUXION_BAD = set("!&'\"^`|()")
 
 

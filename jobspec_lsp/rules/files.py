@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 
+from .. import vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
 from .base import Context, anchor_for_missing, describe, did_you_mean, is_int, is_str, suggest
@@ -108,7 +109,7 @@ SIZE = define(
     good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
 )
 
-ENTRY_KEYS = ("path", "mode", "mtime", "ctime", "size", "encoding", "data")
+ENTRY_KEYS = vocabulary.keys("file")
 ENCODINGS = ("utf-8", "base64", "blobvec")
 S_IFMT, S_IFREG, S_IFDIR, S_IFLNK = 0o170000, 0o100000, 0o040000, 0o120000
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
 from .base import (
@@ -150,8 +151,8 @@ BAD_WITH = define(
     good=_MIN,
 )
 
-TOP_KEYS = ("version", "resources", "tasks", "attributes")
-VERTEX_KEYS = ("type", "count", "unit", "exclusive", "with", "label", "id")
+TOP_KEYS = vocabulary.keys("root")
+VERTEX_KEYS = vocabulary.keys("vertex")
 
 
 def check(ctx: Context) -> None:
@@ -175,7 +176,7 @@ def check(ctx: Context) -> None:
         TOP_KEYS,
         UNKNOWN_TOP,
         "the jobspec (allowed: " + ", ".join(TOP_KEYS) + ")",
-        required=TOP_KEYS,
+        required=vocabulary.required("root"),
     )
     if missing:
         ctx.report(
@@ -272,7 +273,12 @@ def _walk_vertices(ctx: Context, seq: Sequence, parent: Vertex | None) -> None:
         out.append(v)
         ctx.vertices.append(v)
         missing = check_keys(
-            ctx, item, VERTEX_KEYS, VERTEX_UNKNOWN, "a resource vertex", required=("type", "count")
+            ctx,
+            item,
+            VERTEX_KEYS,
+            VERTEX_UNKNOWN,
+            "a resource vertex",
+            required=vocabulary.required("vertex"),
         )
         if missing:
             ctx.report(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
 from .base import (
@@ -237,8 +238,8 @@ SLOT_TYPE = define(
     good=_js(),
 )
 
-TASK_KEYS = ("command", "slot", "count", "attributes", "distribution")
-COUNT_KEYS = ("per_slot", "per_resource", "total")
+TASK_KEYS = vocabulary.keys("task")
+COUNT_KEYS = vocabulary.keys("task.count")
 
 
 def check(ctx: Context) -> None:
@@ -304,7 +305,7 @@ def _check_task(ctx: Context, task, labels, slots) -> None:
         TASK_KEYS,
         TASK_UNKNOWN,
         "a task",
-        required=("command", "slot", "count"),
+        required=vocabulary.required("task"),
         elsewhere={k: "count (count: {" + k + ": ...})" for k in COUNT_KEYS},
     )
     if missing:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar
 from .attributes import SYSTEM_KEYS
@@ -222,11 +223,10 @@ VERSION = define(
 )
 
 V1_TYPES = ("node", "slot", "core", "gpu")
-V1_VERTEX_KEYS = ("type", "count", "unit", "with", "label")
-V1_TASK_KEYS = ("command", "slot", "count")
-V1_SYSTEM_KEYS = ("duration", "environment", "cwd", "queue", "dependencies", "constraints")
+V1_TASK_KEYS = vocabulary.v1_keys("task")
+V1_SYSTEM_KEYS = vocabulary.v1_keys("system")
 # Keys flux-core's own V1 tools write although RFC 25 does not list them: not worth a note.
-FLUX_CORE_WRITES = ("job", "shell", "files", "bank", "project")
+FLUX_CORE_WRITES = tuple(k.name for k in vocabulary.MAPPINGS["system"] if k.flux_core_writes)
 SHAPES = "slot>core, node>slot>core, slot>(core,gpu) or node>slot>(core,gpu)"
 
 

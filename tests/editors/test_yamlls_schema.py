@@ -29,3 +29,48 @@ def test_exported_v1_schema_works_in_yaml_language_server(tmp_path):
     assert any(d["range"]["start"]["line"] == zero_line and "minimum" in d["message"]
                for d in bad), messages
     assert any("duration" in d["message"] for d in bad), messages
+
+
+def test_yaml_language_server_hover_shows_the_vocabulary(tmp_path):
+    """`jobspec schema` documents every key: yaml-language-server's hover shows it."""
+    import sys
+
+    from helpers import yamlls_command
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_lsp import Client
+
+    from jobspec_lsp import vocabulary
+
+    schema = tmp_path / "jobspec-v1.schema.json"
+    schema.write_bytes(run_cli("schema", "--v1").stdout)
+    uri = "file:///tmp/yamlls-test/hover.jobspec.yaml"
+
+    async def hover(line: int, character: int):
+        settings = {"yaml": {"validate": True, "hover": True,
+                             "schemas": {schema.as_uri(): ["*.jobspec.yaml"]}}}
+        client = Client("yaml-language-server", yamlls_command(), settings)
+        await client.start()
+        try:
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "yaml", "version": 1, "text": GOOD}})
+            await client.drain()
+            await client.wait_publish(uri, 0, None, 30)
+            for _ in range(50):  # the schema loads in the background
+                got = await client.request("textDocument/hover", {
+                    "textDocument": {"uri": uri},
+                    "position": {"line": line, "character": character}})
+                contents = (got.get("result") or {}).get("contents")
+                if contents:
+                    return contents
+                await asyncio.sleep(0.2)
+            return None
+        finally:
+            await client.stop()
+
+    line = GOOD[: GOOD.index("duration:")].count("\n")
+    col = GOOD.split("\n")[line].index("duration")
+    contents = asyncio.run(hover(line, col + 1))
+    text = json.dumps(contents)
+    doc = vocabulary.key("system", "duration").doc
+    assert doc[:40] in text, text  # the vocabulary's words, through the exported schema
