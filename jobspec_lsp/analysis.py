@@ -132,9 +132,13 @@ def model(doc: Document) -> base.Context:
     """The resource model of a parsed document: ``.vertices`` (with types, labels,
     parents and children), ``.top`` and ``.tasks`` — what hover, completion and
     navigation need, built by the same walk the rules use."""
+    got = doc.derived.get("model")
+    if got is not None:
+        return got
     ctx = base.Context(doc, uses_v1(doc))
     if doc.root is not None:
         structure.check(ctx)
+    doc.derived["model"] = ctx  # built once per document, shared by every feature
     return ctx
 
 

@@ -322,6 +322,9 @@ class Document:
     problems: list = field(default_factory=list)  # parser diagnostics (JS9xx)
     language: str = "yaml"
     node_count: int = 0
+    # what is derived from the document once, on first use (the resource model, ...):
+    # the document never changes, so neither does any of it
+    derived: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:

@@ -148,6 +148,24 @@ class JobspecServer(LanguageServer):
         self.cache[uri] = result
         return result
 
+    async def snapshot(self, uri: str) -> Analysis | None:
+        """The analysis of the current version: from the cache, or computed now, off the
+        event loop when the document is big (so no request waits on another's work)."""
+        tdoc = self.workspace.get_text_document(uri)
+        got = self.cache.get(uri)
+        if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
+            return got
+        if len(tdoc.source) <= BIG:
+            return self.analyse(uri)
+        return await asyncio.to_thread(self.analyse, uri)
+
+    async def run(self, doc_or_text, fn, *args):
+        """``fn(*args)``, in a thread when it works on a big document."""
+        text = doc_or_text if isinstance(doc_or_text, str) else doc_or_text.text
+        if len(text) <= BIG:
+            return fn(*args)
+        return await asyncio.to_thread(fn, *args)
+
     def target(self, uri: str) -> str:
         """The editor's setting, else the project's [tool.jobspec] target (read once per
         document and settings change), else rfc."""
@@ -303,6 +321,18 @@ def _guard(default):
     """Log a handler's exception and answer ``default``: input never kills the server."""
 
     def wrap(fn):
+        if asyncio.iscoroutinefunction(fn):
+
+            async def ainner(ls, params):
+                try:
+                    return await fn(ls, params)
+                except Exception:
+                    log.exception("%s failed", fn.__name__)
+                    return default
+
+            ainner.__name__ = fn.__name__
+            return ainner
+
         def inner(ls, params):
             try:
                 return fn(ls, params)
@@ -402,14 +432,19 @@ def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
 # ---------------------------------------------------------------------- completion & hover
 @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " ", "-"]))
 @_guard(None)
-def on_completion(ls: JobspecServer, params: T.CompletionParams):
+async def on_completion(ls: JobspecServer, params: T.CompletionParams):
     uri = params.text_document.uri
     if not ls.is_jobspec(uri):
         return None
-    text = ls.workspace.get_text_document(uri).source
-    lines = LineIndex(text)
-    offset = lines.offset(params.position.line, params.position.character, encoding=ls.encoding)
-    cands, start, end = completion.complete_at(text, offset, ls.language(uri))
+    text = ls.workspace.get_text_document(uri).source  # this version, whatever comes next
+    language, encoding = ls.language(uri), ls.encoding
+
+    def compute():
+        lines = LineIndex(text)
+        offset = lines.offset(params.position.line, params.position.character, encoding=encoding)
+        return lines, offset, completion.complete_at(text, offset, language)
+
+    lines, offset, (cands, start, end) = await ls.run(text, compute)
     item_caps = getattr(
         getattr(ls.client_capabilities.text_document, "completion", None), "completion_item", None
     )
@@ -449,11 +484,12 @@ def _range_of(lines, start, end, encoding) -> T.Range:
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
 @_guard(None)
-def on_hover(ls: JobspecServer, params: T.HoverParams):
-    doc = ls.document(params.text_document.uri)
-    if doc is None or doc.root is None:
+async def on_hover(ls: JobspecServer, params: T.HoverParams):
+    a = await ls.snapshot(params.text_document.uri)
+    if a is None or a.doc.root is None:
         return None
-    h = hover.hover(doc, ls.offset(doc, params.position))
+    doc = a.doc
+    h = await ls.run(doc, hover.hover, doc, ls.offset(doc, params.position))
     if h is None:
         return None
     return T.Hover(
@@ -691,10 +727,11 @@ def on_rename(ls: JobspecServer, params: T.RenameParams):
 
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 @_guard([])
-def on_document_symbol(ls: JobspecServer, params: T.DocumentSymbolParams):
-    doc = ls.document(params.text_document.uri)
-    if doc is None:
+async def on_document_symbol(ls: JobspecServer, params: T.DocumentSymbolParams):
+    a = await ls.snapshot(params.text_document.uri)
+    if a is None:
         return []
+    doc = a.doc
 
     def conv(s):
         return T.DocumentSymbol(
@@ -706,27 +743,29 @@ def on_document_symbol(ls: JobspecServer, params: T.DocumentSymbolParams):
             children=[conv(c) for c in s.children] or None,
         )
 
-    return [conv(s) for s in navigation.document_symbols(doc)]
+    return [conv(s) for s in await ls.run(doc, navigation.document_symbols, doc)]
 
 
 @server.feature(T.TEXT_DOCUMENT_FOLDING_RANGE)
 @_guard([])
-def on_folding_range(ls: JobspecServer, params: T.FoldingRangeParams):
-    doc = ls.document(params.text_document.uri)
-    if doc is None:
+async def on_folding_range(ls: JobspecServer, params: T.FoldingRangeParams):
+    a = await ls.snapshot(params.text_document.uri)
+    if a is None:
         return []
-    return [T.FoldingRange(start_line=a, end_line=b) for a, b in navigation.folding_ranges(doc)]
+    ranges = await ls.run(a.doc, navigation.folding_ranges, a.doc)
+    return [T.FoldingRange(start_line=lo, end_line=hi) for lo, hi in ranges]
 
 
 @server.feature(T.TEXT_DOCUMENT_INLAY_HINT)
 @_guard([])
-def on_inlay_hint(ls: JobspecServer, params: T.InlayHintParams):
-    doc = ls.document(params.text_document.uri)
-    if doc is None:
+async def on_inlay_hint(ls: JobspecServer, params: T.InlayHintParams):
+    a = await ls.snapshot(params.text_document.uri)
+    if a is None:
         return []
+    doc = a.doc
     lo, hi = ls.offset(doc, params.range.start), ls.offset(doc, params.range.end)
     hints = []
-    for off, label in navigation.inlay_hints(doc, lo, hi):
+    for off, label in await ls.run(doc, navigation.inlay_hints, doc, lo, hi):
         p = ls.lsp_range(doc, off, off).start
         hints.append(T.InlayHint(position=p, label=label, padding_left=True))
     return hints
@@ -745,8 +784,9 @@ def main(argv=None) -> int:
     logging.basicConfig(
         stream=sys.stderr, level=args.log_level, format="jobspec-lsp %(levelname)s %(message)s"
     )
-    if args.tcp or args.ws:
-        spec = args.tcp or args.ws
+    spec = args.tcp or args.ws
+    host, port = "", ""
+    if spec:
         host, _, port = spec.rpartition(":")
         if not port.isdigit():
             ap.error(f"expected HOST:PORT, not {spec!r}")
@@ -759,6 +799,11 @@ def main(argv=None) -> int:
                     file=sys.stderr,
                 )
                 return 2
+    # Work on big documents runs in threads (pure Python, holding the GIL in turns); a
+    # shorter switch interval than the default 5 ms lets the event loop answer small
+    # requests meanwhile without waiting several intervals (benchmarks/bench_concurrency.py)
+    sys.setswitchinterval(0.001)
+    if spec:
         (server.start_tcp if args.tcp else server.start_ws)(host or "127.0.0.1", int(port))
     else:
         server.start_io()
