@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import fnmatch
 import logging
 import re
@@ -45,7 +46,7 @@ class Settings:
     # None: the project's [tool.jobspec] target for the document, else "rfc"
     target: str | None = None
     files: tuple[str, ...] = DEFAULT_GLOBS
-    sort_keys: bool = True
+    sort_keys: bool | None = None  # None: [tool.jobspec.format] sort-keys, else true
     docs_url: str | None = None
 
     @classmethod
@@ -508,6 +509,8 @@ def _format_edits(ls: JobspecServer, uri: str):
     text = a.doc.text
     path = to_fs_path(uri)
     options = formatter.load_options(path) if path else formatter.FormatOptions()
+    if ls.settings.sort_keys is not None:  # the editor's setting wins over the project's
+        options = dataclasses.replace(options, sort_keys=ls.settings.sort_keys)
     try:
         new = formatter.format_text(text, ls.language(uri), options)
     except formatter.FormatError:

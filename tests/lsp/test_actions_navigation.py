@@ -287,3 +287,31 @@ async def test_blocked_conversion_is_offered_disabled_with_the_reason(client):
     )
     (act,) = [a for a in acts if a.title == "Convert to jobspec V1"]
     assert act.edit is None and "V1 counts are fixed" in act.disabled.reason
+
+
+async def test_the_sort_keys_setting_is_used_by_formatting():
+    """jobspec.format.sortKeys false: keys keep their order (the project's sort-keys
+    would apply when the editor says nothing)."""
+    from lsp_support import CONFIG, capabilities
+
+    text = "attributes: {system: {duration: 0}}\nversion: 1\n" + MESSY.split("version: 1\n", 1)[1]
+    text = text.replace("attributes:\n    system:\n        duration: 0\n", "")
+    for sort, first in ((False, "attributes"), (True, "version")):
+        client = await CONFIG.start()
+        try:
+            await client.initialize_session(
+                T.InitializeParams(
+                    capabilities=capabilities(configuration=False),
+                    initialization_options={"jobspec": {"format": {"sortKeys": sort}}},
+                )
+            )
+            uri = await open_doc(client, f"sort-{sort}.jobspec.yaml", text)
+            edits = await client.text_document_formatting_async(
+                T.DocumentFormattingParams(
+                    T.TextDocumentIdentifier(uri),
+                    T.FormattingOptions(tab_size=2, insert_spaces=True),
+                )
+            )
+            assert apply_edits(text, edits).startswith(first + ":"), sort
+        finally:
+            await client.shutdown_session()
