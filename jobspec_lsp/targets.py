@@ -27,7 +27,7 @@ import numbers
 from collections.abc import Iterator
 from typing import cast
 
-from . import formats
+from . import examples, formats
 from .diagnostics import Diagnostic, Severity, define
 from .document import Document, Mapping, Node, Scalar, Sequence, to_python
 
@@ -42,21 +42,7 @@ NAMES = {
 
 E = Severity.ERROR
 
-_V1_BODY = """resources:
-  - type: slot
-    count: 1
-    label: task
-    with:
-      - type: core
-        count: 1
-tasks:
-  - command: [app]
-    slot: task
-    count: {per_slot: 1}
-attributes:
-  system:
-    duration: 3600
-"""
+_V1_BODY = examples.jobspec(system="    duration: 3600\n").split("\n", 1)[1]  # no version line
 
 JS001 = define(
     "JS001",

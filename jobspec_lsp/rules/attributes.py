@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .. import formats, vocabulary
+from .. import examples, formats, vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar
 from . import constraints, dependencies, files  # the JS5xx families hang off system
@@ -14,12 +14,7 @@ E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
 
 def _js(system: str) -> str:
-    body = "".join(f"    {line}\n" for line in system.splitlines())
-    return (
-        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
-        "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
-        "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n" + body
-    )
+    return examples.jobspec(system=examples.nested(system, 4))
 
 
 ATTR_UNKNOWN = define(

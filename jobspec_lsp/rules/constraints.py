@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import formats, vocabulary
+from .. import examples, formats, vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Sequence
 from .base import Context, describe, did_you_mean, is_str, range_in_string, suggest
@@ -11,13 +11,7 @@ E, W = Severity.ERROR, Severity.WARNING
 
 
 def _js(constraints: str) -> str:
-    body = "".join(f"      {line}\n" for line in constraints.splitlines())
-    return (
-        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
-        "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
-        "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
-        "    constraints:\n" + body
-    )
+    return examples.with_system("constraints", constraints)
 
 
 NOT_OBJECT = define(

@@ -9,6 +9,7 @@ test suite runs them through it.
 
 from __future__ import annotations
 
+from .. import examples
 from ..diagnostics import Severity, define
 
 E, W = Severity.ERROR, Severity.WARNING
@@ -16,9 +17,8 @@ E, W = Severity.ERROR, Severity.WARNING
 
 def _js(resources: str, tasks: str | None = None, version: int = 999, system: str = "") -> str:
     tasks = tasks or "  - command: [app]\n    slot: task\n    count:\n      per_slot: 1\n"
-    return (
-        f"version: {version}\nresources:\n{resources}tasks:\n{tasks}attributes:\n  system:\n"
-        f"    duration: 3600\n{system}"
+    return examples.jobspec(
+        version=version, resources=resources, tasks=tasks, system="    duration: 3600\n" + system
     )
 
 

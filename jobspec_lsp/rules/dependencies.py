@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import examples
 from ..diagnostics import Severity, define
 from ..document import Mapping, Sequence
 from .base import Context, anchor_for_missing, describe, did_you_mean, is_str, suggest
@@ -10,13 +11,7 @@ E, W = Severity.ERROR, Severity.WARNING
 
 
 def _js(deps: str) -> str:
-    body = "".join(f"      {line}\n" for line in deps.splitlines())
-    return (
-        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
-        "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
-        "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
-        "    dependencies:\n" + body
-    )
+    return examples.with_system("dependencies", deps)
 
 
 NOT_LIST = define(

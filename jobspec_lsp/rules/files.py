@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from .. import vocabulary
+from .. import examples, vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
 from .base import Context, anchor_for_missing, describe, did_you_mean, is_int, is_str, suggest
@@ -14,13 +14,7 @@ E, W = Severity.ERROR, Severity.WARNING
 
 
 def _js(files: str) -> str:
-    body = "".join(f"      {line}\n" for line in files.splitlines())
-    return (
-        "version: 999\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
-        "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [app]\n"
-        "    slot: task\n    count: {per_slot: 1}\nattributes:\n  system:\n    duration: 0\n"
-        "    files:\n" + body
-    )
+    return examples.with_system("files", files)
 
 
 _GOOD = _js(

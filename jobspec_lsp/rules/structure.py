@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import vocabulary
+from .. import examples, vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
 from .base import (
@@ -19,22 +19,7 @@ from .base import (
 
 E, W = Severity.ERROR, Severity.WARNING
 
-_MIN = """version: 1
-resources:
-  - type: slot
-    count: 1
-    label: task
-    with:
-      - type: core
-        count: 1
-tasks:
-  - command: [app]
-    slot: task
-    count: {per_slot: 1}
-attributes:
-  system:
-    duration: 0
-"""
+_MIN = examples.jobspec(version=1)
 
 NOT_MAPPING = define(
     "JS100",

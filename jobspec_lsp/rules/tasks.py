@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import vocabulary
+from .. import examples, vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
 from .base import (
@@ -20,26 +20,12 @@ from .base import (
 E, W = Severity.ERROR, Severity.WARNING
 
 
+_SLOT_OF_TWO = "  - type: slot\n    count: 2\n    label: task\n    with:\n      - type: core\n        count: 1\n"
+_VERBOSE_TASK = "  - command: [app, --verbose]\n    slot: task\n    count:\n      per_slot: 1\n"
+
+
 def _js(resources: str | None = None, task: str | None = None) -> str:
-    resources = (
-        resources
-        or """  - type: slot
-    count: 2
-    label: task
-    with:
-      - type: core
-        count: 1
-"""
-    )
-    task = (
-        task
-        or """  - command: [app, --verbose]
-    slot: task
-    count:
-      per_slot: 1
-"""
-    )
-    return f"version: 999\nresources:\n{resources}tasks:\n{task}attributes:\n  system:\n    duration: 0\n"
+    return examples.jobspec(resources=resources or _SLOT_OF_TWO, tasks=task or _VERBOSE_TASK)
 
 
 _TWO_SLOTS = """  - type: node
