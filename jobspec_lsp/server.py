@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from importlib import resources as importlib_resources
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
@@ -106,7 +107,14 @@ class JobspecServer(LanguageServer):
             enc = None
         return str(getattr(enc, "value", enc) or "utf-16")
 
+    def opened(self, uri: str) -> bool:
+        """Whether the client opened this document. The server works only on what the
+        client gave it: a request about any other URI never reads the file."""
+        return unquote(uri) in self.workspace.text_documents
+
     def is_jobspec(self, uri: str) -> bool:
+        if not self.opened(uri):
+            return False
         doc = self.workspace.get_text_document(uri)
         lang = (doc.language_id or "").lower()
         if (
@@ -152,6 +160,8 @@ class JobspecServer(LanguageServer):
     async def snapshot(self, uri: str) -> Analysis | None:
         """The analysis of the current version: from the cache, or computed now, off the
         event loop when the document is big (so no request waits on another's work)."""
+        if not self.is_jobspec(uri):
+            return None
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
@@ -228,10 +238,9 @@ class JobspecServer(LanguageServer):
     async def _publish(self, uri: str, delay: float = 0) -> None:
         try:
             await asyncio.sleep(delay)  # cancelled if a newer change arrives meanwhile
-            try:
-                tdoc = self.workspace.get_text_document(uri)
-            except KeyError:
-                return
+            if not self.opened(uri):
+                return  # closed meanwhile: nothing to read (and never from disk)
+            tdoc = self.workspace.get_text_document(uri)
             version = tdoc.version
             if not self.is_jobspec(uri):
                 if self.published.get(uri, False) is not False:

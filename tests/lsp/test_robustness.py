@@ -115,3 +115,26 @@ def test_tcp_transport():
         proc.kill()
         proc.wait()
         proc.stderr.close()
+
+
+async def test_requests_about_unopened_files_never_read_them(client, tmp_path):
+    """Only what the client opened is read: a request naming any other file (here a
+    broken jobspec on disk, and a FIFO that would block a reader) gets nothing back."""
+    import os
+
+    from lsprotocol import types as T
+
+    secret = tmp_path / "secret.jobspec.yaml"
+    secret.write_text("version: 1\nresources: nope\ntasks: []\nattributes: {}\n")
+    fifo = tmp_path / "pipe.jobspec.yaml"
+    os.mkfifo(fifo)
+    for path in (secret, fifo):
+        uri = path.as_uri()
+        doc = T.TextDocumentIdentifier(uri)
+        here = T.Position(1, 3)
+        assert await client.text_document_hover_async(T.HoverParams(doc, here)) is None
+        got = await client.text_document_completion_async(T.CompletionParams(doc, here))
+        assert not got or not got.items
+        assert not await client.text_document_document_symbol_async(T.DocumentSymbolParams(doc))
+        report = await client.text_document_diagnostic_async(T.DocumentDiagnosticParams(doc))
+        assert not report.items
