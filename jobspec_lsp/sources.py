@@ -50,10 +50,18 @@ def language_of(name: str | None, text: str | bytes = "", language_id: str | Non
 
 
 # --------------------------------------------------------------------------- discovery
-JOBSPEC_SUFFIXES = (".jobspec.yaml", ".jobspec.yml", ".jobspec.json")
-JOBSPEC_NAMES = ("jobspec.yaml", "jobspec.yml", "jobspec.json")
-# the same as file name patterns, for editors (the language server's default files)
-JOBSPEC_GLOBS = tuple("*" + s for s in JOBSPEC_SUFFIXES) + JOBSPEC_NAMES
+# the file names a directory search takes, as patterns (also the language server's
+# default `jobspec.files`, and the VS Code extension's, which its tests compare)
+JOBSPEC_GLOBS = (
+    "*.jobspec.yaml",
+    "*.jobspec.yml",
+    "*.jobspec.json",
+    "jobspec.yaml",
+    "jobspec.yml",
+    "jobspec.json",
+)
+JOBSPEC_SUFFIXES = tuple(g[1:] for g in JOBSPEC_GLOBS if g.startswith("*"))
+JOBSPEC_NAMES = tuple(g for g in JOBSPEC_GLOBS if not g.startswith("*"))
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"}
 MAX_BYTES = 64 * 1024 * 1024
 

@@ -105,9 +105,9 @@ test("the server's default files are the extension's default jobspec.files", () 
   assert.deepStrictEqual(pkg.contributes.configuration.properties["jobspec.files"].default, DEFAULT_FILES);
 });
 
-test("... and the server's own DEFAULT_GLOBS (jobspec_lsp/server.py)", () => {
-  const server = fs.readFileSync(path.join(__dirname, "..", "..", "..", "jobspec_lsp", "server.py"), "utf8");
-  const globs = server.match(/^DEFAULT_GLOBS = \(([^)]*)\)/m);
-  assert.ok(globs, "DEFAULT_GLOBS not found in server.py");
+test("... and the server's own JOBSPEC_GLOBS (jobspec_lsp/sources.py)", () => {
+  const server = fs.readFileSync(path.join(__dirname, "..", "..", "..", "jobspec_lsp", "sources.py"), "utf8");
+  const globs = server.match(/^JOBSPEC_GLOBS = \(([^)]*)\)/m);
+  assert.ok(globs, "JOBSPEC_GLOBS not found in sources.py");
   assert.deepStrictEqual([...globs[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]), DEFAULT_FILES);
 });
