@@ -14,7 +14,7 @@ import fnmatch
 import logging
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources as importlib_resources
 from pathlib import Path
 from urllib.parse import unquote
@@ -27,6 +27,7 @@ from . import __version__, analysis, completion, config, convert, fixes, hover, 
 from .diagnostics import Diagnostic
 from .document import Document, parse
 from .positions import LineIndex
+from .settings import Settings
 from .sources import JOBSPEC_GLOBS, language_of
 
 log = logging.getLogger("jobspec_lsp")
@@ -37,42 +38,6 @@ BIG = 200_000  # characters: analysed off the event loop
 SETTLE_DELAY = 0.004  # how long a change waits for a newer one already on its way
 BURST_DELAY = 0.03  # ... and inside a burst of changes
 _LOOKS = re.compile(r'^(resources|tasks)\s*:|"(resources|tasks)"\s*:', re.M)
-
-
-@dataclass
-class Settings:
-    select: list[str] | None = None
-    ignore: list[str] = field(default_factory=list)
-    version_rules: str = "auto"
-    # None: the project's [tool.jobspec] target for the document, else "rfc"
-    target: str | None = None
-    files: tuple[str, ...] = DEFAULT_GLOBS
-    sort_keys: bool | None = None  # None: [tool.jobspec.format] sort-keys, else true
-    docs_url: str | None = None
-
-    @classmethod
-    def from_dict(cls, raw) -> Settings:
-        s = cls()
-        if not isinstance(raw, dict):
-            return s
-        if isinstance(raw.get("jobspec"), dict):  # {"jobspec": {...}} or the section itself
-            raw = raw["jobspec"]
-        if isinstance(raw.get("select"), list):
-            s.select = [str(c).upper() for c in raw["select"]] or None
-        if isinstance(raw.get("ignore"), list):
-            s.ignore = [str(c).upper() for c in raw["ignore"]]
-        if raw.get("versionRules") in analysis.VERSION_RULES:
-            s.version_rules = raw["versionRules"]
-        if raw.get("target") in analysis.TARGETS:
-            s.target = raw["target"]
-        if isinstance(raw.get("files"), list) and raw["files"]:
-            s.files = tuple(str(g) for g in raw["files"])
-        fmt = raw.get("format")
-        if isinstance(fmt, dict) and isinstance(fmt.get("sortKeys"), bool):
-            s.sort_keys = fmt["sortKeys"]
-        if isinstance(raw.get("docsUrl"), str):
-            s.docs_url = raw["docsUrl"]
-        return s
 
 
 @dataclass
@@ -359,9 +324,22 @@ def _guard(default):
 # ---------------------------------------------------------------------- lifecycle
 @server.feature(T.INITIALIZE)
 def initialize(ls: JobspecServer, params: T.InitializeParams):
-    ls.settings = Settings.from_dict(params.initialization_options or {})
+    _use_settings(ls, params.initialization_options)
     td = params.capabilities.text_document if params.capabilities else None
     ls.pull = bool(td and td.diagnostic)
+
+
+def _use_settings(ls: JobspecServer, raw) -> None:
+    """Take a complete set of settings; what it gets wrong is logged, once per text."""
+    ls.settings = Settings.from_dict(raw)
+    for problem in ls.settings.problems:
+        log.warning("settings: %s", problem)
+        try:
+            ls.window_log_message(
+                T.LogMessageParams(type=T.MessageType.Warning, message=f"jobspec-lsp: {problem}")
+            )
+        except Exception:  # noqa: BLE001 - no client to tell (tests): the log has it
+            pass
 
 
 @server.feature(T.INITIALIZED)
@@ -381,7 +359,7 @@ async def _pull_configuration(ls: JobspecServer) -> None:
         log.debug("workspace/configuration failed", exc_info=True)
         return
     if got and isinstance(got[0], dict):
-        ls.settings = Settings.from_dict(got[0])
+        _use_settings(ls, got[0])
         ls.refresh_all()
 
 
@@ -389,7 +367,7 @@ async def _pull_configuration(ls: JobspecServer) -> None:
 async def did_change_configuration(ls: JobspecServer, params: T.DidChangeConfigurationParams):
     settings = params.settings
     if isinstance(settings, dict) and isinstance(settings.get("jobspec"), dict):
-        ls.settings = Settings.from_dict(settings["jobspec"])
+        _use_settings(ls, settings["jobspec"])
         ls.refresh_all()
     else:
         await _pull_configuration(ls)

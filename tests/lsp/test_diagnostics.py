@@ -292,3 +292,22 @@ async def test_target_from_settings_and_from_the_project(tmp_path):
         }
     finally:
         await client.shutdown_session()
+
+
+async def test_a_wrong_setting_is_said_in_the_log():
+    from lsp_support import CONFIG, capabilities
+
+    client = await CONFIG.start()
+    try:
+        await client.initialize_session(
+            T.InitializeParams(
+                capabilities=capabilities(configuration=False),
+                initialization_options={"jobspec": {"target": "flux", "ignore": ["JS307"]}},
+            )
+        )
+        uri = await open_doc(client, "badsetting.jobspec.yaml", CANONICAL)
+        assert "JS307" not in {d.code for d in client.diagnostics[uri]}  # the rest still applies
+        messages = [m.message for m in client.log_messages]
+        assert any("jobspec.target: expected rfc, flux-core" in m for m in messages), messages
+    finally:
+        await client.shutdown_session()
