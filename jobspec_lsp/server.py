@@ -27,6 +27,7 @@ from . import __version__, analysis, completion, config, convert, fixes, hover, 
 from .diagnostics import Diagnostic
 from .document import Document, parse
 from .positions import LineIndex
+from .scheduling import Debouncer, OneAtATime
 from .settings import Settings
 from .sources import JOBSPEC_GLOBS, language_of
 
@@ -35,8 +36,6 @@ log = logging.getLogger("jobspec_lsp")
 DEFAULT_GLOBS = JOBSPEC_GLOBS
 LANGUAGES = ("yaml", "json", "flux-jobspec", "jsonc")
 BIG = 200_000  # characters: analysed off the event loop
-SETTLE_DELAY = 0.004  # how long a change waits for a newer one already on its way
-BURST_DELAY = 0.03  # ... and inside a burst of changes
 _LOOKS = re.compile(r'^(resources|tasks)\s*:|"(resources|tasks)"\s*:', re.M)
 
 
@@ -56,11 +55,10 @@ class JobspecServer(LanguageServer):
         self.settings = Settings()
         self.cache: dict[str, Analysis] = {}
         self.project_targets: dict[str, str] = {}  # uri -> [tool.jobspec] target
-        self.tasks: dict[str, asyncio.Task] = {}
+        self.debouncer = Debouncer(self._publish)
         self.pull = False
         self.published: dict[str, int | None] = {}
-        self.running: set[str] = set()  # big documents being analysed in a thread
-        self.rerun: set[str] = set()  # ... that changed meanwhile
+        self.big = OneAtATime(again=self.schedule)  # big documents: one thread each
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -186,23 +184,11 @@ class JobspecServer(LanguageServer):
     # ------------------------------------------------------------------ diagnostics
     def schedule(self, uri: str) -> None:
         """Analyse and publish the newest version; a newer change cancels older work."""
-        if self.pull:
-            return
-        loop = asyncio.get_event_loop()
-        # a change waits a few milliseconds (changes already on the wire land first and
-        # cancel it); if the previous one was still waiting, changes come faster than
-        # that (a burst): the older work is cancelled and the newest waits a bit longer
-        old = self.tasks.pop(uri, None)
-        in_burst = old is not None and not old.done()
-        if old is not None and in_burst:
-            old.cancel()
-        self.tasks[uri] = loop.create_task(
-            self._publish(uri, BURST_DELAY if in_burst else SETTLE_DELAY)
-        )
+        if not self.pull:
+            self.debouncer.request(uri)
 
-    async def _publish(self, uri: str, delay: float = 0) -> None:
+    async def _publish(self, uri: str) -> None:
         try:
-            await asyncio.sleep(delay)  # cancelled if a newer change arrives meanwhile
             if not self.opened(uri):
                 return  # closed meanwhile: nothing to read (and never from disk)
             tdoc = self.workspace.get_text_document(uri)
@@ -213,22 +199,8 @@ class JobspecServer(LanguageServer):
                     self.published.pop(uri, None)
                 return
             if len(tdoc.source) > BIG:
-                # one analysis of a big document at a time: a thread cannot be
-                # cancelled, so changes meanwhile are analysed once it is done
-                if uri in self.running:
-                    self.rerun.add(uri)
-                    return
-                self.running.add(uri)
-                fut = asyncio.get_event_loop().run_in_executor(None, self.analyse, uri)
-
-                def finished(_, uri=uri):
-                    self.running.discard(uri)
-                    if uri in self.rerun:
-                        self.rerun.discard(uri)
-                        self.schedule(uri)
-
-                fut.add_done_callback(finished)
-                result = await asyncio.shield(fut)
+                # a thread cannot be cancelled: one at a time, the newest version after
+                result = await self.big.run(uri, lambda: self.analyse(uri))
             else:
                 result = self.analyse(uri)
             current = self.workspace.get_text_document(uri).version
@@ -392,9 +364,7 @@ def did_save(ls: JobspecServer, params: T.DidSaveTextDocumentParams):
 def did_close(ls: JobspecServer, params: T.DidCloseTextDocumentParams):
     uri = params.text_document.uri
     ls.cache.pop(uri, None)
-    task = ls.tasks.pop(uri, None)
-    if task is not None:
-        task.cancel()
+    ls.debouncer.cancel(uri)
     if not ls.pull and ls.published.pop(uri, None) is not None:
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
