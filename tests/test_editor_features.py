@@ -24,28 +24,43 @@ def mutate(text: str, rnd: random.Random) -> str:
     return "".join(chars)
 
 
+def inside(text, start, end):
+    return 0 <= start <= end <= len(text)
+
+
 def test_features_survive_mutated_examples_at_every_kind_of_offset():
+    """No exception, and every range any feature returns lies inside the document."""
     rnd = random.Random(7)
     for _ in range(300):
         text = mutate(rnd.choice(EXAMPLES), rnd)
         doc = parse(text)
+        n_lines = text.count("\n") + 1
         for _ in range(5):
             off = rnd.randint(0, len(text))
-            completion.complete(text, off)
+            cands, start, end = completion.complete_at(text, off)
+            assert inside(text, start, end) and start <= off <= max(end, off)
+            assert all(c.label for c in cands)
             if doc.root is not None:
-                hover.hover(doc, off)
-                navigation.definition(doc, off)
-                navigation.references(doc, off)
-                navigation.prepare_rename(doc, off)
-        navigation.document_symbols(doc)
-        navigation.folding_ranges(doc)
-        navigation.inlay_hints(doc, 0, len(text))
+                h = hover.hover(doc, off)
+                assert h is None or (inside(text, h.start, h.end) and h.markdown)
+                for node in [navigation.definition(doc, off), navigation.prepare_rename(doc, off)]:
+                    assert node is None or inside(text, node.start, node.end)
+                assert all(inside(text, n.start, n.end) for n in navigation.references(doc, off))
+        for s in navigation.document_symbols(doc):
+            assert inside(text, s.start, s.end) and s.start <= s.sel_start <= s.sel_end <= s.end
+        for a, b in navigation.folding_ranges(doc):
+            assert 0 <= a < b < n_lines
+        for at, label in navigation.inlay_hints(doc, 0, len(text)):
+            assert inside(text, at, at) and label
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=" -:{}[],'\"#\nabcy0123&*", max_size=80), st.integers(0, 80))
 def test_completion_never_raises(text, off):
-    completion.complete(text, min(off, len(text)))
+    off = min(off, len(text))
+    cands, start, end = completion.complete_at(text, off)
+    assert inside(text, start, end)
+    assert all(isinstance(c.label, str) and c.label for c in cands)
 
 
 def test_hover_on_values_explains_the_value():
