@@ -437,6 +437,7 @@ class _FluxCore(_Checker):
         "afterany",
         "afterok",
         "afternotok",
+        "afterexcept",
         "afterstart",
         "begin-time",
         "singleton",

@@ -7,6 +7,7 @@ Reads JSON lines on stdin, writes one JSON line per input on stdout:
 - ``constraint``: each line a string; Flux's ``--requires`` parser (RFC 35).
   Out: {"ok": bool, "result": obj, "error": str}.
 - ``shape``: each line a string; Flux's RFC 46 shape parser.
+- ``v1check``: each line a jobspec; flux-core's C ``flux_jobspec1_check``.
 - ``yaml``: each line a string of YAML; what ``JobspecV1.from_yaml_stream`` reads
   (``repr`` of it, so dates and other non-JSON values show).
 - ``validate``: each line a jobspec (JSON text); ``flux.job.validate_jobspec`` with the
@@ -54,6 +55,19 @@ def main():
         def answer(text):
             js = JobspecV1.from_yaml_stream(json.loads(text))
             return {"ok": True, "result": canon(js.jobspec)}
+    elif mode == "v1check":  # flux-core's C V1 checker, flux_jobspec1_check()
+        from flux.core.inner import ffi, lib
+
+        def answer(text):
+            err = ffi.new("flux_jobspec1_error_t *")
+            js = lib.flux_jobspec1_decode(text.encode(), err)
+            if js == ffi.NULL:
+                return {"ok": False, "error": ffi.string(err.text).decode()}
+            try:
+                rc = lib.flux_jobspec1_check(js, err)
+                return {"ok": rc == 0, "error": ffi.string(err.text).decode() if rc else ""}
+            finally:
+                lib.flux_jobspec1_destroy(js)
     else:
         raise SystemExit(f"unknown mode {mode}")
     stuck = None
