@@ -248,11 +248,9 @@ class _FluxCore(_Checker):
                     for k, _ in children.pairs:  # iterating a mapping gives its keys
                         yield k
                 elif isinstance(children, Scalar) and isinstance(children.value, str):
-                    if children.value:
+                    if children.value:  # iterating a string gives its characters
                         yield children
-                elif isinstance(children, Scalar) and children.value is not None:
-                    self.reject(children, "'with' must be a list of resources")
-                elif isinstance(children, Scalar):
+                else:  # a number, a boolean or null cannot be iterated
                     self.reject(children, "'with' must be a list of resources")
 
     def resource(self, res: Node, v1: bool) -> None:
