@@ -36,7 +36,16 @@ def _severity_name(sev: Severity) -> str:
     return sev.label
 
 
+def shown_path(path: str) -> str:
+    """A path for one output line: control characters written as escapes, so a file
+    name cannot start a line of its own (or a fake diagnostic)."""
+    if path.isprintable():
+        return path
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
+
+
 def emit_text(out, path, doc, diags):
+    path = shown_path(path)
     for d in diags:
         s = doc.lines.position(d.start)
         out.write(
@@ -45,11 +54,22 @@ def emit_text(out, path, doc, diags):
         )
 
 
+def _github_data(s: str) -> str:
+    """A workflow command's message, escaped as GitHub reads it back."""
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(s: str) -> str:
+    """A workflow command's property value (a file name can hold anything)."""
+    return _github_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
 def emit_github(out, path, doc, diags):
     level = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+    path = _github_property(path)
     for d in diags:
         s, e = doc.lines.position(d.start), doc.lines.position(d.end)
-        msg = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        msg = _github_data(d.message)
         out.write(
             f"::{level.get(d.severity, 'notice')} file={path},line={s.line + 1},"
             f"col={s.character + 1},endLine={e.line + 1},endColumn={e.character + 1},"

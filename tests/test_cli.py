@@ -253,3 +253,17 @@ def test_a_directory_without_jobspecs_says_so(tmp_path):
     (tmp_path / "notes.yaml").write_text("a: 1\n")
     proc = run_cli("check", tmp_path)
     assert proc.returncode == 0 and "no jobspec files found" in proc.stderr.decode()
+
+
+def test_a_file_name_cannot_forge_output_lines(tmp_path):
+    """A newline in a file name is written escaped, in text and in GitHub annotations
+    (where it would otherwise start a workflow command of its own)."""
+    evil = tmp_path / "x\n::error file=forged.yaml,line=1::pwned\n.jobspec.yaml"
+    evil.write_text("version: 1\nresources: []\ntasks: []\nattributes: {}\n")
+    for fmt in ("text", "github"):
+        proc = run_cli("check", "--format", fmt, evil)
+        lines = proc.stdout.decode().splitlines()
+        assert lines and all("JS" in line for line in lines), lines
+        assert not any(line.startswith("::error file=forged") for line in lines)
+    gh = run_cli("check", "--format", "github", evil).stdout.decode()
+    assert "%0A%3A%3Aerror file=forged.yaml%2Cline=1%3A%3Apwned%0A" in gh
