@@ -295,3 +295,33 @@ def test_a_key_in_the_wrong_place_says_where_it_belongs():
     assert task.severity == Severity.ERROR
     (attr,) = diags(text, "JS401")
     assert marked(text, attr) == "duration" and "belongs under attributes.system" in attr.message
+
+
+def test_near_spellings_among_many_labels():
+    """Hundreds of labels: the suggestion is still the near spelling (found without
+    comparing every task with every label)."""
+    from jobspec_lsp.rules.base import Suggester, suggest
+
+    labels = [f"lab{i}" for i in range(700)] + ["database", "reader-01"]
+    near = Suggester(labels)
+    for word in ("lab5x", "lbb77", "databse", "reader01", "lab699", "nolab42x"):
+        assert near.best(word, cutoff=0.0) == suggest(word, labels, cutoff=0.0), word
+    few = Suggester(["alpha", "beta"])  # few candidates: compared with all of them
+    assert few.best("alpah") == "alpha" and few.best("zzz") is None
+
+
+def test_many_unknown_slots_are_each_reported_with_a_short_message():
+    res = "".join(
+        f"  - type: slot\n    count: 1\n    label: lab{i}\n    with: [{{type: core, count: 1}}]\n"
+        for i in range(300)
+    )
+    tasks = "".join(
+        f"  - command: [app]\n    slot: lab{i}x\n    count: {{per_slot: 1}}\n" for i in range(300)
+    )
+    text = (
+        f"version: 999\nresources:\n{res}tasks:\n{tasks}attributes: {{system: {{duration: 0}}}}\n"
+    )
+    found = [d for d in check(text) if d.code == "JS307"]
+    assert len(found) == 300
+    assert all(d.data["suggestion"] == marked(text, d)[:-1] for d in found)
+    assert all(len(d.message) < 200 and "and 290 more" in d.message for d in found)

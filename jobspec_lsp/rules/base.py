@@ -125,6 +125,56 @@ def suggest(word, candidates, cutoff=0.6) -> str | None:
     return got[0] if got else None
 
 
+class Suggester:
+    """Near spellings among many candidates (a document's slot labels, say), in
+    near-linear time: ``suggest`` compares a word with every candidate, which is
+    quadratic when hundreds of tasks name hundreds of labels. Above ``SMALL``
+    candidates, only the few sharing the most character trigrams with the word (the
+    rarest trigrams pick who is considered; common ones only rank them; ties go to the
+    closest length) are compared. Answers are remembered per word."""
+
+    SMALL = 40
+    POOL = 12
+
+    def __init__(self, candidates):
+        self.candidates = list(dict.fromkeys(c for c in candidates if isinstance(c, str)))
+        self.memo: dict = {}
+        self.index: dict[str, list[int]] = {}
+        if len(self.candidates) > self.SMALL:
+            for i, c in enumerate(self.candidates):
+                for g in _trigrams(c):
+                    self.index.setdefault(g, []).append(i)
+
+    def best(self, word, cutoff=0.6) -> str | None:
+        if not isinstance(word, str):
+            return None
+        key = (word, cutoff)
+        if key not in self.memo:
+            self.memo[key] = suggest(word, self._pool(word), cutoff)
+        return self.memo[key]
+
+    def _pool(self, word: str) -> list[str]:
+        if len(self.candidates) <= self.SMALL:
+            return self.candidates
+        shared: dict[int, int] = {}
+        grams = sorted(_trigrams(word), key=lambda g: len(self.index.get(g, ())))
+        for g in grams:
+            admit = len(shared) < 4 * self.POOL  # enough considered: the rest only rank
+            for i in self.index.get(g, ()):
+                if i in shared:
+                    shared[i] += 1
+                elif admit:
+                    shared[i] = 1
+        n = len(word)
+        best = sorted(shared, key=lambda i: (-shared[i], abs(len(self.candidates[i]) - n)))
+        return [self.candidates[i] for i in best[: self.POOL]]
+
+
+def _trigrams(s: str) -> set[str]:
+    padded = f"  {s} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
 def did_you_mean(s: str | None) -> str:
     return f"; did you mean {s!r}?" if s else ""
 

@@ -7,6 +7,7 @@ from ..diagnostics import Severity, define
 from ..document import Mapping, Scalar, Sequence
 from .base import (
     Context,
+    Suggester,
     anchor_for_missing,
     check_keys,
     describe,
@@ -262,8 +263,9 @@ def check(ctx: Context) -> None:
                 labels[v.label] = v
                 if v.type == "slot":
                     slots[v.label] = v
+    near = Suggester(slots)
     for task in ctx.tasks:
-        _check_task(ctx, task, labels, slots)
+        _check_task(ctx, task, labels, slots, near)
 
 
 def _free(ctx) -> str:
@@ -278,7 +280,7 @@ def _unique(label: str, taken) -> str:
     return f"{label}{n}"
 
 
-def _check_task(ctx: Context, task, labels, slots) -> None:
+def _check_task(ctx: Context, task, labels, slots, near: Suggester) -> None:
     if not isinstance(task, Mapping):
         return ctx.report(
             TASK_NOT_MAPPING,
@@ -347,20 +349,20 @@ def _check_task(ctx: Context, task, labels, slots) -> None:
                 "vertex, not a slot; tasks run in slots",
             )
         elif ctx.vertices:
-            guess = suggest(slot.value, slots, cutoff=0.0) if slots else None
+            guess = near.best(slot.value, cutoff=0.0) if slots else None
             if slots:
-                msg = (
-                    f"no slot is labelled {slot.value!r}{did_you_mean(guess)} (slots: "
-                    + ", ".join(sorted(slots))
-                    + ")"
+                names = sorted(slots)
+                shown = ", ".join(names[:10]) + (
+                    f", and {len(names) - 10} more" if len(names) > 10 else ""
                 )
+                msg = f"no slot is labelled {slot.value!r}{did_you_mean(guess)} (slots: {shown})"
             else:
                 msg = f"no slot is labelled {slot.value!r}: the resources define no slot"
             ctx.report(
                 UNKNOWN_SLOT,
                 slot,
                 msg,
-                data={"suggestion": guess, "labels": sorted(slots)} if guess else None,
+                data={"suggestion": guess} if guess else None,
             )
 
     pair = task.pair("count")
