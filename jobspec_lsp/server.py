@@ -14,6 +14,7 @@ import fnmatch
 import logging
 import re
 import sys
+import threading
 from dataclasses import dataclass
 from importlib import resources as importlib_resources
 from pathlib import Path
@@ -47,6 +48,28 @@ class Analysis:
     conversion: convert.Conversion | None = None  # on the first code-action request
 
 
+class _Resync:
+    """A JSON-RPC reader that finds its way back after a malformed frame. A frame
+    whose header does not parse (``Content-Length: abc``) leaves its body in front of
+    the next header on one line; pygls's loop never matches that header again and the
+    server stops answering. This drops what stands before a ``Content-Length:`` and
+    logs it, so the next well-formed message is read as usual."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def readline(self) -> bytes:
+        line = await self.inner.readline()
+        at = line.find(b"Content-Length:")
+        if at > 0:
+            log.error("malformed JSON-RPC frame: %d bytes dropped before the next header", at)
+            return line[at:]
+        return line
+
+    async def readexactly(self, n: int) -> bytes:
+        return await self.inner.readexactly(n)
+
+
 class JobspecServer(LanguageServer):
     def __init__(self):
         super().__init__(
@@ -59,6 +82,30 @@ class JobspecServer(LanguageServer):
         self.pull = False
         self.published: dict[str, int | None] = {}
         self.big = OneAtATime(again=self.schedule)  # big documents: one thread each
+
+    def _start_io_async(self, stdin=None, stdout=None):
+        """pygls's stdio loop, with a reader that resynchronises (see _Resync)."""
+        from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+
+        self._stop_event = threading.Event()
+        reader = _Resync(StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool))
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(
+                run_async(
+                    stop_event=self._stop_event,
+                    reader=reader,
+                    protocol=self.protocol,
+                    logger=log,
+                    error_handler=self.report_server_error,
+                )
+            )
+        except BrokenPipeError:
+            log.error("the client's connection is lost: shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     # ------------------------------------------------------------------ helpers
     @property

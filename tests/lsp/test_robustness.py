@@ -138,3 +138,40 @@ async def test_requests_about_unopened_files_never_read_them(client, tmp_path):
         assert not await client.text_document_document_symbol_async(T.DocumentSymbolParams(doc))
         report = await client.text_document_diagnostic_async(T.DocumentDiagnosticParams(doc))
         assert not report.items
+
+
+def test_a_frame_with_a_broken_header_does_not_end_the_conversation():
+    """`Content-Length: abc` and its body: the server logs it, finds the next header
+    and answers the next request."""
+    import threading
+
+    proc = subprocess.Popen(
+        [SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    watchdog = threading.Timer(60, proc.kill)  # a server that never answers: EOF, not a hang
+    watchdog.start()
+    try:
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"capabilities": {}, "processId": None},
+        }
+        proc.stdin.write(frame(json.dumps(init).encode()))
+        proc.stdin.write(b'Content-Length: abc\r\n\r\n{"jsonrpc": "2.0", "id": 2}')
+        proc.stdin.write(frame(b'{"jsonrpc": "2.0", "id": 3, "method": "shutdown"}'))
+        proc.stdin.flush()
+        answers = {}
+        while 3 not in answers:
+            msg = read_message(proc.stdout)
+            if "id" in msg:
+                answers[msg["id"]] = msg
+        assert "capabilities" in answers[1]["result"] and "result" in answers[3]
+        proc.stdin.write(frame(b'{"jsonrpc": "2.0", "method": "exit"}'))
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        assert b"malformed JSON-RPC frame" in proc.stderr.read()
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
