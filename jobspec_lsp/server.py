@@ -784,8 +784,17 @@ def main(argv=None) -> int:
     ap.add_argument("--version", action="version", version=f"jobspec-lsp {__version__}")
     group = ap.add_mutually_exclusive_group()
     group.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
-    group.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket")
-    group.add_argument("--ws", metavar="HOST:PORT", help="listen for WebSocket connections")
+    group.add_argument(
+        "--tcp",
+        metavar="HOST:PORT",
+        help="listen on a TCP socket (HOST empty: 127.0.0.1). No authentication: anyone who "
+        "can connect can have the server read documents they send; keep it on loopback",
+    )
+    group.add_argument(
+        "--ws",
+        metavar="HOST:PORT",
+        help="listen for WebSocket connections (no authentication either)",
+    )
     ap.add_argument("--log-level", default="WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     args = ap.parse_args(argv)
     logging.basicConfig(
