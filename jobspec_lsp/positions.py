@@ -9,6 +9,7 @@ clients expect by default).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -32,18 +33,23 @@ class Range:
 
 
 class LineIndex:
-    """Maps code-point offsets in ``text`` to line/character positions."""
+    """Maps code-point offsets in ``text`` to line/character positions. Lines end at
+    ``\n``, ``\r\n`` or a lone ``\r``, as LSP counts them (and as YAML reads them);
+    U+2028 and the like are ordinary characters here."""
 
     __slots__ = ("text", "_starts")
 
     def __init__(self, text: str):
         self.text = text
         starts = [0]
-        find = text.find
-        i = find("\n")
-        while i != -1:
-            starts.append(i + 1)
-            i = find("\n", i + 1)
+        if "\r" in text:
+            starts.extend(m.end() for m in _BREAK.finditer(text))
+        else:
+            find = text.find
+            i = find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
         self._starts = starts
 
     @property
@@ -97,6 +103,9 @@ class LineIndex:
             units += _char_units(text[i], enc)
             i += 1
         return i
+
+
+_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _char_units(ch: str, encoding: str) -> int:

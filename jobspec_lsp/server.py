@@ -23,6 +23,7 @@ from urllib.parse import unquote
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument, Workspace
 
 from . import __version__, analysis, completion, config, convert, fixes, hover, navigation, targets
 from .diagnostics import Diagnostic
@@ -46,6 +47,32 @@ class Analysis:
     doc: Document
     diagnostics: list[Diagnostic]
     conversion: convert.Conversion | None = None  # on the first code-action request
+
+
+_LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+class LspTextDocument(TextDocument):
+    """pygls's document with LSP's lines: only ``\n``, ``\r\n`` and ``\r`` end a line.
+    (``str.splitlines`` also breaks at U+2028, U+2029, U+0085, form feeds, ..., so an
+    incremental edit after such a character landed on the wrong line and the server's
+    copy of the text drifted from the editor's.)"""
+
+    @property
+    def lines(self):
+        return tuple(_LSP_LINE.findall(self.source))
+
+
+class _LspWorkspace(Workspace):
+    def _create_text_document(self, doc_uri, source=None, version=None, language_id=None):
+        return LspTextDocument(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self._position_codec,
+        )
 
 
 class _Resync:
@@ -343,6 +370,8 @@ def _guard(default):
 # ---------------------------------------------------------------------- lifecycle
 @server.feature(T.INITIALIZE)
 def initialize(ls: JobspecServer, params: T.InitializeParams):
+    # pygls made the workspace before this handler runs: give it LSP's line breaks
+    ls.workspace.__class__ = _LspWorkspace
     _use_settings(ls, params.initialization_options)
     td = params.capabilities.text_document if params.capabilities else None
     ls.pull = bool(td and td.diagnostic)

@@ -270,3 +270,16 @@ def test_every_lsp_position_encoding(encoding, col):
     node = doc.root.get("a")
     assert doc.lines.position(node.end, encoding=encoding).character == col
     assert doc.lines.offset(0, col, encoding=encoding) == node.end
+
+
+def test_positions_count_lsp_line_breaks_only():
+    """\\n, \\r\\n and a lone \\r end lines (LSP's breaks); U+2028 does not."""
+    from jobspec_lsp.analysis import check
+
+    text = "version: 1\rresources: []\r\ntasks: []\rattributes: {}\r"
+    doc = parse(text)
+    lines = {d.code: doc.lines.position(d.start).line for d in check(doc)}
+    assert lines == {"JS104": 1, "JS105": 2, "JS608": 3}
+    assert doc.lines.line_text(1) == "resources: []"
+    ls = parse('{"a": "x\u2028y",\n"b": 1}', "json").lines
+    assert ls.line_count == 2 and ls.position(len('{"a": "x\u2028y",\n')).line == 1

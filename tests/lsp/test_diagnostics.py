@@ -311,3 +311,29 @@ async def test_a_wrong_setting_is_said_in_the_log():
         assert any("jobspec.target: expected rfc, flux-core" in m for m in messages), messages
     finally:
         await client.shutdown_session()
+
+
+async def test_incremental_edits_after_a_line_separator_land_where_the_editor_says(client):
+    """U+2028 is an ordinary character to LSP: an edit on a later line must change that
+    line in the server's copy too (pygls's own line split moved it one line up)."""
+    text = (
+        '{"version": 1, "attributes": {"user": {"note": "a\u2028b"}, "system": {"duration": 0}},\n'
+        ' "resources": [{"type": "slot", "count": 1, "label": "task",\n'
+        '   "with": [{"type": "core", "count": 0}]}],\n'
+        ' "tasks": [{"command": ["app"], "slot": "task", "count": {"per_slot": 1}}]}\n'
+    )
+    uri = await open_doc(client, "ls.jobspec.json", text, language="json")
+    assert [d.code for d in client.diagnostics[uri]] == ["JS202"]
+    line = 2
+    col = text.split("\n")[line].index('"count": 0') + len('"count": ')
+    client.text_document_did_change(
+        T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            [
+                T.TextDocumentContentChangePartial(
+                    range=T.Range(T.Position(line, col), T.Position(line, col + 1)), text="2"
+                )
+            ],
+        )
+    )
+    assert await wait_published(client, uri, 2) == []
