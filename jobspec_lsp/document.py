@@ -519,7 +519,13 @@ class _Parser:
         return self._doc(root)
 
     def _build(self):
-        loader = _Loader(self.text)
+        text = self.text
+        if self.json and "\\u" in text:
+            # libyaml refuses the \uD83D\uDE00 escapes JSON writes for characters beyond
+            # U+FFFF: it reads a same-length stand-in, and JSON strings holding escapes
+            # are decoded with JSON's own rules from the original text (scalar())
+            text = _SURROGATE_ESCAPE.sub(r"\\u0020", text)
+        loader = _Loader(text)
         try:
             return self._events(loader)
         finally:
@@ -765,7 +771,10 @@ class _Parser:
         plain = ev.implicit[0]
         if tag is None or tag == "!":
             if self.json:
-                value = self._json_plain(raw) if style is None else raw
+                if style is None:
+                    value = self._json_plain(raw)
+                else:
+                    value = self._json_string(raw, start, end)
                 self._finite(value, raw, start, end)
                 return Scalar(start, end, value, style, _STR)
             if not plain:
@@ -847,6 +856,44 @@ class _Parser:
             severity=W,
             data={"replacement": fix, "alternatives": alternatives},
         )
+
+    def _json_string(self, raw: str, start: int, end: int) -> str:
+        """A JSON string's value as JSON decodes it (surrogate pairs joined); a lone
+        surrogate, which is no character, is reported where it is written."""
+        source = self.text[start:end]
+        if "\\u" not in source:
+            return raw
+        try:
+            value = json.loads(source)
+        except ValueError:  # pragma: no cover - _check_json accepted the whole text
+            return raw
+        if not isinstance(value, str):  # pragma: no cover
+            return raw
+        if not any("\ud800" <= c <= "\udfff" for c in value):
+            return value  # every surrogate escape was half of a pair: joined
+        escapes = list(_SURROGATE_ESCAPE.finditer(source))
+        i = 0
+        while i < len(escapes):
+            m = escapes[i]
+            high = int(m.group(0)[2:], 16) <= 0xDBFF
+            nxt = escapes[i + 1] if i + 1 < len(escapes) else None
+            if (
+                high
+                and nxt is not None
+                and nxt.start() == m.end()
+                and int(nxt.group(0)[2:], 16) >= 0xDC00
+            ):
+                i += 2  # a pair: one character
+                continue
+            self.report(
+                SYNTAX,
+                f"{m.group(0)} is half of a surrogate pair, not a character: Flux cannot read it",
+                start + m.start(),
+                start + m.end(),
+            )
+            i += 1
+        # what is reported is kept out of the value: no later step meets a lone surrogate
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in value)
 
     def _json_plain(self, raw):
         if raw == "true":
@@ -935,6 +982,10 @@ class _Parser:
             out_index[k.value] = len(out_pairs)
             out_pairs.append((k, v))
         return out_pairs, out_index
+
+
+# a \u escape of a UTF-16 surrogate (half of a character beyond U+FFFF)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 class _NotJSONConstant(ValueError):

@@ -283,3 +283,16 @@ def test_positions_count_lsp_line_breaks_only():
     assert doc.lines.line_text(1) == "resources: []"
     ls = parse('{"a": "x\u2028y",\n"b": 1}', "json").lines
     assert ls.line_count == 2 and ls.position(len('{"a": "x\u2028y",\n')).line == 1
+
+
+def test_json_strings_are_decoded_as_json_decodes_them():
+    import json as _json
+
+    text = _json.dumps({"version": 1, "attributes": {"user": {"e": "x😀y", "n": "é"}}})
+    doc = parse(text, "json")  # \\ud83d\\ude00, as json.dumps writes an emoji
+    assert doc.problems == []
+    assert to_python(doc.root)["attributes"]["user"] == {"e": "x😀y", "n": "é"}
+    lone = '{"a": "x\\udc00y\\ud83d\\ude00\\ud800"}'
+    doc = parse(lone, "json")
+    assert [lone[d.start : d.end] for d in doc.problems] == ["\\udc00", "\\ud800"]
+    assert all(d.code == "JS901" and "surrogate" in d.message for d in doc.problems)
