@@ -156,6 +156,20 @@ NOT_TEXT = define(
     encoding="latin-1",
 )
 
+MAX_CHARS = 16 * 1024 * 1024  # characters analysed; a bigger document gets JS912 alone
+TOO_LARGE = define(
+    "JS912",
+    "document-too-large",
+    E,
+    "The document is too large to analyse.",
+    why=f"Above {MAX_CHARS // (1024 * 1024)} Mi characters a document is not analysed (the "
+    "language server's memory and every editor request stay bounded); it gets this one "
+    "diagnostic. A jobspec that large is almost always generated: check the generator's "
+    "output in parts, or its template. (The examples here use a limit of 60 characters.)",
+    bad="version: 1\nresources: []\ntasks: []\nattributes:\n  system:\n    duration: 3600\n",
+    good="version: 1\n",
+    max_chars=60,
+)
 MAX_DEPTH = 200
 MAX_EXPANSION = 100_000  # nodes reachable through aliases beyond the source's own
 
@@ -335,11 +349,30 @@ class Document:
         return self.text[node.start : node.end]
 
 
-def parse(text: str, language: str = "yaml") -> Document:
-    """Parse ``text``; never raises for any input."""
+def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Document:
+    """Parse ``text``; never raises for any input. Above ``max_chars`` characters the
+    document is not parsed: it gets JS912 alone, on its first line."""
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte order mark is not content; editors do not show it either
     lines = LineIndex(text)
+    if len(text) > max_chars:
+        end = len(lines.line_text(0)) or min(len(text), 1)
+        return Document(
+            text,
+            lines,
+            None,
+            [
+                Diagnostic(
+                    TOO_LARGE,
+                    E,
+                    f"{len(text):,} characters: larger than the {max_chars:,} analysed; "
+                    "this document is not checked",
+                    0,
+                    end,
+                )
+            ],
+            language,
+        )
     return _Parser(text, lines, language).run()
 
 

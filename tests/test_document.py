@@ -296,3 +296,13 @@ def test_json_strings_are_decoded_as_json_decodes_them():
     doc = parse(lone, "json")
     assert [lone[d.start : d.end] for d in doc.problems] == ["\\udc00", "\\ud800"]
     assert all(d.code == "JS901" and "surrogate" in d.message for d in doc.problems)
+
+
+def test_a_document_above_the_limit_gets_one_diagnostic_and_is_not_parsed():
+    from jobspec_lsp.document import MAX_CHARS
+
+    text = "version: 1\n" + "#" * MAX_CHARS + "\n"
+    doc = parse(text)
+    assert doc.root is None and [d.code for d in doc.problems] == ["JS912"]
+    assert (doc.problems[0].start, doc.problems[0].end) == (0, len("version: 1"))
+    assert parse("version: 1\n" + "#" * 100 + "\n").problems == []

@@ -132,6 +132,7 @@ AT = {
     "JS909": "# nothing yet",
     "JS910": "2024-01-31",
     "JS911": "\ufffd",
+    "JS912": "version: 1",
 }
 
 
@@ -139,7 +140,15 @@ def _doc(rule, text, bad):
     enc = rule.example_options.get("encoding")
     if bad and enc:
         return parse_bytes(text.encode(enc))
-    return parse(text, rule.example_options.get("language", "yaml"))
+    return parse(
+        text,
+        rule.example_options.get("language", "yaml"),
+        **(
+            {"max_chars": rule.example_options["max_chars"]}
+            if "max_chars" in rule.example_options
+            else {}
+        ),
+    )
 
 
 def _run(rule, text, bad=True):
