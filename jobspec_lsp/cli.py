@@ -318,7 +318,7 @@ def cmd_fmt(args) -> int:
         else:
             assert path is not None  # stdin without --check/--diff went to stdout above
             try:  # through a symbolic link: replace the file it points to, not the link
-                write_atomic(Path(os.path.realpath(path)), new)
+                write_in_place(Path(os.path.realpath(path)), new)
             except OSError as exc:
                 print(
                     f"jobspec: error: cannot write {shown}: {exc.strerror or exc}", file=sys.stderr
@@ -343,21 +343,21 @@ def cmd_fmt(args) -> int:
     return status
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically, keeping its mode."""
-    import tempfile
+def write_in_place(path: Path, text: str) -> None:
+    """Write ``text`` over ``path``'s content, as a careful editor saves: the file keeps
+    its inode, so its owner, mode, hard links and extended attributes stay as they are
+    (a rename would replace them). The text was formatted and checked in memory first;
+    a file nobody may write (no write bit in its mode) is refused, even for root."""
+    import stat as _stat
 
-    mode = path.stat().st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    if not path.stat().st_mode & (_stat.S_IWUSR | _stat.S_IWGRP | _stat.S_IWOTH):
+        raise PermissionError(13, "read-only file: left as it is")
+    data = text.encode("utf-8")
+    with open(path, "r+b") as fh:
+        fh.write(data)
+        fh.truncate(len(data))
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 def _print_problems(shown, text, diags, stream) -> None:
@@ -417,7 +417,7 @@ def cmd_convert(args) -> int:
             + "\n"
         )
     if args.output:
-        write_atomic(Path(args.output), out) if Path(args.output).exists() else Path(
+        write_in_place(Path(args.output), out) if Path(args.output).exists() else Path(
             args.output
         ).write_text(out, encoding="utf-8")
     else:

@@ -541,3 +541,35 @@ def test_precommit_hooks_file_lists_both_hooks():
             assert pattern.search(name), name
         for name in ("docker-compose.yaml", "jobspec.yaml.bak", "myjobspec.yaml", "a.yaml"):
             assert not pattern.search(name), name
+
+
+def test_fmt_writes_like_a_careful_editor(tmp_path):
+    """The file keeps its inode: hard links see the new text, owner and extended
+    attributes stay; a read-only file is left as it is, with a message."""
+    f = tmp_path / "a.jobspec.yaml"
+    f.write_text(MESSY)
+    twin = tmp_path / "twin.yaml"
+    os.link(f, twin)
+    try:
+        os.setxattr(f, "user.reviewed", b"yes")
+        xattrs = True
+    except OSError:  # a file system without user xattrs
+        xattrs = False
+    before = f.stat()
+    proc = run_cli("fmt", f)
+    assert proc.returncode == 0, proc.stderr
+    after = f.stat()
+    assert f.read_text() == TIDY and twin.read_text() == TIDY  # the hard link too
+    assert (after.st_ino, after.st_uid, after.st_gid) == (
+        before.st_ino,
+        before.st_uid,
+        before.st_gid,
+    )
+    if xattrs:
+        assert os.getxattr(f, "user.reviewed") == b"yes"
+    ro = tmp_path / "ro.jobspec.yaml"
+    ro.write_text(MESSY)
+    ro.chmod(0o444)
+    proc = run_cli("fmt", ro)
+    assert proc.returncode == 2 and "read-only file" in proc.stderr.decode()
+    assert ro.read_text() == MESSY
