@@ -838,7 +838,13 @@ class _Parser:
                 value = ctor(_constructor, yaml.ScalarNode(tag, raw))
             except Exception as exc:  # noqa: BLE001 - a value that does not fit its explicit tag
                 self.report(
-                    UNSAFE_TAG, f"{raw!r} cannot be read as {_short_tag(tag)}: {exc}", start, end
+                    UNSAFE_TAG,
+                    f"{_brief(raw)} has more digits than Python, and so Flux, reads as a "
+                    "number (4,300); write a smaller number, or quote it to keep a string"
+                    if "Exceeds the limit" in str(exc)
+                    else f"{_brief(raw)} cannot be read as {_short_tag(tag)}: {str(exc)[:160]}",
+                    start,
+                    end,
                 )
                 return Scalar(start, end, raw, style, _STR)
             if tag in (_TIMESTAMP, _BINARY):
@@ -1019,6 +1025,16 @@ class _Parser:
 
 # a \u escape of a UTF-16 surrogate (half of a character beyond U+FFFF)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _brief(s: str, limit: int = 40) -> str:
+    """``repr(s)``, its middle left out when it is long (a 4,400-digit number, say)."""
+    text = repr(s)
+    return (
+        text
+        if len(text) <= limit
+        else f"{text[: limit // 2]}…{text[-(limit // 4) :]} ({len(s):,} characters)"
+    )
 
 
 class _NotJSONConstant(ValueError):

@@ -306,3 +306,10 @@ def test_a_document_above_the_limit_gets_one_diagnostic_and_is_not_parsed():
     assert doc.root is None and [d.code for d in doc.problems] == ["JS912"]
     assert (doc.problems[0].start, doc.problems[0].end) == (0, len("version: 1"))
     assert parse("version: 1\n" + "#" * 100 + "\n").problems == []
+
+
+def test_a_number_beyond_pythons_digit_limit_is_a_short_diagnostic():
+    text = "a: " + "9" * 4400 + "\n"
+    (d,) = parse(text).problems
+    assert d.code == "JS906" and (d.start, d.end) == (3, 4403)
+    assert "4,400 characters" in d.message and len(d.message) < 200
