@@ -839,7 +839,7 @@ class _Parser:
             except Exception as exc:  # noqa: BLE001 - a value that does not fit its explicit tag
                 self.report(
                     UNSAFE_TAG,
-                    f"{_brief(raw)} has more digits than Python, and so Flux, reads as a "
+                    f"{_brief(raw)} has more digits than Python (Flux's YAML reader) reads as a "
                     "number (4,300); write a smaller number, or quote it to keep a string"
                     if "Exceeds the limit" in str(exc)
                     else f"{_brief(raw)} cannot be read as {_short_tag(tag)}: {str(exc)[:160]}",
