@@ -319,6 +319,12 @@ def _collapse_count(count, where) -> str:
                 raise ShapeError(
                     f"{where}: count {count!r} is not an idset or range", path=where
                 ) from err
+        if kind == "idset" and not runs:
+            raise ShapeError(
+                f"{where}: the count string {count!r} is an empty idset, which allows no "
+                "count at all; a shape cannot write it",
+                path=where,
+            )
         if kind == "range" or (runs and len(runs) == 1 and runs[0][0] == runs[0][1]):
             raise ShapeError(
                 f"{where}: the count string {count!r} would expand to "

@@ -396,3 +396,12 @@ def test_cli_from_file(tmp_path):
     proc = run_cli("shape", "--from", bad)
     assert proc.returncode == 2 and "resources[0] (node)" in proc.stderr.decode()
     assert run_cli("shape").returncode == 2
+
+
+def test_collapse_refuses_an_empty_count_string_with_its_reason():
+    """An empty idset (count: '') has no shape: said as such, never a shape that
+    expand then rejects."""
+    res = [{"type": "slot", "count": 1, "label": "task", "with": [{"type": "core", "count": ""}]}]
+    with pytest.raises(ShapeError) as info:
+        collapse(res)
+    assert "empty idset" in info.value.message and "resources[0].with[0]" in info.value.message
