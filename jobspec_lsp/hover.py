@@ -192,6 +192,39 @@ def _multiplicity(v) -> int | None:
     return n
 
 
+def _per_slot(slot) -> dict:
+    """(type, unit) -> how many of it one slot holds; None when a count on the way
+    down from the slot is not a plain integer (the scheduler picks it)."""
+    per: dict = {}
+    for d in slot.descendants():
+        if not d.type:
+            continue
+        n: int | None = 1
+        v = d
+        while v is not None and v is not slot:
+            c = v.node.get("count")
+            if not (isinstance(c, Scalar) and type(c.value) is int):
+                n = None
+                break
+            n *= c.value  # type: ignore[operator]
+            v = v.parent
+        unit = d.node.get("unit")
+        key = (
+            d.type,
+            unit.value if isinstance(unit, Scalar) and isinstance(unit.value, str) else None,
+        )
+        per[key] = None if n is None or (key in per and per[key] is None) else per.get(key, 0) + n
+    return per
+
+
+def _amount(rtype: str, unit: str | None, n: int | None) -> str:
+    if unit is not None:
+        return f"{n} {unit} of {rtype}" if n is not None else f"a varying amount of {rtype}"
+    return (
+        f"{n} {_plural(rtype, n)}" if n is not None else f"a varying number of {_plural(rtype, 2)}"
+    )
+
+
 def _vertex_summary(ctx, v) -> str:
     from . import shape
 
@@ -203,23 +236,20 @@ def _vertex_summary(ctx, v) -> str:
     slots = [s for s in [v, *v.descendants(), *v.ancestors()] if s.type == "slot"]
     for s in slots[:4]:
         n = _multiplicity(s)
-        per: dict = {}
-        for d in s.descendants():
-            dm, sm = _multiplicity(d), _multiplicity(s)
-            if d.type and dm is not None and sm:
-                per[d.type] = per.get(d.type, 0) + dm // sm
-        contents = ", ".join(f"{c} {_plural(k, c)}" for k, c in per.items()) or "nothing"
-        tasks = _tasks_for(ctx, s.label, n, per)
+        per = _per_slot(s)
+        contents = ", ".join(_amount(t, u, c) for (t, u), c in per.items()) or "nothing"
+        counted = {t: c for (t, u), c in per.items() if c is not None and u is None}
+        tasks = _tasks_for(ctx, s.label, n, counted)
         total = f"{n} {_plural('slot', n)}" if n is not None else "a varying number of slots"
         lines.append(
             f"Slot **{s.label}**: {total}, each with {contents}"
             + (f"; {tasks}" if tasks else "")
             + "."
         )
-        if n is not None and per:
+        if n is not None and per and all(c is not None for c in per.values()):
             lines.append(
                 "Overall: "
-                + ", ".join(f"{c * n} {_plural(k, c * n)}" for k, c in per.items())
+                + ", ".join(_amount(t, u, c * n) for (t, u), c in per.items())  # type: ignore[operator]
                 + "."
             )
     return "\n\n".join(lines)

@@ -73,3 +73,21 @@ def test_hover_on_values_explains_the_value():
     assert h.markdown == "Between 2 and 16 nodes, multiplying by 2: 2, 4, 8, 16."
     h = hover.hover(doc, text.index("{min: 2}"))
     assert h.markdown == "At least 2 sockets: as many as are available."
+
+
+def test_slot_hover_counts_per_slot_with_units_and_varying_counts():
+    text = (
+        "version: 999\nresources:\n  - type: node\n    count: 4\n    with:\n"
+        "      - type: slot\n        count: {min: 1, max: 4}\n        label: task\n"
+        "        with:\n          - type: core\n            count: 2\n"
+        "          - type: memory\n            count: 24\n            unit: GB\n"
+        "tasks:\n  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n"
+        "attributes: {system: {duration: 0}}\n"
+    )
+    h = hover.hover(parse(text), text.index("type: slot") + 7)
+    # the slot's contents do not depend on how many slots there are
+    assert "a varying number of slots, each with 2 cores, 24 GB of memory" in h.markdown
+    fixed = text.replace("count: {min: 1, max: 4}", "count: 2")
+    h = hover.hover(parse(fixed), fixed.index("type: slot") + 7)
+    assert "8 slots, each with 2 cores, 24 GB of memory" in h.markdown
+    assert "Overall: 16 cores, 192 GB of memory." in h.markdown
