@@ -225,5 +225,9 @@ def inlay_hints(doc: Document, start: int, end: int) -> list[tuple[int, str]]:
             total *= c.value
             p = p.parent
         if total is not None and total != count.value:
-            out.append((count.end, f"= {total} in all"))
+            unit = v.node.get("unit")
+            unit_text = (
+                f" {unit.value}" if isinstance(unit, Scalar) and isinstance(unit.value, str) else ""
+            )
+            out.append((count.end, f"= {total}{unit_text} in all"))
     return out

@@ -115,3 +115,14 @@ def test_inlay_hint_totals_a_repeated_count():
     hints = navigation.inlay_hints(doc, 0, len(TEXT))
     core_count = TEXT.index("count: 2", TEXT.index("type: core"))
     assert (core_count + len("count: 2"), "= 16 in all") in hints
+
+
+def test_inlay_hint_totals_keep_the_unit():
+    text = TEXT.replace(
+        "          - type: core\n            count: 2\n",
+        "          - type: core\n            count: 2\n          - type: memory\n"
+        "            count: 3\n            unit: GB\n",
+    )
+    doc = parse(text)
+    at = text.index("count: 3") + len("count: 3")
+    assert (at, "= 24 GB in all") in navigation.inlay_hints(doc, 0, len(text))
