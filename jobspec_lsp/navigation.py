@@ -182,7 +182,7 @@ def folding_ranges(doc: Document) -> list[tuple[int, int]]:
     if doc.root is None:
         return []
     out = []
-    lines = doc.lines
+    lines, text = doc.lines, doc.text
     stack: list[Node] = [doc.root]
     while stack:
         n = stack.pop()
@@ -195,7 +195,12 @@ def folding_ranges(doc: Document) -> list[tuple[int, int]]:
         for start, child in children:
             if isinstance(child, (Mapping, Sequence)):
                 a = lines.position(start).line
-                b = lines.position(max(child.end - 1, child.start)).line
+                # a block collection ends where the next token starts (often the next
+                # sibling's "- "): the fold ends on its own last character instead
+                end = child.end
+                while end > child.start and text[end - 1] in " \t\r\n-":
+                    end -= 1
+                b = lines.position(max(end - 1, child.start)).line
                 if b > a:
                     out.append((a, b))
                 stack.append(child)

@@ -126,3 +126,16 @@ def test_inlay_hint_totals_keep_the_unit():
     doc = parse(text)
     at = text.index("count: 3") + len("count: 3")
     assert (at, "= 24 GB in all") in navigation.inlay_hints(doc, 0, len(text))
+
+
+def test_a_fold_never_takes_the_next_siblings_line():
+    text = TEXT.replace(
+        "          - type: core\n            count: 2\n",
+        "          - type: core\n            count: 2\n          - type: gpu\n            count: 1\n",
+    )
+    lines = text.split("\n")
+    folds = navigation.folding_ranges(parse(text))
+    core = lines.index("          - type: core")
+    assert (core, core + 1) in folds  # the core item: its two lines, not the gpu's
+    for a, b in folds:
+        assert not lines[b].lstrip().startswith("- "), (a, b, lines[b])
