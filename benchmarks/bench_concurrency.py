@@ -25,22 +25,9 @@ sys.path.insert(0, str(HERE))
 from bench_lsp import Client  # noqa: E402
 from generate import generate  # noqa: E402
 
-SMALL = """version: 1
-resources:
-  - type: slot
-    count: 2
-    label: task
-    with:
-      - type: core
-        count: 1
-tasks:
-  - command: [app]
-    slot: task
-    count: {per_slot: 1}
-attributes:
-  system:
-    duration: 60
-"""
+from jobspec_lsp import examples  # noqa: E402
+
+SMALL = examples.jobspec(version=1, system="    duration: 60\n")
 
 
 def p90(values: list[float]) -> float:
