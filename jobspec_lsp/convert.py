@@ -33,6 +33,7 @@ from . import analysis, formats
 from .diagnostics import Diagnostic, Severity
 from .document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
 from .rules import convert as codes
+from .rules import v1 as v1_rules
 from .rules.base import head
 
 # The version written for the explicit canonical form: RFC 14 uses 999 for every
@@ -40,7 +41,7 @@ from .rules.base import head
 # canonical rules (here and in flux-core's validators).  See docs/convert.md.
 CANONICAL_VERSION = 999
 PSIJ_DEFAULT_DURATION = 600  # PSI/J's JobAttributes default: 10 minutes
-V1_TYPES = ("node", "slot", "core", "gpu")
+V1_TYPES = v1_rules.V1_TYPES
 TASK_LABEL = "task"  # the slot label flux-core's tools write
 
 
@@ -458,99 +459,18 @@ class _V1Plan:
         self.edit(start, end, "", message, span=span)
 
     def graph(self):
-        """Blockers for a V1-typed graph V1 does not allow.  Vertices of other
-        types are already blocked (JS702) and are not blamed twice."""
-        ctx = self.ctx
-        if not ctx.top:
+        """Blockers for a graph V1 does not allow: the V1 rules' own check
+        (``rules.v1.graph_problem``).  Vertices of other types are already
+        blocked (JS702) and are not blamed twice."""
+        if not self.ctx.top:
             return
-        top = ctx.top[0]
-        if top.type not in V1_TYPES:  # still say what is wrong inside its first slot
-            slot = next((d for d in top.descendants() if d.type == "slot"), None)
-            return self.slot_graph(slot) if slot is not None else None
-        anchor = lambda v: v.node.get("type") or v.node
-        known = lambda vs: [v for v in vs if v.type in V1_TYPES]
-        if top.type == "node":
-            kids = top.children
-            slots = [k for k in kids if k.type == "slot"]
-            if not slots:
-                return self.block(
-                    codes.GRAPH,
-                    anchor(top),
-                    f"a V1 node holds exactly one slot; this node holds {_kinds(kids)} and no slot",
-                )
-            if len(slots) > 1:
-                return self.block(
-                    codes.GRAPH,
-                    anchor(slots[1]),
-                    f"a V1 node holds exactly one slot, not {len(slots)}; V1 has "
-                    "one task set and one slot shape",
-                )
-            beside = known(k for k in kids if k is not slots[0])
-            if beside:
-                return self.block(
-                    codes.GRAPH,
-                    anchor(beside[0]),
-                    f"a V1 node holds its slot and nothing beside it; this node "
-                    f"also holds {_kinds(beside)} outside the slot",
-                )
-            slot = slots[0]
-        elif top.type == "slot":
-            slot = top
-        else:
-            below = [d for d in top.descendants() if d.type in ("node", "slot")]
-            where = f" above the {below[0].type}" if below else ""
-            return self.block(
-                codes.GRAPH,
-                anchor(top),
-                f"a V1 jobspec starts with a node or a slot; a {top.type}{where} has no V1 form",
-            )
-        self.slot_graph(slot)
-
-    def slot_graph(self, slot):
-        anchor = lambda v: v.node.get("type") or v.node
-        known = lambda vs: [v for v in vs if v.type in V1_TYPES]
-        kids = slot.children
-        nodes = [k for k in kids if k.type == "node"]
-        if nodes:
-            return self.block(
-                codes.GRAPH,
-                anchor(nodes[0]),
-                "V1 cannot make whole nodes the task slot (slot>node); the nearest "
-                "V1 request, node(exclusive)>slot>core, asks for cores instead",
-            )
-        inner = [k for k in kids if k.type == "slot"]
-        if inner:
-            return self.block(
-                codes.GRAPH,
-                anchor(inner[0]),
-                "a V1 slot holds one core (and optionally one gpu), not a slot",
-            )
-        cores = [k for k in kids if k.type == "core"]
-        gpus = [k for k in kids if k.type == "gpu"]
-        if not cores:
-            if len(known(kids)) == len(kids):  # else the other types are blocked already
-                return self.block(
-                    codes.GRAPH,
-                    anchor(gpus[0]) if gpus else anchor(slot),
-                    "a V1 slot must hold a core; adding one would change the request",
-                )
+        problem = v1_rules.graph_problem(self.ctx.top[0])
+        if problem is None:
             return
-        if len(cores) > 1 or len(gpus) > 1:
-            extra = (cores[1:] + gpus[1:])[0]
-            return self.block(
-                codes.GRAPH,
-                anchor(extra),
-                f"a V1 slot holds one core vertex and at most one gpu vertex, not "
-                f"{len(cores)} and {len(gpus)}",
-            )
-        for k in cores + gpus:
-            held = known(k.children)
-            if held:
-                return self.block(
-                    codes.GRAPH,
-                    anchor(held[0]),
-                    f"in V1 a {k.type} contains nothing; this one holds {_kinds(k.children)}",
-                )
+        message = problem.message
+        if problem.slot_of_nodes:
+            message += "; the nearest V1 request, node(exclusive)>slot>core, asks for cores instead"
+        self.block(codes.GRAPH, problem.anchor, message)
 
     # ---------------------------------------------------------------- tasks
     def tasks(self):

@@ -1240,8 +1240,8 @@ def test_cli_convert_to_v1(tmp_path):
         f"{spec14 / 'use_case_1.2.yaml'}:6:7: error[JS701] V1 counts are fixed integers; "
         '{"min": 3, "max": 30, "operator": "+", "operand": 1} lets the scheduler choose among '
         "several counts",
-        f"{spec14 / 'use_case_1.2.yaml'}:12:15: error[JS703] V1 cannot make whole nodes the "
-        "task slot (slot>node); the nearest V1 request, node(exclusive)>slot>core, asks for "
+        f"{spec14 / 'use_case_1.2.yaml'}:12:15: error[JS703] in V1 a slot holds cores (and "
+        "gpus), not whole nodes (slot>node); the nearest V1 request, node(exclusive)>slot>core, asks for "
         "cores instead",
     ]
     assert "cannot be converted: 2 blockers" in proc.stderr.decode()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import vocabulary
 from ..diagnostics import Severity, define
-from ..document import Mapping, Scalar
+from ..document import Mapping, Node, Scalar
 from .attributes import SYSTEM_KEYS
-from .base import Context, anchor_for_missing, describe, is_str
+from .base import Context, Vertex, anchor_for_missing, describe, is_str
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
@@ -296,53 +298,91 @@ def _check_resources(ctx: Context) -> None:
         return
     if any(v.type is None or v.type not in V1_TYPES for v in ctx.vertices):
         return  # a vertex without a type, or one V1 does not know: said once, above or as JS111/JS112
-    top = ctx.top[0]
+    problem = graph_problem(ctx.top[0])
+    if problem is not None:
+        if problem.top:
+            ctx.report(TOP_TYPE, problem.anchor, problem.message)
+        else:
+            ctx.report(GRAPH, problem.anchor, f"{problem.message}; allowed graphs: {SHAPES}")
+
+
+@dataclass(frozen=True)
+class GraphProblem:
+    """The first way a resource graph is not one of RFC 25's four."""
+
+    anchor: Node  # the token to blame
+    message: str
+    top: bool = False  # the top vertex is a V1 type other than node or slot (JS602)
+    slot_of_nodes: bool = False  # slot>node: whole nodes as the task slot
+
+
+def graph_problem(top: Vertex) -> GraphProblem | None:
+    """The one V1 graph check, shared by the V1 rules (JS602/JS604) and the
+    canonical-to-V1 conversion (JS703).  Vertices of types V1 does not know are
+    passed over (JS603 and JS702 name them); under a top vertex of such a type
+    the first slot is still checked."""
     if top.type not in ("node", "slot"):
         if top.type in V1_TYPES:
-            ctx.report(
-                TOP_TYPE,
+            return GraphProblem(
                 _type_node(top),
                 f"a V1 jobspec starts with a node or a slot, not a {top.type} (wrap it in a slot)",
+                top=True,
             )
-        return
-    slot = top
-    if top.type == "node":
-        kids = top.children
-        if len(kids) != 1 or kids[0].type != "slot":
-            where = (
-                kids[0] if kids and kids[0].type != "slot" else (kids[1] if len(kids) > 1 else None)
-            )
-            anchor = _type_node(where) if where else top.node.get("type")
-            got = "nothing" if not kids else ", ".join(k.type or "?" for k in kids)
-            ctx.report(
-                GRAPH,
-                anchor,
-                f"in V1 a node holds exactly one slot, not {got}; allowed graphs: {SHAPES}",
-            )
-            return
-        slot = kids[0]
-    kids = slot.children
-    types = [k.type for k in kids]
-    if sorted(t or "" for t in types) not in (["core"], ["core", "gpu"]):
-        bad = next((k for k in kids if k.type not in ("core", "gpu")), None)
-        if bad is None and len(kids) > 1:
-            bad = kids[-1]
-        anchor = _type_node(bad) if bad is not None else slot.node.get("type")
-        got = ", ".join(t or "?" for t in types) or "nothing"
-        ctx.report(
-            GRAPH,
-            anchor,
-            f"in V1 a slot holds one core (and optionally one gpu), not {got}; "
-            f"allowed graphs: {SHAPES}",
+        slot = next((d for d in top.descendants() if d.type == "slot"), None)
+        return _slot_problem(slot) if slot is not None else None
+    if top.type == "slot":
+        return _slot_problem(top)
+    kids = _known(top.children)
+    slots = [k for k in kids if k.type == "slot"]
+    if len(kids) == 1 and slots:
+        return _slot_problem(slots[0])
+    if not slots:
+        anchor = _type_node(kids[0]) if kids else top.node.get("type") or top.node
+    else:
+        anchor = _type_node(next(k for k in kids if k is not slots[0]))
+    return GraphProblem(
+        anchor,
+        f"in V1 a node holds exactly one slot, not {_kinds(kids)}",
+    )
+
+
+def _slot_problem(slot: Vertex) -> GraphProblem | None:
+    kids = _known(slot.children)
+    nodes = [k for k in kids if k.type == "node"]
+    if nodes:
+        return GraphProblem(
+            _type_node(nodes[0]),
+            "in V1 a slot holds cores (and gpus), not whole nodes (slot>node)",
+            slot_of_nodes=True,
         )
-        return
-    for k in kids:
-        if k.children:
-            ctx.report(
-                GRAPH,
-                k.node.key_node("with"),
-                f"in V1 a {k.type} contains nothing; allowed graphs: {SHAPES}",
+    types = sorted(k.type or "" for k in kids)
+    if types not in (["core"], ["core", "gpu"]):
+        if len(kids) == len(slot.children) or "core" in types:
+            bad = next((k for k in kids if k.type not in ("core", "gpu")), None)
+            if bad is None and kids:  # two cores, two gpus, or a gpu without a core
+                bad = kids[-1]
+            anchor = _type_node(bad) if bad is not None else slot.node.get("type") or slot.node
+            return GraphProblem(
+                anchor,
+                f"in V1 a slot holds one core (and optionally one gpu), not {_kinds(kids)}",
             )
+        return None  # only a gpu beside types V1 does not know: those are named already
+    for k in kids:
+        held = _known(k.children)
+        if held:
+            return GraphProblem(
+                k.node.key_node("with") or _type_node(k),
+                f"in V1 a {k.type} contains nothing, not {_kinds(held)}",
+            )
+    return None
+
+
+def _known(vertices) -> list[Vertex]:
+    return [v for v in vertices if v.type in V1_TYPES]
+
+
+def _kinds(vertices) -> str:
+    return ", ".join(v.type or "?" for v in vertices) or "nothing"
 
 
 def _check_tasks(ctx: Context) -> None:
