@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import cast
 from urllib.parse import parse_qs
 
-from . import analysis, formats
+from . import analysis, edits, formats
 from .diagnostics import Diagnostic, Severity
 from .document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
 from .rules import convert as codes
@@ -123,17 +123,6 @@ def _same(a, b) -> bool:
 def _plain(data):
     """A deep copy with no shared objects (aliases become independent copies)."""
     return json.loads(json.dumps(data, default=str))
-
-
-def _apply(text: str, edits) -> str | None:
-    """Apply (start, end, new) edits; None when two of them overlap."""
-    edits = sorted(edits)
-    for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
-        if s2 < e1:
-            return None
-    for start, end, new in reversed(edits):
-        text = text[:start] + new + text[end:]
-    return text
 
 
 def _line_start(text: str, offset: int) -> int:
@@ -269,7 +258,7 @@ def _to_v1(text: str, language: str) -> Conversion:
     plan.run()
     if plan.blockers:
         return Conversion(None, [], sorted(plan.blockers, key=Diagnostic.sort_key))
-    out = _apply(text, plan.edits)
+    out = edits.apply(text, plan.edits)
     changes = sorted(plan.changes, key=lambda c: (c.start, c.end))
     if out is not None and bare is not None:
         out = _wrap_bare(out, language, bare[1])

@@ -16,6 +16,7 @@ Reader:
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,3 +124,18 @@ def read_text(path: Path | None) -> tuple[bytes, str]:
         return data, data.decode("utf-8")
     except UnicodeDecodeError:
         raise CannotRead("not UTF-8 text") from None
+
+
+def write_in_place(path: Path, text: str) -> None:
+    """Write ``text`` over ``path``'s content, as a careful editor saves: the file keeps
+    its inode, so its owner, mode, hard links and extended attributes stay as they are
+    (a rename would replace them). The text was formatted and checked in memory first;
+    a file nobody may write (no write bit in its mode) is refused, even for root."""
+    if not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise PermissionError(13, "read-only file: left as it is")
+    data = text.encode("utf-8")
+    with open(path, "r+b") as fh:
+        fh.write(data)
+        fh.truncate(len(data))
+        fh.flush()
+        os.fsync(fh.fileno())

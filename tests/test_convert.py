@@ -1,4 +1,4 @@
-"""Conversions (jobspec_lsp.convert, jobspec_lsp.convert_cli).
+"""Conversions (jobspec_lsp.convert, jobspec_lsp.cli.convert).
 
 Every result is asserted to pass `jobspec check` with the rules of its version
 (`clean`), every blocker to sit on the token named here."""
@@ -1214,9 +1214,9 @@ def test_new_setattr_that_breaks_the_jobspec_is_blocked():
 
 # =========================================================================== the CLI
 def convert_cli(*args, input=None):
-    """`jobspec convert|new` through jobspec_lsp.convert_cli's own entry point."""
+    """`jobspec convert|new` as `python -m jobspec_lsp` runs them."""
     return subprocess.run(
-        [sys.executable, "-m", "jobspec_lsp.convert_cli", *map(str, args)],
+        [sys.executable, "-m", "jobspec_lsp", *map(str, args)],
         input=input,
         capture_output=True,
         timeout=60,
@@ -1318,7 +1318,7 @@ def test_cli_new(tmp_path):
 
 
 def test_jobspec_script_has_convert_and_new(tmp_path):
-    """Through the installed `jobspec` script (cli.py calls convert_cli.register)."""
+    """Through the installed `jobspec` script (cli/main.py registers cli/convert.py's subcommands)."""
     proc = run_cli("convert", "--from", "psij", DATA / "full.psij.json")
     assert proc.returncode == 0
     checked(tmp_path, proc.stdout, "v1")

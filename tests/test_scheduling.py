@@ -4,7 +4,7 @@
 import asyncio
 import threading
 
-from jobspec_lsp.scheduling import Debouncer, OneAtATime
+from jobspec_lsp.lsp.scheduling import Debouncer, OneAtATime
 
 
 def test_a_newer_request_cancels_the_waiting_one():

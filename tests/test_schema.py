@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import RFC_DATA, rfc_files, run_cli
 
-from jobspec_lsp import schema_cli
+from jobspec_lsp.cli import schema as schema_cli
 
 KINDS = ("canonical", "v1")
 

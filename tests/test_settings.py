@@ -2,7 +2,7 @@
 
 import pytest
 
-from jobspec_lsp.settings import Settings
+from jobspec_lsp.lsp.settings import Settings
 
 
 def test_defaults_and_a_full_set():

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from jobspec_lsp import completion, hover, schema_cli, vocabulary
+from jobspec_lsp import completion, hover, schema_export, vocabulary
 from jobspec_lsp import format as fmt
 from jobspec_lsp.analysis import check
 from jobspec_lsp.document import parse
@@ -160,7 +160,7 @@ def _properties(node):
 
 @pytest.mark.parametrize("which", ["canonical", "v1"])
 def test_every_schema_property_is_documented_from_the_vocabulary(which):
-    schema = json.loads(schema_cli.schema_text(which))
+    schema = json.loads(schema_export.schema_text(which))
     docs = {k.name: k.doc for keys in vocabulary.MAPPINGS.values() for k in keys}
     props = list(_properties(schema))
     assert len(props) > 40

@@ -104,3 +104,11 @@ def apply_edits(text: str, edits) -> str:
     for e in sorted(edits, key=lambda e: (off(e.range.start), off(e.range.end)), reverse=True):
         text = text[: off(e.range.start)] + e.new_text + text[off(e.range.end) :]
     return text
+
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def data(feature: str, name: str) -> str:
+    """A test document of one LSP feature's end-to-end tests (tests/data/<feature>/)."""
+    return (DATA / feature / name).read_text(encoding="utf-8")

@@ -1,7 +1,7 @@
 // The pure part of the extension: which documents, which server command, which
 // settings. No `vscode` import, so the unit tests load it directly; the few
 // things that touch the machine (is this file executable? can this python
-// import jobspec_lsp.server?) are parameters with real defaults.
+// import jobspec_lsp.lsp.server?) are parameters with real defaults.
 import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
@@ -19,7 +19,7 @@ export interface JobspecSettings {
   docsUrl?: string;
 }
 
-/** The server's own default `files` globs (jobspec_lsp/server.py). */
+/** The server's own default `files` globs (jobspec_lsp/lsp/server.py). */
 export const DEFAULT_FILES = [
   "*.jobspec.yaml", "*.jobspec.yml", "*.jobspec.json", "jobspec.yaml", "jobspec.yml", "jobspec.json",
 ];
@@ -73,7 +73,7 @@ export interface Discovery {
 export interface Probes {
   /** Is this path an executable file? */
   isExecutable(p: string): boolean;
-  /** Can this python interpreter import jobspec_lsp.server (the package and its dependencies)? */
+  /** Can this python interpreter import jobspec_lsp.lsp.server (the package and its dependencies)? */
   canImport(python: string): boolean;
   platform: string;
   home: string;
@@ -89,7 +89,7 @@ export const realProbes: Probes = {
     }
   },
   canImport(python) {
-    const r = spawnSync(python, ["-c", "import jobspec_lsp.server"], { timeout: 10000, stdio: "ignore" });
+    const r = spawnSync(python, ["-c", "import jobspec_lsp.lsp.server"], { timeout: 10000, stdio: "ignore" });
     return r.status === 0;
   },
   platform: process.platform,
@@ -116,7 +116,7 @@ export function onPath(name: string, envPath: string | undefined, probes: Probes
  * How to start the server: the `jobspec.server.path` setting (a path, or a
  * name looked up on PATH; no fallback when it is set but unusable), else
  * `jobspec-lsp` on PATH, else `python3 -m jobspec_lsp lsp` (python3, or
- * python, that can import jobspec_lsp.server). `jobspec.server.args` are appended.
+ * python, that can import jobspec_lsp.lsp.server). `jobspec.server.args` are appended.
  */
 export function findServer(settings: JobspecSettings, envPath: string | undefined,
                            probes: Probes = realProbes): Discovery {
@@ -151,10 +151,10 @@ export function findServer(settings: JobspecSettings, envPath: string | undefine
       continue;
     }
     if (probes.canImport(python)) {
-      notes.push(`${python} can import jobspec_lsp.server.`);
+      notes.push(`${python} can import jobspec_lsp.lsp.server.`);
       return { server: { command: python, args: ["-m", "jobspec_lsp", "lsp", ...extra], source: "python" }, notes };
     }
-    notes.push(`${python} cannot import jobspec_lsp.server.`);
+    notes.push(`${python} cannot import jobspec_lsp.lsp.server.`);
   }
   return {
     notes,

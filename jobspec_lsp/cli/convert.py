@@ -8,24 +8,29 @@ text output, ``path:line:col: severity[CODE] message``), 2 a usage error or an
 unreadable file.  The result goes to standard output (or ``-o FILE``); the
 changes made and the warnings go to standard error, so the output stays a
 clean document.
-
-``python -m jobspec_lsp.convert_cli convert|new ...`` runs them on their own.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
-from . import convert
-from .diagnostics import Diagnostic
-from .document import parse, to_python
-from .positions import LineIndex
-from .sources import CannotRead, language_of, read_text
+from .. import convert
+from ..diagnostics import Diagnostic
+from ..document import parse, to_python
+from ..positions import LineIndex
+from ..sources import CannotRead, language_of, read_text, write_in_place
+
+NEW_HELP = "the V1 jobspec `flux submit` would build for these options"
+NEW_DESCRIPTION = (
+    "Write the jobspec `flux submit` would build (V1, slot label `task`, duration 0 when "
+    "no -t) for the same options, to keep in a file or pass to `flux job submit` (--format "
+    "json). Exit 0 written, 1 the options make a jobspec that does not check clean, 2 usage "
+    "error."
+)
+NEW_EPILOG = "example: jobspec new -N2 -n8 -c2 -t 1h --job-name sim -- ./sim --steps 100"
 
 
 def register(subparsers) -> None:
@@ -64,15 +69,7 @@ def register(subparsers) -> None:
     )
     cv.set_defaults(func=cmd_convert)
 
-    nw = subparsers.add_parser(
-        "new",
-        help="the V1 jobspec `flux submit` would build for these options",
-        description="Write the jobspec `flux submit` would build (V1, slot label `task`, "
-        "duration 0 when no -t) for the same options, to keep in a file or pass "
-        "to `flux job submit` (--format json). Exit 0 written, 1 the options make "
-        "a jobspec that does not check clean, 2 usage error.",
-        epilog="example: jobspec new -N2 -n8 -c2 -t 1h --job-name sim -- ./sim --steps 100",
-    )
+    nw = subparsers.add_parser("new", help=NEW_HELP, description=NEW_DESCRIPTION, epilog=NEW_EPILOG)
     convert.add_command_line_options(nw)
     nw.set_defaults(func=cmd_new)
 
@@ -176,21 +173,11 @@ def _write(text: str, path: str | None) -> int:
         return 0
     target = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(
-            dir=target.parent if str(target.parent) else ".",
-            prefix=f".{target.name}.",
-            suffix=".tmp",
-        )
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+        if target.exists():  # kept as a careful editor keeps it: inode, owner, mode, links
+            write_in_place(target, text)
+        else:
+            with open(target, "x", encoding="utf-8", newline="") as fh:
                 fh.write(text)
-            if target.exists():
-                os.chmod(tmp, target.stat().st_mode & 0o7777)
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
     except OSError as exc:
         return _usage(f"cannot write {path}: {exc.strerror or exc}")
     return 0
@@ -203,6 +190,27 @@ def cmd_new(args) -> int:
     except convert.UsageError as err:
         print(f"jobspec new: error: {err}", file=sys.stderr)
         return 2
+    return _emit_new(conv)
+
+
+def new_main(argv: list[str]) -> int:
+    """`jobspec new ARGS`, its options read by flux-submit's rules (argparse would
+    otherwise take the command's own options after the first positional)."""
+    if argv[:1] in (["-h"], ["--help"]):
+        parser = argparse.ArgumentParser(
+            prog="jobspec new", description=NEW_DESCRIPTION, epilog=NEW_EPILOG
+        )
+        convert.add_command_line_options(parser).print_help()
+        return 0
+    try:
+        conv = convert.from_command_line(argv)
+    except convert.UsageError as err:
+        print(f"jobspec new: error: {err}", file=sys.stderr)
+        return 2
+    return _emit_new(conv)
+
+
+def _emit_new(conv) -> int:
     for ch in conv.changes:
         print(f"jobspec new: note: {ch.message}", file=sys.stderr)
     if not conv.ok:
@@ -211,26 +219,3 @@ def cmd_new(args) -> int:
         return 1
     sys.stdout.write(conv.text or "")
     return 0
-
-
-# --------------------------------------------------------------------------- standalone
-def main(argv=None) -> int:
-    """`python -m jobspec_lsp.convert_cli convert|new ...`"""
-    parser = argparse.ArgumentParser(prog="jobspec")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    register(sub)
-    try:
-        args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
-    except SystemExit as exc:
-        return 2 if exc.code else 0
-    if not getattr(args, "func", None):
-        parser.print_help(sys.stderr)
-        return 2
-    try:
-        return args.func(args)
-    except BrokenPipeError:
-        return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -25,13 +25,24 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument, Workspace
 
-from . import __version__, analysis, completion, config, convert, fixes, hover, navigation, targets
-from .diagnostics import Diagnostic
-from .document import Document, parse
-from .positions import LineIndex
+from .. import (
+    __version__,
+    analysis,
+    completion,
+    config,
+    convert,
+    fixes,
+    hover,
+    navigation,
+    targets,
+)
+from ..diagnostics import Diagnostic
+from ..document import Document, parse
+from ..edits import minimal as minimal_edits
+from ..positions import LineIndex
+from ..sources import JOBSPEC_GLOBS, language_of
 from .scheduling import Debouncer, OneAtATime
 from .settings import Settings
-from .sources import JOBSPEC_GLOBS, language_of
 
 log = logging.getLogger("jobspec_lsp")
 
@@ -534,7 +545,7 @@ async def on_hover(ls: JobspecServer, params: T.HoverParams):
 
 # ---------------------------------------------------------------------- formatting
 def _format_edits(ls: JobspecServer, uri: str):
-    from . import format as formatter
+    from .. import format as formatter
 
     a = ls.analyse(uri)
     if a is None or a.doc.root is None:
@@ -551,22 +562,6 @@ def _format_edits(ls: JobspecServer, uri: str):
     if new == text:
         return []
     return [T.TextEdit(ls.lsp_range(a.doc, s, e), t) for s, e, t in minimal_edits(text, new)]
-
-
-def minimal_edits(old: str, new: str):
-    """Line-based minimal replacements turning ``old`` into ``new`` (offsets into old)."""
-    import difflib
-
-    a = old.splitlines(keepends=True)
-    b = new.splitlines(keepends=True)
-    starts = [0]
-    for line in a:
-        starts.append(starts[-1] + len(line))
-    out = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag != "equal":
-            out.append((starts[i1], starts[i2], "".join(b[j1:j2])))
-    return out
 
 
 @server.feature(T.TEXT_DOCUMENT_FORMATTING)
@@ -650,7 +645,7 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
 def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
     """ "Convert to jobspec V1" / "Convert to canonical jobspec" over the whole document
     (minimal edits, comments kept); a blocked conversion is shown disabled, with why."""
-    from . import convert
+    from .. import convert
 
     lang = ls.language(uri)
     v1 = analysis.uses_v1(a.doc)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import analysis
-from .sources import JOBSPEC_GLOBS
+from .. import analysis
+from ..sources import JOBSPEC_GLOBS
 
 # keys clients send for themselves (VS Code, Neovim configs): not the server's, not errors
 CLIENT_KEYS = {"server", "trace"}

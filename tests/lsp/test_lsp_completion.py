@@ -1,28 +1,9 @@
-"""Completion (including mid-edit) and hover over LSP."""
+"""Completion (including mid-edit and JSON) over LSP. Data: tests/data/completion/."""
 
-from lsp_support import open_doc, pos
+from lsp_support import data, open_doc, pos
 from lsprotocol import types as T
 
-DOC = """version: 1
-resources:
-  - type: node
-    count: 4
-    with:
-      - type: slot
-        count: 1
-        label: work
-        with:
-          - type: core
-            count: 2
-tasks:
-  - command: [app]
-    slot: work
-    count:
-      per_slot: 1
-attributes:
-  system:
-    duration: 3600
-"""
+DOC = data("completion", "job.jobspec.yaml")
 
 
 async def complete(client, uri, text, needle, delta=0):
@@ -73,32 +54,6 @@ async def test_snippet_in_an_empty_document(client):
     assert items[0].label == "jobspec V1"
     assert items[0].insert_text_format == T.InsertTextFormat.Snippet
     assert "version: 1" in items[0].text_edit.new_text
-
-
-async def test_hover_explains_counts_and_vertices(client):
-    text = DOC.replace("count: 4", "count: {min: 3, max: 30, operator: '+', operand: 1}")
-    text = text.replace("version: 1", "version: 999")
-    uri = await open_doc(client, "h.jobspec.yaml", text)
-    h = await client.text_document_hover_async(
-        T.HoverParams(T.TextDocumentIdentifier(uri), pos(text, "{min: 3", 1))
-    )
-    assert "smallest acceptable count" in h.contents.value  # the min key's doc
-    h = await client.text_document_hover_async(
-        T.HoverParams(T.TextDocumentIdentifier(uri), pos(text, "{min: 3"))
-    )
-    assert h.contents.value.startswith("Between 3 and 30 nodes, in steps of 1")
-    uri2 = await open_doc(client, "h2.jobspec.yaml", DOC)
-    h = await client.text_document_hover_async(
-        T.HoverParams(T.TextDocumentIdentifier(uri2), pos(DOC, "node"))
-    )
-    assert "`node=4/slot{work}/core=2`" in h.contents.value
-    assert "4 slots, each with 2 cores; 4 tasks (1 per slot)" in h.contents.value
-    assert "Overall: 8 cores." in h.contents.value
-    assert h.range == T.Range(pos(DOC, "node"), pos(DOC, "node", 4))
-    h = await client.text_document_hover_async(
-        T.HoverParams(T.TextDocumentIdentifier(uri2), pos(DOC, "duration"))
-    )
-    assert "seconds" in h.contents.value and "RFC 14" in h.contents.value
 
 
 async def test_json_completion_quotes_keys_and_values(client):

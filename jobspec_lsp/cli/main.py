@@ -12,19 +12,22 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__, schema_cli
-from .analysis import VERSION_RULES, check
-from .diagnostics import RULES, Severity
-from .document import parse, parse_bytes
-from .sources import (
+from .. import __version__
+from ..analysis import VERSION_RULES, check
+from ..diagnostics import RULES, Severity
+from ..document import parse, parse_bytes
+from ..sources import (
     CannotRead,
     discover,
     language_of,
     read_bytes,
     read_text,
+    write_in_place,
 )
-from .targets import DEFAULT as DEFAULT_TARGET
-from .targets import TARGETS
+from ..targets import DEFAULT as DEFAULT_TARGET
+from ..targets import TARGETS
+from . import convert as convert_cli
+from . import schema as schema_cli
 
 
 class UsageError(Exception):
@@ -98,7 +101,7 @@ _warned: set[str] = set()
 
 def _project_target(path) -> str:
     """[tool.jobspec] target for a file (its folder's for stdin); warnings once each."""
-    from .config import target_for
+    from ..config import target_for
 
     target, warnings = target_for(path if path is not None else Path.cwd())
     for w in warnings:
@@ -202,8 +205,8 @@ def cmd_rules(args) -> int:
 
 
 def cmd_shape(args) -> int:
-    from . import shape as shapes
-    from .document import to_python
+    from .. import shape as shapes
+    from ..document import to_python
 
     if args.from_file is not None:
         if args.shape is not None:
@@ -254,8 +257,8 @@ def cmd_fmt(args) -> int:
     still formatted)."""
     import difflib
 
-    from .format import FormatError, format_text, load_options
-    from .positions import LineIndex
+    from ..format import FormatError, format_text, load_options
+    from ..positions import LineIndex
 
     status = 0
     changed = unchanged = 0
@@ -343,103 +346,6 @@ def cmd_fmt(args) -> int:
     return status
 
 
-def write_in_place(path: Path, text: str) -> None:
-    """Write ``text`` over ``path``'s content, as a careful editor saves: the file keeps
-    its inode, so its owner, mode, hard links and extended attributes stay as they are
-    (a rename would replace them). The text was formatted and checked in memory first;
-    a file nobody may write (no write bit in its mode) is refused, even for root."""
-    import stat as _stat
-
-    if not path.stat().st_mode & (_stat.S_IWUSR | _stat.S_IWGRP | _stat.S_IWOTH):
-        raise PermissionError(13, "read-only file: left as it is")
-    data = text.encode("utf-8")
-    with open(path, "r+b") as fh:
-        fh.write(data)
-        fh.truncate(len(data))
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
-def _print_problems(shown, text, diags, stream) -> None:
-    from .positions import LineIndex
-
-    lines = LineIndex(text)
-    for d in diags:
-        pos = lines.position(d.start)
-        stream.write(
-            f"{shown}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] "
-            f"{d.message}\n"
-        )
-
-
-def cmd_convert(args) -> int:
-    from . import convert
-
-    path = args.file
-    try:
-        data, text = read_text(None if path == "-" else Path(path))
-    except CannotRead as exc:
-        print(f"jobspec: error: cannot read {path}: {exc}", file=sys.stderr)
-        return 2
-    language = language_of(path if path != "-" else None, data)
-    if args.source == "psij":
-        conv = convert.from_psij_text(text, language)
-    elif args.to == "v1":
-        conv = convert.to_v1(text, language)
-    elif args.to == "canonical":
-        conv = convert.to_canonical(text, language)
-    elif args.to == "psij":
-        conv = convert.to_psij(text, language)
-    else:
-        raise UsageError("say what to convert to: --to v1|canonical|psij (or --from psij)")
-    _print_problems(path, text, conv.warnings, sys.stderr)
-    if not conv.ok:
-        _print_problems(path, text, conv.blockers, sys.stdout)
-        print(
-            f"jobspec: {path} cannot be converted: {len(conv.blockers)} "
-            f"blocker{'s' if len(conv.blockers) != 1 else ''}",
-            file=sys.stderr,
-        )
-        return 1
-    for ch in conv.changes:
-        pos = parse(text, language).lines.position(ch.start)
-        print(f"{path}:{pos.line + 1}:{pos.character + 1}: changed: {ch.message}", file=sys.stderr)
-    out = conv.text
-    assert out is not None  # conv.ok
-    if args.format == "json" and args.to != "psij":
-        from .document import to_python
-
-        out = (
-            json.dumps(
-                to_python(parse(out, "yaml" if not out.lstrip().startswith("{") else "json").root),
-                indent=2,
-            )
-            + "\n"
-        )
-    if args.output:
-        write_in_place(Path(args.output), out) if Path(args.output).exists() else Path(
-            args.output
-        ).write_text(out, encoding="utf-8")
-    else:
-        sys.stdout.write(out)
-    return 0
-
-
-def cmd_new(args, argv) -> int:
-    from . import convert
-
-    try:
-        conv = convert.from_command_line(argv)
-    except convert.UsageError as err:
-        raise UsageError(str(err)) from None
-    if not conv.ok:
-        for d in conv.blockers:
-            print(f"jobspec: error: {d.message}", file=sys.stderr)
-        return 1
-    sys.stdout.write(conv.text or "")
-    return 0
-
-
 def _indent(text):
     return "".join("    " + line + "\n" for line in text.splitlines())
 
@@ -512,25 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("-q", "--quiet", action="store_true", help="no summary or progress lines")
     f.set_defaults(func=cmd_fmt)
 
-    cv = sub.add_parser(
-        "convert",
-        help="canonical <-> V1 jobspec, PSI/J -> jobspec",
-        description="Convert a jobspec (comments kept). Exit 0 converted, 1 "
-        "blocked (the blockers are listed), 2 error.",
-    )
-    cv.add_argument("file", metavar="FILE", help="a jobspec, or a PSI/J job ('-' for stdin)")
-    cv.add_argument("--to", choices=("v1", "canonical", "psij"))
-    cv.add_argument("--from", dest="source", choices=("psij",))
-    cv.add_argument("--format", choices=("yaml", "json"), default="yaml")
-    cv.add_argument("-o", "--output", metavar="FILE")
-    cv.set_defaults(func=cmd_convert)
-
-    nw = sub.add_parser(
-        "new", add_help=False, help="a V1 jobspec from flux-submit-like options (jobspec new -h)"
-    )
-    nw.add_argument("new_args", nargs=argparse.REMAINDER)
-    nw.set_defaults(func=lambda a: cmd_new(a, a.new_args))
-
+    convert_cli.register(sub)  # one implementation of `jobspec convert` and `jobspec new`
     schema_cli.register(sub)  # one implementation of `jobspec schema`
 
     r = sub.add_parser("rules", help="list rule codes, or explain one")
@@ -571,11 +459,7 @@ def main(argv=None) -> int:
     if argv[:1] == ["lsp"]:
         return lsp_main(argv[1:])
     if argv[:1] == ["new"]:
-        try:
-            return cmd_new(None, argv[1:])
-        except UsageError as exc:
-            print(f"jobspec new: error: {exc}", file=sys.stderr)
-            return 2
+        return convert_cli.new_main(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -597,7 +481,7 @@ def main(argv=None) -> int:
 
 def lsp_main(argv=None) -> int:
     """`jobspec-lsp` / `jobspec lsp`: the language server (its own argument parser)."""
-    from .server import main as server_main
+    from ..lsp.server import main as server_main
 
     return server_main(argv)
 

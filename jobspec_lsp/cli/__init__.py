@@ -1,0 +1,7 @@
+"""The `jobspec` command: argument parsing, files, terminal output and exit codes
+over the pure core (``main``: check, fmt, rules, shape, lsp; ``convert``: convert
+and new; ``schema``: schema).  See docs/architecture.md."""
+
+from .main import lsp_main, main
+
+__all__ = ["main", "lsp_main"]

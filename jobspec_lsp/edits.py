@@ -1,0 +1,42 @@
+"""Text edits as (start, end, new_text) offsets into the old text: applying them,
+and the smallest line-based edits that turn one text into another.  The server
+turns these into LSP ``TextEdit``s; conversions, fixes and the formatter's
+editor path all go through here."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+Edit = tuple[int, int, str]
+
+
+def apply(text: str, edits: Iterable[Edit]) -> str | None:
+    """``text`` with every edit made; None when two edits overlap (an insertion
+    at the end of another edit's range does not overlap it)."""
+    ordered = sorted(edits)
+    out: list[str] = []
+    at = 0
+    for start, end, new in ordered:
+        if start < at:
+            return None
+        out.append(text[at:start])
+        out.append(new)
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def minimal(old: str, new: str) -> list[Edit]:
+    """Line-based replacements that turn ``old`` into ``new`` (offsets into ``old``);
+    unchanged lines are never touched, so an editor keeps its marks on them."""
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    starts = [0]
+    for line in a:
+        starts.append(starts[-1] + len(line))
+    out: list[Edit] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            out.append((starts[i1], starts[i2], "".join(b[j1:j2])))
+    return out

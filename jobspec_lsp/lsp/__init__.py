@@ -1,0 +1,3 @@
+"""The language server: pygls handlers that adapt the pure core to LSP types
+(``server``), the typed and validated settings (``settings``) and when documents
+are analysed (``scheduling``).  Nothing here knows jobspec; see docs/architecture.md."""
