@@ -51,18 +51,18 @@ test("discovery: then python3 -m jobspec_lsp lsp, only if that python can import
   assert.deepStrictEqual(got.server,
     { command: "/usr/bin/python3", args: ["-m", "jobspec_lsp", "lsp", "-v"], source: "python" });
   assert.deepStrictEqual(got.notes, ["jobspec.server.path is not set.", "jobspec-lsp is not on PATH.",
-    "/usr/bin/python3 can import jobspec_lsp.server."]);
+    "/usr/bin/python3 can import jobspec_lsp.lsp.server."]);
   // python3 without the package, python with it
   const other = findServer({}, PATH, probes(["/usr/bin/python3", "/usr/local/bin/python"], ["/usr/local/bin/python"]));
   assert.strictEqual(other.server.command, "/usr/local/bin/python");
-  assert.ok(other.notes.includes("/usr/bin/python3 cannot import jobspec_lsp.server."));
+  assert.ok(other.notes.includes("/usr/bin/python3 cannot import jobspec_lsp.lsp.server."));
 });
 
 test("discovery: nothing found says what was looked at and how to install", () => {
   const got = findServer({}, PATH, probes(["/usr/bin/python3"]));
   assert.strictEqual(got.server, undefined);
   assert.deepStrictEqual(got.notes, ["jobspec.server.path is not set.", "jobspec-lsp is not on PATH.",
-    "/usr/bin/python3 cannot import jobspec_lsp.server.", "python is not on PATH."]);
+    "/usr/bin/python3 cannot import jobspec_lsp.lsp.server.", "python is not on PATH."]);
   assert.match(got.problem, /pip install jobspec-lsp/);
   assert.match(got.problem, /jobspec\.server\.path/);
   assert.strictEqual(findServer({}, undefined, probes([])).server, undefined);

@@ -102,7 +102,7 @@ test("globs added to jobspec.files widen the document selector", async () => {
 });
 
 test("the python3 -m jobspec_lsp lsp fallback, and server.args", async () => {
-  const bin = fakeBin(["python3"]);  // exits 0: "can import jobspec_lsp.server"
+  const bin = fakeBin(["python3"]);  // exits 0: "can import jobspec_lsp.lsp.server"
   const ctx = fresh([bin]);
   state.config["jobspec.server.args"] = ["--log-level", "DEBUG"];
   state.documents = [doc("/w/jobspec.yaml")];
@@ -110,7 +110,7 @@ test("the python3 -m jobspec_lsp lsp fallback, and server.args", async () => {
   assert.deepStrictEqual(state.clients[0].serverOptions,
     { command: path.join(bin, "python3"), args: ["-m", "jobspec_lsp", "lsp", "--log-level", "DEBUG"] });
   assert.ok(state.output.includes("jobspec-lsp is not on PATH."));
-  assert.ok(state.output.includes(`${path.join(bin, "python3")} can import jobspec_lsp.server.`));
+  assert.ok(state.output.includes(`${path.join(bin, "python3")} can import jobspec_lsp.lsp.server.`));
 });
 
 test("the server.path setting wins over PATH", async () => {
