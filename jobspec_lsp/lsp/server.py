@@ -811,8 +811,9 @@ def main(argv=None) -> int:
     group.add_argument(
         "--tcp",
         metavar="HOST:PORT",
-        help="listen on a TCP socket (HOST empty: 127.0.0.1). No authentication: anyone who "
-        "can connect can have the server read documents they send; keep it on loopback",
+        help="listen on a TCP socket (HOST empty: 127.0.0.1); each connection gets its own "
+        "server with its own state. No authentication: anyone who can connect can use the "
+        "server; keep it on loopback",
     )
     group.add_argument(
         "--ws",
@@ -843,8 +844,13 @@ def main(argv=None) -> int:
     # shorter switch interval than the default 5 ms lets the event loop answer small
     # requests meanwhile without waiting several intervals (benchmarks/bench_concurrency.py)
     sys.setswitchinterval(0.001)
-    if spec:
-        (server.start_tcp if args.tcp else server.start_ws)(host or "127.0.0.1", int(port))
+    if args.tcp:
+        from . import tcp
+
+        argv_out = [sys.executable, "-m", "jobspec_lsp", "lsp", "--log-level", args.log_level]
+        tcp.serve(host or "127.0.0.1", int(port), argv_out)
+    elif args.ws:
+        server.start_ws(host or "127.0.0.1", int(port))
     else:
         server.start_io()
     return 0

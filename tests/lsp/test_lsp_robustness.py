@@ -76,45 +76,87 @@ def test_version_and_usage():
     assert bad.returncode == 2 and "HOST:PORT" in bad.stderr
 
 
-def test_tcp_transport():
+def _rpc(sock, stream, msg_id, method, params):
+    sock.sendall(
+        frame(
+            json.dumps(
+                {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
+            ).encode()
+        )
+    )
+    while True:
+        msg = read_message(stream)
+        if msg.get("id") == msg_id and "method" not in msg:
+            return msg
+
+
+def _notify(sock, method, params):
+    sock.sendall(frame(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}).encode()))
+
+
+def test_tcp_gives_each_connection_its_own_server():
+    """Two clients at once over --tcp: each gets its own answers and sees only the
+    documents it opened; one leaving does not disturb the other."""
     import socket
     import time
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    proc = subprocess.Popen([SERVER, "--tcp", f"127.0.0.1:{port}"], stderr=subprocess.PIPE)
+    proc = subprocess.Popen([SERVER, "--tcp", f":{port}"], stderr=subprocess.PIPE)
+    socks = []
     try:
         deadline = time.monotonic() + 20
-        while True:
+        while len(socks) < 2:
             try:
-                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-                break
+                socks.append(socket.create_connection(("127.0.0.1", port), timeout=30))
             except OSError:
                 assert time.monotonic() < deadline, "the server did not listen"
                 time.sleep(0.1)
-        with sock:
-            sock.sendall(
-                frame(
-                    json.dumps(
-                        {
-                            "jsonrpc": "2.0",
-                            "id": 1,
-                            "method": "initialize",
-                            "params": {"capabilities": {}, "processId": None},
-                        }
-                    ).encode()
-                )
+        (a, b) = socks
+        sa, sb = a.makefile("rb"), b.makefile("rb")
+        init = {"capabilities": {}, "processId": None}
+        # the same request id from both clients: each answer reaches its own client
+        ra, rb = _rpc(a, sa, 1, "initialize", init), _rpc(b, sb, 1, "initialize", init)
+        assert ra["result"]["serverInfo"]["name"] == rb["result"]["serverInfo"]["name"]
+        for sock in (a, b):
+            _notify(sock, "initialized", {})
+        uri_a, uri_b = "file:///a/one.jobspec.yaml", "file:///b/two.jobspec.yaml"
+        for sock, uri, text in (
+            (a, uri_a, "version: 1\nresouces: []\n"),
+            (b, uri_b, "version: 1\ntasks: nope\n"),
+        ):
+            _notify(
+                sock,
+                "textDocument/didOpen",
+                {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
             )
-            stream = sock.makefile("rb")
-            msg = read_message(stream)
-            while msg.get("id") != 1:
-                msg = read_message(stream)
-            assert msg["result"]["serverInfo"]["name"] == "jobspec-lsp"
+        pull = lambda uri: {"textDocument": {"uri": uri}}
+        da = _rpc(a, sa, 2, "textDocument/diagnostic", pull(uri_a))["result"]["items"]
+        db = _rpc(b, sb, 2, "textDocument/diagnostic", pull(uri_b))["result"]["items"]
+        assert "JS102" in {d["code"] for d in da} and "JS102" not in {d["code"] for d in db}
+        # b never opened a's document: its server knows nothing of it
+        other = _rpc(b, sb, 3, "textDocument/diagnostic", pull(uri_a))
+        assert not (other.get("result") or {}).get("items")
+        a.close()
+        time.sleep(0.5)
+        again = _rpc(b, sb, 4, "textDocument/diagnostic", pull(uri_b))["result"]["items"]
+        assert again == db
     finally:
+        for sock in socks:
+            sock.close()
         proc.kill()
         proc.wait()
         proc.stderr.close()
+
+
+def test_tcp_away_from_loopback_warns_there_is_no_authentication():
+    out = subprocess.run([SERVER, "--help"], capture_output=True, text=True)
+    assert "No authentication" in " ".join(out.stdout.split())
+    from jobspec_lsp.lsp.tcp import is_loopback
+
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("example.org")
 
 
 async def test_requests_about_unopened_files_never_read_them(client, tmp_path):
