@@ -6,9 +6,12 @@ Inputs: the RFC 14 and RFC 25 examples of the shared corpus (one process for
 all of them), and the ~300 KB jobspec benchmarks/generate.py writes.  Every
 time is the best of N and is shown beside references measured in the same
 run: `python -c pass` (bare interpreter start-up) and `jobspec check` on the
-same files (start-up plus the libyaml-based analysis).  The in-process cost of
-`format_text` on the big file is shown beside libyaml's compose of it.
-Prints, asserts nothing.
+same files (start-up plus the libyaml-based analysis).  Then the tool people
+would use instead: prettier (3.x, the one yaml-language-server ships; `npm ci`
+in benchmarks/yamlls installs it) formatting the unformatted 300 KB file from
+stdin to stdout, interleaved with `jobspec fmt -` doing the same.  The
+in-process cost of `format_text` on the big file is shown beside libyaml's
+compose of it.  Prints, asserts nothing.
 """
 
 from __future__ import annotations
@@ -81,6 +84,29 @@ def main(argv=None):
     for name, t, ref in rows:
         vs = f"{t / ref:.1f}x" if ref else ""
         print(f"{name:<48} {t * 1000:7.1f} ms  {t / base:10.1f}x  {vs:>8}")
+
+    prettier = HERE / "yamlls" / "node_modules" / "prettier" / "bin" / "prettier.cjs"
+    if prettier.exists():
+        ours_t, theirs_t = [], []
+        data = big_text.encode()
+        for _ in range(max(3, args.repeat // 2)):  # interleaved, whole processes
+            for cmd, times in (
+                ([exe, "fmt", "-"], ours_t),
+                (["node", str(prettier), "--stdin-filepath", "big.yaml"], theirs_t),
+            ):
+                t0 = time.perf_counter()
+                proc = subprocess.run(cmd, input=data, capture_output=True)
+                times.append(time.perf_counter() - t0)
+                if proc.returncode != 0:
+                    sys.exit(f"{cmd[0]} failed: {proc.stderr.decode()[:300]}")
+        ours, theirs = min(ours_t), min(theirs_t)
+        print(
+            f"\nformatting generated {len(big_text) // 1000} KB, stdin to stdout, whole "
+            f"processes: jobspec fmt {ours * 1000:.0f} ms, prettier {theirs * 1000:.0f} ms "
+            f"({ours / theirs:.2f}x prettier's time)"
+        )
+    else:
+        print(f"\n(prettier not installed: npm ci in {HERE / 'yamlls'} to compare with it)")
 
     t_fmt = timed(lambda: format_text(big_text), 3)
     t_comp = timed(lambda: yaml.compose(big_text, Loader=yaml.CSafeLoader), 3)

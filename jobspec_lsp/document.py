@@ -4,8 +4,8 @@ The analysis path uses libyaml (PyYAML's C composer): it is an order of
 magnitude faster than a pure-Python round-trip parser, and it is what Flux
 itself uses, so scalars resolve exactly as Flux reads them (YAML 1.1:
 ``yes`` is true, ``0755`` is 493, ``1_000`` is 1000, ``3600.`` a float).
-ruamel.yaml's round-trip mode is kept for the formatter and edits that must
-preserve comments.
+The formatter (``layout.py``) and the conversions edit the text itself, from
+the same events' positions, so comments and spellings survive.
 
 Every node records the code-point offsets of its source text.  Problems the
 parser finds (syntax, duplicate keys, several documents, unsafe tags, alias

@@ -32,17 +32,23 @@ def comments(text, lang="yaml"):
     return sorted(fmt._comment_texts(text, parse(text, lang)))
 
 
-def guarantees(text, lang="yaml", options=None):
-    """Format ``text`` and check every promise docs/formatting.md makes."""
-    out = format_text(text, lang, options)
+def guarantees(text, lang="yaml", options=None, tidy=True):
+    """Format ``text`` and check every promise docs/formatting.md makes, including
+    that it was laid out in the house style, not left to a fallback layout."""
+    result = fmt.format_result(text, lang, options)
+    wanted = "as-written" if options is not None and not options.sort_keys else "canonical"
+    assert (result.layout, result.why) == (wanted, ""), text
+    out = result.text
     before, after = parse(text, lang), parse(out, lang)
     assert after.root is not None
     assert fmt._same(to_python(after.root), to_python(before.root))  # what Flux reads
     assert format_text(out, lang, options) == out  # idempotent
     if lang == "yaml":
         assert comments(out) == comments(text)  # every comment kept
-    assert out.endswith("\n") and not out.endswith("\n\n")
-    assert all(line == line.rstrip() for line in out.split("\n"))
+    assert out.endswith("\n")
+    if tidy:  # unless a block scalar's content ends in blank lines or trailing spaces
+        assert not out.endswith("\n\n")
+        assert all(line == line.rstrip() for line in out.split("\n"))
     return out
 
 
@@ -367,7 +373,6 @@ def test_crlf_bom_and_missing_final_newline_are_handled():
     "text,words,at",
     [
         ("a: [1\n", "cannot format: did not find expected ',' or ']'", 4),
-        ("version: 1\nversion: 2\n", "duplicate key", 11),
         ("a: 1\n---\nb: 2\n", "single YAML document", 5),
         ("a: !!python/object:os.system x\n", "not supported", 3),
         ("# only a comment\n", "holds no jobspec", 0),
@@ -381,13 +386,26 @@ def test_refuses_what_it_cannot_keep(text, words, at):
     assert str(info.value) == info.value.message
 
 
-def test_a_result_that_would_read_differently_is_refused(monkeypatch):
-    monkeypatch.setattr(fmt._YamlFormatter, "run", lambda self: self.text.replace("1", "2"))
-    with pytest.raises(FormatError, match="would change what Flux reads"):
-        format_text("version: 1\n")
-    monkeypatch.setattr(fmt._YamlFormatter, "run", lambda self: "version: 1\n")
-    with pytest.raises(FormatError, match="comment could not be kept"):
-        format_text("version: 1  # gone\n")
+def test_a_layout_that_would_read_differently_gives_way_to_the_next(monkeypatch):
+    real = fmt._layout.layout
+    monkeypatch.setattr(fmt._layout, "layout", lambda t, w, s: real(t, w, s).replace("1", "2"))
+    r = fmt.format_result("version: 1   \n\n\nresources: []\n")
+    assert (r.text, r.layout) == ("version: 1\n\nresources: []\n", "whitespace")
+    assert r.why == "canonical: the data would change; as-written: the data would change"
+    monkeypatch.setattr(fmt._layout, "layout", lambda t, w, s: "version: 1\n")
+    r = fmt.format_result("version: 1  # kept\n")
+    assert (r.text, r.layout) == ("version: 1  # kept\n", "whitespace")
+    assert "a comment would be lost" in r.why
+    monkeypatch.setattr(fmt, "_tidy_whitespace", lambda t, d: "")
+    r = fmt.format_result("version:   1  # kept   \n")
+    assert (r.text, r.layout) == ("version:   1  # kept   \n", "unchanged")
+
+
+def test_duplicate_keys_are_formatted_and_the_last_still_wins():
+    text = "version: 2\nresources: []\nversion: 1\n"
+    out = guarantees(text)
+    # sorted, the two keep their order between them: PyYAML (Flux) still keeps the last
+    assert out == "version: 2\nversion: 1\nresources: []\n"
 
 
 def test_json_keeps_numbers_as_written_and_orders_keys():
@@ -573,3 +591,59 @@ def test_fmt_writes_like_a_careful_editor(tmp_path):
     proc = run_cli("fmt", ro)
     assert proc.returncode == 2 and "read-only file" in proc.stderr.decode()
     assert ro.read_text() == MESSY
+
+
+# ---------------------------------------------------------------- issue 12 regressions
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        # an anchor on a YAML 1.1 trap scalar, and its alias
+        ("version: 1\nattributes:\n  user:\n    a: &x yes\n    b: *x\n", None),
+        # trailing spaces inside a block scalar (a batch script under files)
+        (
+            "version: 1\nattributes:\n  system:\n    files:\n      run.sh:\n"
+            "        data: |\n          #!/bin/sh   \n          echo hi  \n",
+            None,
+        ),
+        # comments inside a flow collection: it is written block, each with its item
+        (
+            "version: 1\ntasks:\n  - command: [app,  # the program\n      --flag]  # its flag\n",
+            "version: 1\ntasks:\n  - command:\n      - app  # the program\n"
+            "      - --flag  # its flag\n",
+        ),
+        # keep chomping at the end of the file
+        ("version: 1\nattributes:\n  user:\n    s: |+\n      x\n\n", None),
+        # an explicit indentation indicator under a key that moves: content moves with it
+        (
+            "version: 1\nattributes:\n    user:\n        s: |2\n           three spaces\n",
+            "version: 1\nattributes:\n  user:\n    s: |2\n       three spaces\n",
+        ),
+    ],
+)
+def test_constructs_once_refused_are_formatted(text, expected):
+    out = guarantees(text, tidy="|+" not in text and "   \n" not in text)
+    assert out == (expected or text)
+
+
+def test_spellings_are_kept():
+    text = "---\nversion: 1\nattributes:\n  user:\n    a: +1\n    b: -0\n    c: ~\n    d: 0o17\n"
+    assert format_text(text) == text
+
+
+def test_end_of_line_comments_follow_their_token_with_two_spaces_and_no_gap():
+    text = "version: 1\nattributes:\n  user:\n    a: {x: 1,   y: 2}        # flow\n    b: 1   # b\n"
+    assert format_text(text) == (
+        "version: 1\nattributes:\n  user:\n    a: {x: 1, y: 2}  # flow\n    b: 1  # b\n"
+    )
+
+
+def test_comments_stay_with_their_token_when_keys_move():
+    text = (
+        "tasks:  # the tasks\n  - count: {per_slot: 1}  # one each\n    slot: task  # the slot\n"
+        "    command: [app]  # the program\nversion: 1  # V1\n"
+    )
+    out = guarantees(text)
+    assert out == (
+        "version: 1  # V1\ntasks:  # the tasks\n  - command: [app]  # the program\n"
+        "    slot: task  # the slot\n    count: {per_slot: 1}  # one each\n"
+    )

@@ -257,7 +257,7 @@ def cmd_fmt(args) -> int:
     still formatted)."""
     import difflib
 
-    from ..format import FormatError, format_text, load_options
+    from ..format import FormatError, format_result, load_options
     from ..positions import LineIndex
 
     status = 0
@@ -287,7 +287,14 @@ def cmd_fmt(args) -> int:
                 warned.add(w)
                 print(f"jobspec: warning: {w}", file=sys.stderr)
         try:
-            new = format_text(text, language, options)
+            result = format_result(text, language, options)
+            new = result.text
+            if result.why:  # a fallback layout: formatted, but say why (it is a bug to report)
+                print(
+                    f"{shown}: note: formatted with the {result.layout!r} layout ({result.why}); "
+                    "please report this file",
+                    file=sys.stderr,
+                )
         except FormatError as err:
             bom = 1 if text.startswith("\ufeff") else 0
             pos = LineIndex(text[bom:]).position(max(err.start - bom, 0))

@@ -26,7 +26,7 @@ resources:
     count: 1
     label: task
     with:
-      - {type: core, count: 1} # one core
+      - {type: core, count: 1}  # one core
 tasks:
   - command: [app]
     slot: task
