@@ -548,7 +548,15 @@ def _format_edits(ls: JobspecServer, uri: str):
     from .. import format as formatter
 
     a = ls.analyse(uri)
-    if a is None or a.doc.root is None:
+    if a is None:
+        return []
+    if a.doc.root is None:
+        first = a.doc.problems[0].message if a.doc.problems else "the file holds no jobspec"
+        ls.window_show_message(
+            T.ShowMessageParams(
+                T.MessageType.Warning, f"jobspec: not formatted: cannot format: {first}"
+            )
+        )
         return []
     text = a.doc.text
     path = to_fs_path(uri)
@@ -556,9 +564,20 @@ def _format_edits(ls: JobspecServer, uri: str):
     if ls.settings.sort_keys is not None:  # the editor's setting wins over the project's
         options = dataclasses.replace(options, sort_keys=ls.settings.sort_keys)
     try:
-        new = formatter.format_text(text, ls.language(uri), options)
-    except formatter.FormatError:
+        result = formatter.format_result(text, ls.language(uri), options)
+    except formatter.FormatError as err:  # said, never silent: the file stays as it is
+        ls.window_show_message(
+            T.ShowMessageParams(T.MessageType.Warning, f"jobspec: not formatted: {err.message}")
+        )
         return []
+    if result.why:
+        ls.window_log_message(
+            T.LogMessageParams(
+                T.MessageType.Warning,
+                f"jobspec: formatted with the {result.layout!r} layout ({result.why})",
+            )
+        )
+    new = result.text
     if new == text:
         return []
     return [T.TextEdit(ls.lsp_range(a.doc, s, e), t) for s, e, t in minimal_edits(text, new)]

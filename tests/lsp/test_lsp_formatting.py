@@ -48,7 +48,7 @@ attributes:
     assert apply_edits(MESSY, part).startswith("version: 1\nresources:\n- type: slot")
 
 
-async def test_formatting_a_broken_document_returns_no_edits(client):
+async def test_formatting_a_broken_document_returns_no_edits_and_says_why(client):
     uri = await open_doc(client, "broken-fmt.jobspec.yaml", "version: 1\nresources: [\n")
     edits = await client.text_document_formatting_async(
         T.DocumentFormattingParams(
@@ -56,6 +56,8 @@ async def test_formatting_a_broken_document_returns_no_edits(client):
         )
     )
     assert not edits
+    shown = [m.message for m in client.messages if m.type == T.MessageType.Warning]
+    assert any(m.startswith("jobspec: not formatted: cannot format:") for m in shown), shown
 
 
 async def test_the_sort_keys_setting_is_used_by_formatting():
