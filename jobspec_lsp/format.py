@@ -187,7 +187,18 @@ def format_result(
 
 def _format_yaml(work: str, doc, options: FormatOptions) -> tuple[str, str, str]:
     want = to_python(doc.root)
-    comments = sorted(_comment_texts(work, doc))
+    try:
+        tree = _layout.Tree(work)
+    except _layout.Unformattable as exc:
+        if exc.unreadable:
+            raise FormatError(
+                f"not formatted, Flux cannot read it: {exc.message}", exc.start, exc.end
+            ) from None
+        tree = None
+    spans = tree.scalars if tree is not None else sorted(_scalar_spans(work, doc))
+    comments = sorted(
+        _layout.comment_texts(tree) if tree is not None else _comment_texts(work, doc)
+    )
     reasons: list[str] = []
     for name in LAYOUTS:
         if name == "canonical" and not options.sort_keys:
@@ -196,14 +207,13 @@ def _format_yaml(work: str, doc, options: FormatOptions) -> tuple[str, str, str]
             return work, name, "; ".join(reasons)
         try:
             if name == "whitespace":
-                out = _tidy_whitespace(work, doc)
+                out = _tidy_whitespace(work, spans)
+            elif tree is None:
+                reasons.append(f"{name}: the text could not be read as a tree")
+                continue
             else:
-                out = _layout.layout(work, options.line_length, name == "canonical")
+                out = _layout.layout(tree, options.line_length, name == "canonical")
         except _layout.Unformattable as exc:
-            if exc.unreadable:
-                raise FormatError(
-                    f"not formatted, Flux cannot read it: {exc.message}", exc.start, exc.end
-                ) from None
             reasons.append(f"{name}: {exc.message}")
             continue
         except RecursionError:
@@ -213,17 +223,21 @@ def _format_yaml(work: str, doc, options: FormatOptions) -> tuple[str, str, str]
         if after.root is None or not _same(to_python(after.root), want):
             reasons.append(f"{name}: the data would change")
             continue
-        if sorted(_comment_texts(out, after)) != comments:
+        try:
+            kept = sorted(_layout.comment_texts(out))
+        except _layout.Unformattable:
+            kept = []
+        if kept != comments:
             reasons.append(f"{name}: a comment would be lost")
             continue
         return out, name, "; ".join(reasons)
     raise AssertionError("unreachable")
 
 
-def _tidy_whitespace(text: str, doc) -> str:
-    """The text with trailing white space dropped outside scalars, runs of blank
-    lines made one, and one final newline: the last layout before none."""
-    spans = sorted(_scalar_spans(text, doc))
+def _tidy_whitespace(text: str, spans) -> str:
+    """The text with trailing white space dropped outside scalars (``spans``: their
+    sorted content spans), runs of blank lines made one, and one final newline:
+    the last layout before none."""
     starts = [s for s, _ in spans]
     out: list[str] = []
     blank = False

@@ -53,7 +53,33 @@ ORDER = {
 _RANK = {kind: {k: i for i, k in enumerate(keys)} for kind, keys in ORDER.items()}
 _HASH = re.compile(r"(?:^|(?<=[ \t]))#", re.M)
 _BLOCK_HEADER = re.compile(r"[|>]([1-9+-]{0,2})")
-_PROPS = re.compile(r"(?:[&!][^\s,\[\]{}]*[ \t]*)+")
+
+
+def block_content(text: str, body: int, nl: int, end: int, parent_col: int) -> tuple[int, int]:
+    """(content indentation, end of content) of a block scalar whose header line
+    ends at ``nl`` and whose token ends at ``end``; ``parent_col`` is the column of
+    its key or dash.  Lines after the last one with text are content only when they
+    keep line breaks (``|+``) or hold more spaces than the indentation (then the
+    spaces are text)."""
+    header = _BLOCK_HEADER.search(text, body, nl)
+    indicators = header.group(1) if header else ""
+    digit = next((int(ch) for ch in indicators if ch.isdigit()), None)
+    lines = text[nl + 1 : end].split("\n")
+    if digit is not None:
+        ci = max(parent_col, 0) + digit
+    else:
+        first = next((ln for ln in lines if ln.strip(" ")), None)
+        ci = len(first) - len(first.lstrip(" ")) if first is not None else 0
+    if "+" in indicators:
+        return ci, end
+    pos = nl + 1
+    stop = nl + 1
+    for ln in lines:
+        after = pos + len(ln) + 1
+        if ln.strip(" ") or len(ln) > ci:
+            stop = min(after, end)
+        pos = after
+    return ci, stop
 
 
 class Unformattable(Exception):
@@ -69,13 +95,27 @@ class Unformattable(Exception):
 
 # --------------------------------------------------------------------------- tree
 class Node:
-    __slots__ = ("kind", "start", "end", "body", "flow", "style", "entries", "refs", "value")
+    __slots__ = (
+        "kind",
+        "start",
+        "end",
+        "body",
+        "flow",
+        "style",
+        "entries",
+        "refs",
+        "value",
+        "props",
+        "props_end",
+    )
 
     def __init__(self, kind: str, start: int, end: int, body: int):
         self.kind = kind  # "scalar", "alias", "map", "seq"
         self.start = start  # the node's text, its properties included
         self.end = end
         self.body = body  # where the text after its properties starts
+        self.props = ""  # its anchor and tag as written, one space apart
+        self.props_end = start
         self.flow = False
         self.style: str | None = None  # a scalar's: None (plain), "'", '"', "|", ">"
         self.entries: list[Entry] = []
@@ -123,6 +163,7 @@ class Tree:
         self.headers: list[tuple[int, int]] = []  # block scalar header lines
         self.doc_start: tuple[int, int] | None = None  # an explicit `---`
         self.aliases = False
+        self.content_end: dict[int, int] = {}  # block scalar start -> end of its content
         self._read()
 
     # ------------------------------------------------------------ positions
@@ -132,9 +173,30 @@ class Tree:
     def col_of(self, offset: int) -> int:
         return offset - self.line_starts[self.line_of(offset)]
 
-    def _body(self, start: int, end: int) -> int:
-        m = _PROPS.match(self.text, start, end)
-        return m.end() if m else start
+    def _props(self, node: Node, limit: int) -> None:
+        """Read ``node``'s anchor and tag (which may stand on their own line, a
+        comment after them) and where its own text starts."""
+        text = self.text
+        i = node.start
+        props = []
+        n = len(text)
+        while i < n and text[i] in "&!" and i < max(limit, node.start + 1):
+            j = i
+            while j < n and text[j] not in " \t\r\n,[]{}":
+                j += 1
+            props.append(text[i:j])
+            node.props_end = j
+            i = j
+            while True:  # white space, line breaks and comments up to the next token
+                while i < n and text[i] in " \t\r\n":
+                    i += 1
+                if i < n and text[i] == "#" and text[i - 1] in " \t\r\n":
+                    while i < n and text[i] != "\n":
+                        i += 1
+                    continue
+                break
+        node.props = " ".join(props)
+        node.body = i if props else node.start
 
     def _dash(self, start: int) -> int:
         """The offset of the '-' that opens the block sequence item at ``start``."""
@@ -170,18 +232,21 @@ class Tree:
                     start, end = ev.start_mark.index, ev.end_mark.index
                     node = Node("scalar" if cls is ScalarEvent else "alias", start, end, start)
                     if cls is ScalarEvent:
-                        node.body = self._body(start, end) if ev.anchor or ev.tag else start
+                        if ev.anchor or ev.tag:
+                            self._props(node, end)
                         node.style = ev.style or None
                         node.value = ev.value
                         node.refs = ev.anchor is not None
-                        if end > start:
-                            self.tokens[end] = start
-                            self._scalar_span(node)
                     else:
                         node.refs = True
                         self.aliases = True
                         self.tokens[end] = start
-                    self._place(stack, node)
+                    owner = self._place(stack, node)
+                    if cls is ScalarEvent and end > start:
+                        if node.style not in ("|", ">"):
+                            self.tokens[end] = start
+                        col = owner.col if owner is not None else -1
+                        self._scalar_span(node, col)
                 elif cls is MappingStartEvent or cls is SequenceStartEvent:
                     start = ev.start_mark.index
                     kind = "map" if cls is MappingStartEvent else "seq"
@@ -189,9 +254,9 @@ class Tree:
                     node.flow = bool(ev.flow_style)
                     node.refs = ev.anchor is not None
                     if ev.anchor is not None or ev.tag is not None:
-                        node.body = self._body(start, ev.end_mark.index)
+                        self._props(node, len(text))
                         if not node.flow:
-                            self.tokens[node.body] = start  # `key: &anchor` ends its line
+                            self.tokens[node.props_end] = start  # `key: &anchor` ends its line
                     if node.flow:
                         node.body = (
                             ev.end_mark.index - 1
@@ -233,7 +298,7 @@ class Tree:
         self.scalars.sort()
         self.headers.sort()
 
-    def _scalar_span(self, node: Node) -> None:
+    def _scalar_span(self, node: Node, parent_col: int) -> None:
         """Record a scalar's content span (where a '#' is text, not a comment)."""
         text, start, end = self.text, node.body, node.end
         if node.style not in ("|", ">"):
@@ -244,15 +309,10 @@ class Tree:
             self.headers.append((start, end))
             return
         self.headers.append((start, nl))
-        header = _BLOCK_HEADER.search(text, start, nl)
-        if not (header and "+" in header.group(1)):
-            # blank lines after the content are not part of it (only `|+` keeps them)
-            last = end
-            while last > nl and text[last - 1] in " \t\n\r":
-                last -= 1
-            stop = text.find("\n", last, end)
-            end = max(nl + 1, end if stop == -1 else stop + 1)
-        self.scalars.append((nl + 1, end))
+        ci, stop = block_content(text, start, nl, end, parent_col)
+        node.value = str(ci)  # the content's indentation, for the printer
+        self.scalars.append((nl + 1, stop))
+        self.content_end[node.start] = stop
 
     def _place(self, stack: list[_Open], node: Node) -> Entry | None:
         """Attach ``node`` where it belongs: root, key, value or item."""
@@ -380,7 +440,9 @@ class Comments:
                 if nxt is not None and nxt.start < fend:
                     nxt.leading.extend(_texts(glines))
                 elif prev is not None and prev.start > fstart:
-                    self._close(prev, glines)
+                    while prev.parent is not owner and prev.parent is not None:
+                        prev = prev.parent  # the entry of this flow that holds it
+                    prev.closing.extend(_texts(glines))
                 elif owner is not None:
                     owner.closing.extend(_texts(glines))
                 else:
@@ -425,9 +487,6 @@ class Comments:
                     nxt.leading.extend(_texts(rest))
                 else:
                     self.trailer.extend(_texts(rest))
-
-    def _close(self, prev: Entry, glines) -> None:
-        prev.closing.extend(_texts(glines))
 
 
 def _texts(glines) -> list[str | None]:
@@ -478,13 +537,17 @@ def _joined(s: str, style: str | None) -> str | None:
 
 
 class _Line:
-    __slots__ = ("text", "notes", "protected", "keep_end")
+    __slots__ = ("text", "notes", "before", "protected", "keep_end", "no_note")
 
     def __init__(self, text: str, protected: bool = False):
         self.text = text
-        self.notes: list[str] = []
+        self.notes: list[str] = []  # comments at its end
+        self.before: list[str] = []  # comment lines above it
         self.protected = protected
         self.keep_end = False
+        # inside a scalar, or a block scalar header that has its comment: a comment
+        # cannot follow it, so one meant for it goes above it instead
+        self.no_note = False
 
 
 class Printer:
@@ -503,13 +566,24 @@ class Printer:
         self.out.append(ln)
         return ln
 
-    def notes(self, end: int) -> None:
+    def notes(self, end: int, at: _Line | None = None) -> None:
+        """The comments that followed the token ending at ``end`` go at the end of
+        the line ``at`` (or of the last line written that can take one), or above
+        it when it cannot take one."""
         got = self.comments.eol.pop(end, None)
-        if got:
+        if not got:
+            return
+        if at is None:
             for ln in reversed(self.out):
-                if ln is not None:
-                    ln.notes.extend(got)
-                    return
+                if ln is not None and not ln.no_note:
+                    at = ln
+                    break
+        if at is None:
+            raise Unformattable("a comment with nowhere to go")
+        if at.no_note:
+            at.before.extend(got)
+        else:
+            at.notes.extend(got)
 
     def comment_lines(self, lines, indent: int) -> None:
         for s in lines:
@@ -556,18 +630,16 @@ class Printer:
                 result.append("")
             blank = False
             s = ln.text if ln.protected else ln.text.rstrip()
-            if ln.notes:
-                if s.strip():
-                    s = s + "  " + ln.notes[0]
-                    extra = ln.notes[1:]
-                else:
-                    s = s + ln.notes[0]
-                    extra = ln.notes[1:]
-                result.append(s)
+            if ln.before:
                 ind = " " * (len(ln.text) - len(ln.text.lstrip(" ")))
-                result.extend(ind + n for n in extra)
-            else:
-                result.append(s)
+                result.extend(ind + n for n in ln.before)
+            if ln.notes:
+                # one comment ends the line; more (a line that joins two source
+                # lines' tokens) go above it, at its indentation
+                ind = " " * (len(ln.text) - len(ln.text.lstrip(" ")))
+                result.extend(ind + n for n in ln.notes[1:])
+                s = (s + "  " if s.strip() else s) + ln.notes[0]
+            result.append(s)
             prev = ln
         return "\n".join(result) + "\n"
 
@@ -586,7 +658,12 @@ class Printer:
         )
 
     def props(self, node: Node) -> str:
-        return self.text[node.start : node.body].strip()
+        return node.props
+
+    def source(self, v: Node) -> str:
+        """A scalar or alias as written, its properties one space before it."""
+        s = self.text[v.body : v.end]
+        return v.props + " " + s if v.props else s
 
     def block(self, node: Node, indent: int, first: str | None, path: tuple = ()) -> None:
         """Print a collection as block lines at ``indent``; ``first`` is the prefix of
@@ -602,7 +679,7 @@ class Printer:
                     leading = leading[1:]
             if i == 0 and first is not None:
                 prefix = first
-                self.comment_lines(leading, indent - 2 if indent >= 2 else 0)
+                self.comment_lines(leading, len(first) - len(first.lstrip(" ")))
             else:
                 prefix = " " * indent
                 self.comment_lines(leading, indent)
@@ -616,7 +693,7 @@ class Printer:
             self.notes(node.body + 1)
 
     def key_text(self, key: Node) -> str:
-        s = self.text[key.start : key.end]
+        s = self.source(key)
         if "\n" in s:
             raise Unformattable("a key written over several lines", key.start, key.end)
         return s + " " if key.kind == "alias" else s  # `*a :`, never `*a:`
@@ -631,10 +708,19 @@ class Printer:
         head = prefix + "-"
         v = e.value
         assert v is not None
-        if v.kind in ("map", "seq") and v.start == v.body and not self.inline_flow(v, head, path):
+        if v.kind in ("map", "seq") and not v.props and not self.inline_flow(v, head, path):
             # `- key: value` / `- - item`: the collection starts on the dash's line
+            mark = len(self.out)
             self.block(v, indent + 2, head + " ", path)
-            self.notes(e.start + 1)
+            first_line = next(
+                (
+                    ln
+                    for ln in self.out[mark:]
+                    if ln is not None and ln.text.lstrip().startswith("-")
+                ),
+                None,
+            )
+            self.notes(e.start + 1, first_line)
             return
         self.value(v, head, indent, e, path, e.start + 1, len(prefix))
 
@@ -662,6 +748,14 @@ class Printer:
             self.notes(v.end)
             return
         props = self.props(v)
+        if v.flow and not v.entries:  # `[]`, `{}`: no block form; comments go below
+            self.line(
+                head + " " + (props + " " if props else "") + ("{}" if v.kind == "map" else "[]")
+            )
+            self.notes(after)
+            self.notes(v.body + 1)
+            self.notes(v.end)
+            return
         if v.flow:
             flat = self.flat(v, path)
             if flat is not None and (not v.entries or len(head) + 1 + len(flat) <= self.width):
@@ -671,14 +765,14 @@ class Printer:
                 return
         self.line(head + (" " + props if props else ""))
         self.notes(after)
-        if v.start != v.body:
-            self.notes(v.body)
+        if v.props:
+            self.notes(v.props_end)
         if v.flow:
             self.notes(v.body + 1)
         self.block(v, indent + 2, None, path)
 
     def flow_scalar(self, v: Node, head: str, indent: int) -> None:
-        s = self.text[v.start : v.end]
+        s = self.source(v)
         if "\n" not in s:
             self.line(head + " " + s)
             return
@@ -687,47 +781,45 @@ class Printer:
             self.line(head + " " + joined)
             return
         parts = s.split("\n")
-        self.line(head + " " + parts[0], protected=True)
+        lines = [self.line(head + " " + parts[0], protected=True)]
         pad = " " * (indent + 2)
         for p in parts[1:]:
             p = p.lstrip(" \t")
-            self.line(pad + p if p else "", protected=True)
+            lines.append(self.line(pad + p if p else "", protected=True))
+        for ln in lines[:-1]:
+            ln.no_note = True  # a comment there would be inside the scalar
 
     def block_scalar(self, v: Node, head: str, col: int, delta: int) -> None:
         """The header as written; the content two columns past its key or dash (now
         at ``col``), or, with an explicit indentation indicator, moved as far as the
         key moved (``delta``), so its indentation means what it meant."""
         text = self.text
-        nl = text.find("\n", v.start, v.end)
+        nl = text.find("\n", v.body, v.end)
         if nl == -1:  # an empty block scalar at the end of the text
-            self.line(head + " " + text[v.start : v.end].rstrip("\n"), protected=True)
+            self.line(head + " " + self.source(v).rstrip("\n"), protected=True)
             return
-        header = text[v.start : nl]
-        m = _BLOCK_HEADER.search(header, v.body - v.start)
+        header = (v.props + " " if v.props else "") + text[v.body : nl]
+        m = _BLOCK_HEADER.search(text, v.body, nl)
         indicators = m.group(1) if m else ""
         keep = "+" in indicators
-        self.line(head + " " + header.rstrip())
-        content = text[nl + 1 : v.end].split("\n")
-        if content and content[-1] == "":
+        head_line = self.line(head + " " + header.rstrip())
+        hm = _HASH.search(text, v.body, nl)
+        head_line.no_note = hm is not None  # the header has its own comment
+        stop = self.tree.content_end.get(v.start, v.end)
+        content = text[nl + 1 : stop].split("\n")
+        if content and content[-1] == "" and text[stop - 1 : stop] == "\n":
             content.pop()
-        if not keep:
-            while content and not content[-1].strip(" "):
-                content.pop()
+        ci = int(v.value or 0)
         if not any(ch.isdigit() for ch in indicators):
-            # the content's indentation is its first line's: make it two past the key
-            first = next((c for c in content if c.strip(" ")), None)
-            if first is not None:
-                delta = col + 2 - (len(first) - len(first.lstrip(" ")))
-        leads = [len(c) - len(c.lstrip(" ")) for c in content if c.strip(" ")]
-        least = min(leads) if leads else 0
+            delta = col + 2 - ci  # auto-detected: two past the key
         last = None
         for c in content:
-            if not c.strip(" "):
-                k = len(c)
-                last = self.line("" if k <= least or k + delta <= 0 else " " * (k + delta), True)
+            k = len(c) - len(c.lstrip(" "))
+            if not c.strip(" ") and k <= ci:
+                last = self.line("", True)  # an empty line of the scalar
             else:
-                lead = len(c) - len(c.lstrip(" "))
-                last = self.line(" " * (lead + delta) + c[lead:], True)
+                last = self.line(" " * (k + delta) + c[k:], True)
+            last.no_note = True
         if keep and last is not None:
             last.keep_end = True
 
@@ -738,11 +830,10 @@ class Printer:
         return self._flat(v, path)
 
     def _flat(self, v: Node, path: tuple) -> str | None:
-        text = self.text
         if v.kind in ("scalar", "alias"):
             if v.style in ("|", ">"):
                 return None
-            s = text[v.start : v.end]
+            s = self.source(v)
             return None if "\n" in s else s
         parts = []
         for i, e in enumerate(self.ordered(v, path)):
@@ -775,8 +866,27 @@ class Printer:
         return i < len(r) and r[i] < end
 
 
-def layout(text: str, width: int = 80, sort_keys: bool = True) -> str:
+def layout(text: str | Tree, width: int = 80, sort_keys: bool = True) -> str:
     """``text`` printed in the house style; :class:`Unformattable` when it cannot be."""
-    tree = Tree(text)
+    tree = text if isinstance(text, Tree) else Tree(text)
     comments = Comments(tree)
     return Printer(tree, comments, width, sort_keys).render()
+
+
+def comment_texts(text: str | Tree) -> list[str]:
+    """Every comment of the text as written (trailing white space dropped), found
+    from the syntax: a '#' after white space, outside every scalar's text."""
+    tree = text if isinstance(text, Tree) else Tree(text)
+    src = tree.text
+    spans = tree.scalars
+    starts = [a for a, _ in spans]
+    out = []
+    line_end = -1
+    for m in _HASH.finditer(src):
+        pos = m.start()
+        if pos < line_end or _inside(spans, starts, pos):
+            continue  # inside a comment, or text of a scalar (a header's '#' is a comment)
+        eol = src.find("\n", pos)
+        line_end = len(src) if eol == -1 else eol
+        out.append(src[pos:line_end].rstrip())
+    return out
