@@ -373,7 +373,28 @@ def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Docu
             ],
             language,
         )
+    lone = _LONE_SURROGATE.search(text)
+    if lone is not None:  # no UTF-8 form: neither libyaml nor Flux can read the text
+        return Document(
+            text,
+            lines,
+            None,
+            [
+                Diagnostic(
+                    NOT_TEXT,
+                    E,
+                    f"U+{ord(lone.group(0)):04X} is half of a UTF-16 surrogate pair, not a "
+                    "character: the text has no UTF-8 form and cannot be read",
+                    lone.start(),
+                    lone.end(),
+                )
+            ],
+            language,
+        )
     return _Parser(text, lines, language).run()
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_bytes(data: bytes, language: str = "yaml") -> Document:

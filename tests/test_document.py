@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 
+from jobspec_lsp.analysis import check
 from jobspec_lsp.document import Mapping, Scalar, Sequence, parse, parse_bytes, to_python
 from jobspec_lsp.positions import LineIndex
 
@@ -313,3 +314,15 @@ def test_a_number_beyond_pythons_digit_limit_is_a_short_diagnostic():
     (d,) = parse(text).problems
     assert d.code == "JS906" and (d.start, d.end) == (3, 4403)
     assert "4,400 characters" in d.message and len(d.message) < 200
+
+
+@pytest.mark.parametrize("language", ["yaml", "json"])
+def test_a_lone_surrogate_character_is_a_diagnostic_not_an_exception(language):
+    """Found by scripts/fuzz.py: a raw U+D800 (an LSP client can send one) made the
+    YAML reader raise; now it is JS911 on that character, and nothing looks clean."""
+    text = 'version: 1\nname: "a\ud800b"\n' if language == "yaml" else '{"name": "a\ud800b"}'
+    doc = parse(text, language)
+    assert doc.root is None
+    (d,) = doc.problems
+    assert d.code == "JS911" and text[d.start : d.end] == "\ud800"
+    assert [x.code for x in check(text, language=language)] == ["JS911"]
