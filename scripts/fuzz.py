@@ -545,11 +545,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     reports = []
-    for name, fn, n in (
-        ("analysis", run_analysis, args.analysis),
-        ("formatter", run_format, args.format),
-        ("language server", run_lsp, args.lsp),
-    ):
+    for fn, n in ((run_analysis, args.analysis), (run_format, args.format), (run_lsp, args.lsp)):
         if n <= 0:
             continue
         t0 = time.perf_counter()
