@@ -195,9 +195,17 @@ def check(ctx: Context) -> None:
 
 def _check_seconds(ctx, key, value, code, fsd_code, name) -> None:
     if is_number(value):
-        if math.isnan(value.value) or value.value < 0:
+        v = value.value
+        if (isinstance(v, float) and math.isnan(v)) or v < 0:
             ctx.report(
                 code, value, f"{name} must be a number of seconds >= 0, not {ctx.source(value)}"
+            )
+        elif isinstance(v, int) and v > 2**63 - 1:  # no float holds it; no job lasts that long
+            ctx.report(
+                code,
+                value,
+                f"{name} has {len(str(v))} digits: beyond any limit a job can have and "
+                "beyond a 64-bit number; write 0 for no limit of its own",
             )
         return
     if is_str(value):
