@@ -307,6 +307,8 @@ def run_format(n: int, seed: int) -> Report:
             m = re.search(r"(\S+)\s+(# c\d+)\b", line)
             if not m or line.lstrip().startswith("#"):
                 continue
+            if m.group(1).rstrip(",").endswith(("]", "}")):
+                continue  # it followed a whole flow collection: its end may be on any line
             token, note = m.group(1).strip(",:[]{}-"), m.group(2)
             i = where.get(note)
             if i is None:

@@ -666,3 +666,19 @@ def test_the_fuzz_documents_are_formatted_in_the_house_style(text):
         assert len(re.findall(re.escape(note) + r"\b", out)) == 1, note
     if not keeps:
         assert not out.endswith("\n\n")
+
+
+def test_found_by_the_fuzz_run():
+    """Three layouts scripts/fuzz.py caught losing or moving text (docs/reliability.md)."""
+    # a comment after the last item of a flow sequence, below a nested flow mapping
+    text = "version: 1\ntasks:\n  - command: [\n      {a: app, b: x},  # c1\n      # c2\n    ]\n"
+    out = guarantees(text)
+    assert "# c1" in out and "# c2" in out
+    # a comment after `- `, whose item is a block scalar: never inside the scalar
+    text = "version: 1\nattributes:\n  user:\n    s:\n      - # c3\n        |\n        text\n"
+    out = guarantees(text)
+    assert "- |  # c3\n" in out
+    # a trailing line of spaces in a `>-` scalar is text, not a blank line
+    text = "version: 1\nattributes:\n  user:\n    s: >-\n      # not a comment\n       \n"
+    out = guarantees(text, tidy=False)
+    assert parse(out).root is not None and out.endswith("       \n")
