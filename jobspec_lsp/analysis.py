@@ -6,7 +6,7 @@ call; it holds no presentation logic.
 
 from __future__ import annotations
 
-from . import targets
+from . import targets  # batch: its rules (JS56x-JS58x) are registered with the others
 from .diagnostics import Diagnostic, Severity
 from .document import Document, Mapping, Scalar, parse
 from .rules import attributes, base, counts, structure, tasks, v1

@@ -9,7 +9,7 @@ fixed example does not.
 
 from __future__ import annotations
 
-from . import rules  # noqa: F401 - registers every rule
+from . import batch, rules  # noqa: F401 - registers every rule (batch: the directives)
 from .diagnostics import RULES
 
 FAMILIES = [
@@ -21,6 +21,9 @@ FAMILIES = [
     ("JS50", "Constraints (RFC 31)"),
     ("JS51", "Dependencies (RFC 26)"),
     ("JS52", "File archive (RFC 37)"),
+    ("JS56", "Batch script directives (RFC 36): reading them"),
+    ("JS57", "Batch script directives: their `flux batch` options"),
+    ("JS58", "Batch script directives: the job they ask for"),
     ("JS6", "Jobspec V1 (RFC 25)"),
     ("JS70", "Conversion to V1 (`jobspec convert --to v1`)"),
     ("JS71", "PSI/J job descriptions (`jobspec convert --from psij`)"),
@@ -34,6 +37,7 @@ APPLIES = {
     "canonical": "canonical rules only",
     "convert": "conversion to V1 (reported by `jobspec convert`, not `jobspec check`)",
     "psij": "PSI/J input (reported by `jobspec convert --from psij`)",
+    "script": "batch scripts with `#flux:` directives (`jobspec check SCRIPT`)",
 }
 
 
@@ -64,10 +68,13 @@ def render() -> str:
         for code in codes:
             r = RULES[code]
             lang = "json" if r.example_options.get("language") == "json" else "yaml"
+            if r.example_options.get("script"):
+                lang = "sh"
             out += [
                 f"### {code}",
                 "",
-                f"**{r.name}** — {r.severity.label}, applies to {APPLIES[r.applies]}.",
+                f"**{r.name}** — {r.severity.label}, applies to "
+                f"{APPLIES['script' if r.example_options.get('script') else r.applies]}.",
                 "",
                 r.summary,
                 "",

@@ -72,10 +72,33 @@ def is_jobspec_name(name: str) -> bool:
     return low in JOBSPEC_NAMES or low.endswith(JOBSPEC_SUFFIXES)
 
 
+SCRIPT_SUFFIXES = (".sh", ".bash", ".batch", ".flux")  # searched in directories
+
+
+def is_script(name: str | None, text: str) -> bool:
+    """Whether to check a file as a batch script: it holds an RFC 36 sentinel and its
+    name is not a jobspec's."""
+    from .directives import has_sentinel
+
+    return not (name and is_jobspec_name(Path(name).name)) and has_sentinel(text)
+
+
+def _script_in_dir(path: Path) -> bool:
+    if not path.name.endswith(SCRIPT_SUFFIXES):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 20).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return is_script(path.name, head)
+
+
 def discover(paths) -> Iterator[tuple[str, Path | None, str | None]]:
     """(shown path, Path or None for stdin, error or None) for each input: '-' is
     standard input, a directory the jobspec files under it (sorted, version-control
-    and virtualenv folders skipped), a file itself whatever its name."""
+    and virtualenv folders skipped) and the batch scripts (``SCRIPT_SUFFIXES`` holding
+    a ``#flux:`` sentinel), a file itself whatever its name."""
     for p in paths:
         if p == "-":
             yield "-", None, None
@@ -85,7 +108,11 @@ def discover(paths) -> Iterator[tuple[str, Path | None, str | None]]:
             found: list[Path] = []
             for dirpath, dirnames, filenames in os.walk(path):
                 dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-                found.extend(Path(dirpath) / f for f in filenames if is_jobspec_name(f))
+                found.extend(
+                    Path(dirpath) / f
+                    for f in filenames
+                    if is_jobspec_name(f) or _script_in_dir(Path(dirpath) / f)
+                )
             for f in sorted(found):
                 yield str(f), f, None
         elif path.exists() or path.is_symlink():

@@ -133,6 +133,19 @@ AT = {
     "JS910": "2024-01-31",
     "JS911": "\ufffd",
     "JS912": "version: 1",
+    "JS560": "'",
+    "JS561": '"""',
+    "JS562": "##flux:",
+    "JS563": ("#flux:", 2),
+    "JS564": "\\",
+    "JS570": "--jobname",
+    "JS571": "-N",
+    "JS572": "two",
+    "JS573": "-N4",
+    "JS574": "extra",
+    "JS580": "#flux:",
+    "JS581": "-x",
+    "JS582": ("4", 0),
 }
 
 
@@ -152,23 +165,31 @@ def _doc(rule, text, bad):
 
 
 def _run(rule, text, bad=True):
+    if rule.example_options.get("script"):  # RFC 36 directives: a batch script, not YAML
+        from jobspec_lsp import batch
+
+        return parse(""), batch.check_script(text), text
     doc = _doc(rule, text, bad)
     converter = rule.example_options.get("convert")
     if converter:  # JS7xx come from `jobspec convert` only: run the converter the rule names
         conv = getattr(convert, converter)(text, rule.example_options.get("language", "yaml"))
-        return doc, conv.blockers + conv.warnings
-    return doc, check(
+        return doc, conv.blockers + conv.warnings, doc.text
+    return (
         doc,
-        version_rules="v1" if rule.applies == "v1" else "auto",
-        target=rule.example_options.get("target", "rfc"),
+        check(
+            doc,
+            version_rules="v1" if rule.applies == "v1" else "auto",
+            target=rule.example_options.get("target", "rfc"),
+        ),
+        doc.text,
     )
 
 
-def _expected(doc, at):
+def _expected(source, at):
     text, nth = (at, 0) if isinstance(at, str) else at
     pos = -1
     for _ in range(nth + 1):
-        pos = doc.text.index(text, pos + 1)
+        pos = source.index(text, pos + 1)
     return pos, pos + len(text)
 
 
@@ -179,7 +200,7 @@ def test_every_rule_has_a_range_expectation():
 @pytest.mark.parametrize("code", sorted(RULES))
 def test_bad_example_triggers_rule_at_token(code):
     rule = RULES[code]
-    doc, diags = _run(rule, rule.bad)
+    doc, diags, source = _run(rule, rule.bad)
     mine = [d for d in diags if d.code == code]
     assert mine, f"{code}: bad example did not trigger it; got {[d.code for d in diags]}"
     assert all(d.severity == rule.severity for d in mine)
@@ -189,15 +210,15 @@ def test_bad_example_triggers_rule_at_token(code):
         dash = doc.text.index('"2-"') + 2
         assert (mine[0].start, mine[0].end) == (dash, dash + 1)
     if at is not None:
-        assert (mine[0].start, mine[0].end) == _expected(doc, at), (
-            f"{code} points at {doc.text[mine[0].start : mine[0].end]!r}"
+        assert (mine[0].start, mine[0].end) == _expected(source, at), (
+            f"{code} points at {source[mine[0].start : mine[0].end]!r}"
         )
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
 def test_fixed_example_is_clean(code):
     rule = RULES[code]
-    _, diags = _run(rule, rule.good, bad=False)
+    _, diags, _source = _run(rule, rule.good, bad=False)
     assert code not in [d.code for d in diags]
     if not code.startswith(("JS9", "JS71")):
         loud = [(d.code, d.message) for d in diags if d.severity <= Severity.WARNING]
@@ -206,7 +227,7 @@ def test_fixed_example_is_clean(code):
 
 def test_messages_are_one_line_and_ranges_in_bounds():
     for rule in RULES.values():
-        doc, diags = _run(rule, rule.bad)
+        _doc_, diags, source = _run(rule, rule.bad)
         for d in diags:
             assert "\n" not in d.message
-            assert 0 <= d.start <= d.end <= len(doc.text)
+            assert 0 <= d.start <= d.end <= len(source)

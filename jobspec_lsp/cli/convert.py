@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -196,6 +197,8 @@ def cmd_new(args) -> int:
 def new_main(argv: list[str]) -> int:
     """`jobspec new ARGS`, its options read by flux-submit's rules (argparse would
     otherwise take the command's own options after the first positional)."""
+    if argv[:1] == ["--from-batch"] or any(a.startswith("--from-batch=") for a in argv[:1]):
+        return _from_batch(argv)
     if argv[:1] in (["-h"], ["--help"]):
         parser = argparse.ArgumentParser(
             prog="jobspec new", description=NEW_DESCRIPTION, epilog=NEW_EPILOG
@@ -218,4 +221,58 @@ def _emit_new(conv) -> int:
             print(f"jobspec new: {d.severity.label}[{d.code}] {d.message}")
         return 1
     sys.stdout.write(conv.text or "")
+    return 0
+
+
+def _from_batch(argv: list[str]) -> int:
+    """`jobspec new --from-batch SCRIPT [--format json|yaml] [FLUX-BATCH-OPTIONS...]`: the
+    jobspec `flux batch --dry-run [OPTIONS] SCRIPT` prints, apart from the environment
+    and resource limits it copies from the submitter."""
+    from .. import batch
+
+    first = argv[0]
+    rest = argv[1:]
+    if first.startswith("--from-batch="):
+        path = first.partition("=")[2]
+    elif rest:
+        path, rest = rest[0], rest[1:]
+    else:
+        print("jobspec new: error: --from-batch needs a script", file=sys.stderr)
+        return 2
+    fmt = "yaml"
+    extra = []
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a == "--format" and i + 1 < len(rest):
+            fmt = rest[i + 1]
+            i += 2
+            continue
+        if a.startswith("--format="):
+            fmt = a.partition("=")[2]
+            i += 1
+            continue
+        extra.append(a)
+        i += 1
+    if fmt not in ("yaml", "json"):
+        return _usage(f"--format {fmt!r}: yaml or json")
+    try:
+        _, text = read_text(None if path == "-" else Path(path))
+    except CannotRead as exc:
+        return _usage(f"cannot read {path}: {exc}")
+    for d in batch.check_script(text):
+        pos = LineIndex(text).position(d.start)
+        print(
+            f"{path}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] {d.message}",
+            file=sys.stderr,
+        )
+    try:
+        js = batch.jobspec(text, path, os.getcwd(), extra)
+    except batch.BatchError as err:
+        print(f"jobspec new: error: flux batch would refuse {path}: {err}", file=sys.stderr)
+        return 1
+    if fmt == "json":
+        sys.stdout.write(json.dumps(js, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(convert.dump(js, "yaml"))
     return 0

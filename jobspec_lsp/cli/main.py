@@ -19,6 +19,7 @@ from ..document import parse, parse_bytes
 from ..sources import (
     CannotRead,
     discover,
+    is_script,
     language_of,
     read_bytes,
     read_text,
@@ -135,12 +136,27 @@ def cmd_check(args) -> int:
             shown = name
         else:
             language = language_of(str(path), data)
-        doc = parse_bytes(data, language)
         checked += 1
-        target = args.target or _project_target(path)
-        diags = check(
-            doc, version_rules=args.version_rules, select=select, ignore=ignore, target=target
-        )
+        text = data.decode("utf-8", "replace")
+        if is_script(None if path is None else str(path), text):  # RFC 36 directives
+            from ..batch import check_script
+            from ..diagnostics import matches
+            from ..document import Document
+            from ..positions import LineIndex
+
+            doc = Document(text, LineIndex(text), None, [], "script")
+            diags = [
+                d
+                for d in check_script(text)
+                if (not select or matches(d.code, select))
+                and not (ignore and matches(d.code, ignore))
+            ]
+        else:
+            doc = parse_bytes(data, language)
+            target = args.target or _project_target(path)
+            diags = check(
+                doc, version_rules=args.version_rules, select=select, ignore=ignore, target=target
+            )
         for d in diags:
             counts[d.severity] += 1
         if any(d.severity == Severity.ERROR for d in diags):

@@ -1,0 +1,168 @@
+"""Batch scripts against real Flux: `jobspec new --from-batch SCRIPT` writes the
+jobspec `flux batch --dry-run SCRIPT` prints (apart from the environment and the
+resource limits Flux copies from the submitter), the directives read as
+flux-core's own `flux.job.directives` reads them, and a script Flux refuses is
+one `jobspec check` reports an error for."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+
+import pytest
+from batch_cases import RFC36
+from helpers import run_cli
+
+from jobspec_lsp import batch, directives
+
+# own scripts: the directive block of each (a `#!/bin/sh` line and a body are added)
+SCRIPTS = [
+    "#flux: -N1",
+    "#flux: -N2",
+    "#flux: -n1",
+    "#flux: -n4",
+    "#flux: -n4 -c2",
+    "#flux: -n2 -g1",
+    "#flux: -N2 -n4",
+    "#flux: -N2 -n3",
+    "#flux: -N3 -n7 -c2",
+    "#flux: -N1 -x",
+    "#flux: -N2 -n4 -x",
+    "#flux: --nodes=2 --nslots=6 --cores-per-slot=2",
+    "#flux: -n1 -t 10",
+    "#flux: -n1 -t 1.5h",
+    "#flux: -n1 --time-limit=30s",
+    "#flux: -n1 -q batch",
+    "#flux: -n1 --queue=debug -B lab",
+    "#flux: -n1 --job-name=sim",
+    "#flux: -n1 --job-name='a b'",
+    '#flux: -n1 --job-name="quoted \\"name\\""',
+    "#flux: -n1 --cwd=/tmp",
+    "#flux: -n1 --output=o.txt --error=e.txt",
+    "#flux: -n1 --output=job-{{id}}.out",
+    "#flux: -n1 -u",
+    "#flux: -n1 -o foo=bar -o baz",
+    '#flux: -n1 --setopt=x={"a":1}',
+    "#flux: -n1 --setattr=user.k=2 -S foo",
+    "#flux: -n1 -S system.bar=[1,2]",
+    '#flux: -n1 --setattr=user.data=\'{"option": "arg"}\'',
+    "#flux: -n1 --dependency=afterok:123",
+    "#flux: -n1 --dependency=afterany:f1234 --dependency=singleton",
+    "#flux: -n1 --requires=ssd",
+    "#flux: -n1 --requires=host:n[1-3]",
+    "#flux: -n1 --requires='rank:0-1 or ssd'",
+    "#flux: -n1 --conf=a.b=1",
+    "#flux: -n1 --broker-opts=-Sx=1",
+    "#flux: -n1 --conf=a.b=1 --broker-opts=-Sx=1",
+    "#flux: --resources-shape=slot=2/core",
+    "#flux: --resources-shape=node/slot=2/core=2",
+    "#flux: -N1 # -n4: commented out",
+    "#flux: -N1\n#flux: --job-name=two-lines",
+    "#flux: -N1\n# a comment between directives\n#flux: -q batch",
+    '#flux: -n1 --setattr=user.conf="""\n#flux: [config]\n#flux:   item = "foo"\n#flux: """',
+    "#flux: -n1 --job-name='''It's a \"job\"'''",
+    "# flux: -n2 -c2",
+    "#FLUX: -n2",
+]
+# scripts flux batch refuses, each for a reason a directive check reports
+REFUSED = [
+    "#flux: -n1 --job-name='unclosed",
+    "#flux: -N1\nhostname\n#flux: -q batch",
+    "##flux: -N1\n#flux: -n2",
+    "#flux: -n1 --no-such-option",
+    "#flux: -N",
+    "#flux: -N two",
+    "#flux: -n2 -x",
+    "#flux: -N4 -n2",
+    "#flux: --resources-shape=node=2/slot{core=4}",
+]
+
+
+def script(block: str) -> str:
+    return "#!/bin/sh\n" + block + "\nflux run hostname\n"
+
+
+def flux_batch(flux_exe, path, cwd):
+    proc = subprocess.run(
+        [flux_exe, "batch", "--dry-run", path.name],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+    if proc.returncode != 0:
+        return None, proc.stderr
+    js = json.loads(proc.stdout)
+    system = js["attributes"]["system"]
+    system.pop("environment", None)  # copied from the submitter: a file cannot know them
+    system["shell"]["options"].pop("rlimit", None)
+    return js, ""
+
+
+def flux_directives(flux_exe, path) -> list[str] | str:
+    proc = subprocess.run(
+        [flux_exe, "python", "-m", "flux.job.directives", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if proc.returncode != 0:
+        return "error"
+    out: list[str] = []
+    for line in proc.stdout.splitlines():
+        if line.startswith("SETARGS("):
+            out.extend(ast.literal_eval(line[len("SETARGS(") : -1]))
+    return out
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("block", SCRIPTS)
+def test_from_batch_is_what_flux_batch_builds(flux_exe, tmp_path, block):
+    path = tmp_path / "job.sh"
+    path.write_text(script(block))
+    want, err = flux_batch(flux_exe, path, tmp_path)
+    assert want is not None, err
+    proc = run_cli("new", "--from-batch", path.name, "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == want
+    assert [
+        d.code for d in batch.check_script(path.read_text()) if d.severity.label == "error"
+    ] == []
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("block", REFUSED)
+def test_a_script_flux_batch_refuses_is_an_error_here(flux_exe, tmp_path, block):
+    path = tmp_path / "job.sh"
+    path.write_text(script(block))
+    want, err = flux_batch(flux_exe, path, tmp_path)
+    assert want is None, "flux batch accepted it"
+    errors = [d for d in batch.check_script(path.read_text()) if d.severity.label == "error"]
+    assert errors, err
+    proc = run_cli("new", "--from-batch", path.name, cwd=tmp_path)
+    assert proc.returncode == 1
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("text,words", RFC36)
+def test_rfc36_examples_read_as_the_rfc_and_flux_read_them(flux_exe, tmp_path, text, words):
+    path = tmp_path / "example"
+    path.write_text(text)
+    mine = [w.value for w in directives.read(text).words]
+    assert mine == words
+    assert flux_directives(flux_exe, path) == words
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("block", SCRIPTS + REFUSED[:3])
+def test_directives_read_as_flux_reads_them(flux_exe, tmp_path, block):
+    path = tmp_path / "job.sh"
+    text = script(block)
+    path.write_text(text)
+    got = directives.read(text)
+    theirs = flux_directives(flux_exe, path)
+    if theirs == "error":
+        assert got.problems
+    else:
+        assert [w.value for w in got.words] == theirs

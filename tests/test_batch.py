@@ -1,0 +1,93 @@
+"""Batch scripts in process: RFC 36 directives read with their positions, the
+options checked as `flux batch` takes them, the jobspec it builds; and through the
+CLI (`jobspec check SCRIPT`, `jobspec new --from-batch`).  The real-Flux tier
+(tests/flux/test_flux_batch.py) holds all of it against flux-core itself."""
+
+import json
+
+import pytest
+from batch_cases import RFC36
+from helpers import run_cli
+
+from jobspec_lsp import batch, directives
+
+
+@pytest.mark.parametrize("text,words", RFC36)
+def test_every_rfc36_example_reads_as_the_rfc_says(text, words):
+    script = directives.read(text)
+    assert [w.value for w in script.words] == words and not script.problems
+
+
+def test_words_keep_their_source_ranges():
+    text = "#!/bin/sh\n# flux: -N2 --job-name='a b'  # two nodes\nhostname\n"
+    words = directives.read(text).words
+    assert [text[w.start : w.end] for w in words] == ["-N2", "--job-name='a b'"]
+    literal = '#!/bin/sh\n#flux: --setattr=user.x="""\n#flux:   one\n#flux: """\n'
+    (w,) = directives.read(literal).words
+    assert w.value == "--setattr=user.x=one\n"
+    assert literal[w.start : w.end] == '--setattr=user.x="""\n#flux:   one\n#flux: """'
+
+
+@pytest.mark.parametrize(
+    "block,code,token",
+    [
+        ("#flux: -N2 --job-name='sim", "JS560", "'"),
+        ('#flux: -N2 --setattr=x="""\n#flux: more', "JS561", '"""'),
+        ("#flux: -N2\n##flux: -c2", "JS562", "##flux:"),
+        ("#flux: -N2 \\", "JS564", "\\"),
+        ("#flux: -N2 --jobname=x", "JS570", "--jobname"),
+        ("#flux: -N2 -Z", "JS570", "-Z"),
+        ("#flux: -N2 --job-name", "JS571", "--job-name"),
+        ("#flux: -N zero", "JS572", "zero"),
+        ("#flux: -N2 -t 5x", "JS572", "5x"),
+        ("#flux: -N2 --requires='a &'", "JS572", "'a &'"),
+        ("#flux: -N2 --urgency=32", "JS572", "32"),
+        ("#flux: -N2 -N3", "JS573", "-N3"),
+        ("#flux: -N2 script.sh", "JS574", "script.sh"),
+        ("#flux: --job-name=x", "JS580", "#flux:"),
+        ("#flux: -n2 --exclusive", "JS581", "--exclusive"),
+        ("#flux: -N3 -n2", "JS582", "3"),
+    ],
+)
+def test_each_problem_points_at_its_token(block, code, token):
+    text = "#!/bin/sh\n" + block + "\nhostname\n"
+    found = [d for d in batch.check_script(text) if d.code == code]
+    assert found, batch.check_script(text)
+    assert text[found[0].start : found[0].end] == token
+
+
+def test_a_directive_after_the_block_points_at_its_sentinel():
+    text = "#!/bin/sh\n#flux: -N1\nhostname\n#flux: -q batch\n"
+    (d,) = [d for d in batch.check_script(text) if d.code == "JS563"]
+    assert (d.start, text[d.start : d.end]) == (text.rindex("#flux:"), "#flux:")
+
+
+def test_the_unknown_option_fix_names_the_option():
+    text = "#!/bin/sh\n#flux: -N2 --jobname=x\n"
+    (d,) = [d for d in batch.check_script(text) if d.code == "JS570"]
+    assert d.data == {"replacement": "--job-name"}
+
+
+def test_a_clean_script_and_a_file_without_directives():
+    assert batch.check_script("#!/bin/sh\n#flux: -N2 -t 1h\n#flux: -q batch\necho\n") == []
+    assert batch.check_script("#!/bin/sh\necho hi\n") == []
+
+
+def test_check_and_from_batch_through_the_cli(tmp_path):
+    good = tmp_path / "run.sh"
+    good.write_text("#!/bin/sh\n#flux: -N2 -n4 --job-name=sim\nflux run ./sim\n")
+    bad = tmp_path / "bad.batch"
+    bad.write_text("#!/bin/sh\n#flux: -N2 --jobname=x\n")
+    (tmp_path / "plain.sh").write_text("#!/bin/sh\necho no directives\n")
+    proc = run_cli("check", tmp_path)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1 and "bad.batch:2:12: error[JS570]" in out
+    assert "run.sh" not in out and "plain.sh" not in out
+    proc = run_cli("new", "--from-batch", good.name, "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    js = json.loads(proc.stdout)
+    assert js["resources"][0]["type"] == "node" and js["resources"][0]["with"][0]["count"] == 2
+    assert js["attributes"]["system"]["job"]["name"] == "sim"
+    assert js["attributes"]["system"]["files"]["script"]["data"] == good.read_text()
+    proc = run_cli("new", "--from-batch", bad.name, cwd=tmp_path)
+    assert proc.returncode == 1 and b"JS570" in proc.stderr
