@@ -654,3 +654,84 @@ def _deep_merge(a: dict, b: dict) -> dict:
             _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
         )
     return out
+
+
+# --------------------------------------------------------------------------- editor
+def _names(o: Option) -> str:
+    long = f"--{o.long}" + (f"={o.value}" if o.value else "")
+    return f"`-{o.short}`, `{long}`" if o.short else f"`{long}`"
+
+
+def option_doc(o: Option) -> str:
+    """The markdown an editor shows for an option."""
+    return f"{_names(o)}: {o.doc}" + (" (may be given more than once)" if o.repeat else "")
+
+
+def _meaning(o: Option, value: str) -> str:
+    """What a value means, in words, where there is something to say."""
+    n = _int(value, 0)
+    if o.long == "nodes" and n is not None:
+        return f"{n} node{'s' if n != 1 else ''}"
+    if o.long == "nslots" and n is not None:
+        return f"{n} slot{'s' if n != 1 else ''}"
+    if o.long == "cores-per-slot" and n is not None:
+        return f"{n} core{'s' if n != 1 else ''} per slot"
+    if o.long == "gpus-per-slot" and n is not None:
+        return f"{n} gpu{'s' if n != 1 else ''} per slot"
+    if o.long == "time-limit":
+        try:
+            seconds = convert.parse_time_limit(value)
+        except convert.UsageError:
+            return ""
+        from .hover import human_duration
+
+        return f"a time limit of {human_duration(seconds)}" if seconds else "no time limit"
+    return ""
+
+
+def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
+    """(markdown, start, end) for the directive option under ``offset``."""
+    script = directives.read(text)
+    if script.sentinel is None:
+        return None
+    sink: list[Diagnostic] = []
+    for g in parse_words(script.words, sink):
+        lo, hi = g.name.start, max(g.name.end, g.value_end)
+        if lo <= offset <= hi:
+            md = option_doc(g.option)
+            if g.value is not None:
+                meaning = _meaning(g.option, g.value)
+                why = value_problem(g.option, g.value)
+                if meaning:
+                    md += f"\n\nHere: {meaning}."
+                elif why:
+                    md += f"\n\n{why}."
+            return md, lo, hi
+    return None
+
+
+def complete_at(text: str, offset: int):
+    """(candidates, start, end): option names for the word being typed in a
+    directive; nothing elsewhere."""
+    from .completion import Candidate
+
+    line_start = text.rfind("\n", 0, offset) + 1
+    line = text[line_start:offset]
+    m = directives.SENTINEL.match(line)
+    script = directives.read(text)
+    if m is None or script.sentinel is None or m.group(0) != script.sentinel:
+        return [], offset, offset
+    word_start = offset
+    while word_start > line_start + m.end() and not text[word_start - 1].isspace():
+        word_start -= 1
+    prefix = text[word_start:offset]
+    if prefix and not prefix.startswith("-"):
+        return [], offset, offset
+    out = []
+    for o in OPTIONS:
+        label = f"--{o.long}"
+        if not label.startswith(prefix) and not (o.short and f"-{o.short}".startswith(prefix)):
+            continue
+        insert = label + ("=" if o.value and not o.optional_value else "")
+        out.append(Candidate(label, "key", o.value or "", option_doc(o), insert))
+    return out, word_start, offset

@@ -229,6 +229,7 @@ def _yaml_scalar(s: str) -> str:
 
 
 _FIXERS = {
+    "JS570": _replacement,  # a batch directive's misspelt option
     "JS102": _suggestion,
     "JS306": _suggestion,
     "JS527": _replacement,

@@ -28,6 +28,7 @@ from pygls.workspace import TextDocument, Workspace
 from .. import (
     __version__,
     analysis,
+    batch,
     completion,
     config,
     convert,
@@ -36,7 +37,8 @@ from .. import (
     navigation,
     targets,
 )
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, matches
+from ..directives import has_sentinel
 from ..document import Document, parse
 from ..edits import minimal as minimal_edits
 from ..positions import LineIndex
@@ -48,6 +50,22 @@ log = logging.getLogger("jobspec_lsp")
 
 DEFAULT_GLOBS = JOBSPEC_GLOBS
 LANGUAGES = ("yaml", "json", "flux-jobspec", "jsonc")
+# languages batch scripts are written in (VS Code's ids and Neovim's filetypes)
+SCRIPT_LANGUAGES = (
+    "shellscript",
+    "sh",
+    "bash",
+    "zsh",
+    "ksh",
+    "csh",
+    "tcsh",
+    "python",
+    "lua",
+    "perl",
+    "plaintext",
+    "text",
+    "flux-batch",
+)
 BIG = 200_000  # characters: analysed off the event loop
 _LOOKS = re.compile(r'^(resources|tasks)\s*:|"(resources|tasks)"\s*:', re.M)
 
@@ -180,6 +198,17 @@ class JobspecServer(LanguageServer):
         keys = {a or b for a, b in _LOOKS.findall(doc.source[:200_000])}
         return keys == {"resources", "tasks"}
 
+    def is_script(self, uri: str) -> bool:
+        """A batch script with RFC 36 directives: any opened file that is not a jobspec,
+        in a language scripts are written in (or plain text), holding a sentinel."""
+        if not self.opened(uri) or self.is_jobspec(uri):
+            return False
+        doc = self.workspace.get_text_document(uri)
+        lang = (doc.language_id or "").lower()
+        if lang and lang not in SCRIPT_LANGUAGES and not lang.startswith(("yaml", "json")):
+            return False
+        return has_sentinel(doc.source[:200_000])
+
     def language(self, uri: str) -> str:
         doc = self.workspace.get_text_document(uri)
         return language_of(uri, doc.source[:4096], doc.language_id)
@@ -187,7 +216,7 @@ class JobspecServer(LanguageServer):
     def analyse(self, uri: str) -> Analysis | None:
         """The analysis of the current text, cached per document version."""
         if not self.is_jobspec(uri):
-            return None
+            return self._script(uri) if self.is_script(uri) else None
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
@@ -205,11 +234,28 @@ class JobspecServer(LanguageServer):
         self.cache[uri] = result
         return result
 
+    def _script(self, uri: str) -> Analysis:
+        """A batch script's directives, checked (cached per version like a jobspec)."""
+        tdoc = self.workspace.get_text_document(uri)
+        got = self.cache.get(uri)
+        if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
+            return got
+        text = tdoc.source
+        diags = [
+            d
+            for d in batch.check_script(text)
+            if (not self.settings.select or matches(d.code, self.settings.select))
+            and not (self.settings.ignore and matches(d.code, self.settings.ignore))
+        ]
+        result = Analysis(tdoc.version, Document(text, LineIndex(text), None, [], "script"), diags)
+        self.cache[uri] = result
+        return result
+
     async def snapshot(self, uri: str) -> Analysis | None:
         """The analysis of the current version: from the cache, or computed now, off the
         event loop when the document is big (so no request waits on another's work)."""
         if not self.is_jobspec(uri):
-            return None
+            return self._script(uri) if self.is_script(uri) else None
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
@@ -278,7 +324,7 @@ class JobspecServer(LanguageServer):
                 return  # closed meanwhile: nothing to read (and never from disk)
             tdoc = self.workspace.get_text_document(uri)
             version = tdoc.version
-            if not self.is_jobspec(uri):
+            if not self.is_jobspec(uri) and not self.is_script(uri):
                 if self.published.get(uri, False) is not False:
                     self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri, []))
                     self.published.pop(uri, None)
@@ -479,7 +525,8 @@ def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
 @_guard(None)
 async def on_completion(ls: JobspecServer, params: T.CompletionParams):
     uri = params.text_document.uri
-    if not ls.is_jobspec(uri):
+    script = not ls.is_jobspec(uri) and ls.is_script(uri)
+    if not ls.is_jobspec(uri) and not script:
         return None
     text = ls.workspace.get_text_document(uri).source  # this version, whatever comes next
     language, encoding = ls.language(uri), ls.encoding
@@ -487,6 +534,8 @@ async def on_completion(ls: JobspecServer, params: T.CompletionParams):
     def compute():
         lines = LineIndex(text)
         offset = lines.offset(params.position.line, params.position.character, encoding=encoding)
+        if script:  # a batch script: the options of its directives
+            return lines, offset, batch.complete_at(text, offset)
         return lines, offset, completion.complete_at(text, offset, language)
 
     lines, offset, (cands, start, end) = await ls.run(text, compute)
@@ -531,6 +580,15 @@ def _range_of(lines, start, end, encoding) -> T.Range:
 @_guard(None)
 async def on_hover(ls: JobspecServer, params: T.HoverParams):
     a = await ls.snapshot(params.text_document.uri)
+    if a is not None and a.doc.language == "script":
+        got = batch.hover_at(a.doc.text, ls.offset(a.doc, params.position))
+        if got is None:
+            return None
+        markdown, start, end = got
+        return T.Hover(
+            contents=T.MarkupContent(T.MarkupKind.Markdown, markdown),
+            range=ls.lsp_range(a.doc, start, end),
+        )
     if a is None or a.doc.root is None:
         return None
     doc = a.doc
@@ -548,7 +606,7 @@ def _format_edits(ls: JobspecServer, uri: str):
     from .. import format as formatter
 
     a = ls.analyse(uri)
-    if a is None:
+    if a is None or a.doc.language == "script":  # a batch script is not ours to lay out
         return []
     if a.doc.root is None:
         first = a.doc.problems[0].message if a.doc.problems else "the file holds no jobspec"
