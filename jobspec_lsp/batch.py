@@ -12,6 +12,7 @@ variables and the resource limits), which a file cannot know.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import math
 from collections.abc import Sequence
@@ -342,8 +343,10 @@ def _int(value: str, least: int) -> int | None:
     return n if n >= least else None
 
 
+@functools.lru_cache(maxsize=4096)
 def value_problem(opt: Option, value: str) -> str | None:
-    """Why ``value`` is not one `flux batch` takes for ``opt`` (None: it is)."""
+    """Why ``value`` is not one `flux batch` takes for ``opt`` (None: it is).  Cached:
+    the same values are checked again on every edit of a script."""
     name = opt.long
     if name in ("nodes", "nslots", "cores-per-slot"):
         return (

@@ -14,6 +14,7 @@ files; :mod:`jobspec_lsp.batch` checks the options the words make.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -124,12 +125,12 @@ def has_sentinel(text: str) -> bool:
 def read(text: str) -> Script:
     """The directives of a script, as `flux batch` reads them."""
     script = Script(text)
-    lines = _lines(text)
+    lines = _Lines(text)
     sentinel = prefix = None
     ended_at = None  # the line that ended the block
     i = 0
-    while i < len(lines):
-        start, end = lines[i]
+    while (span := lines.get(i)) is not None:
+        start, end = span
         line = text[start:end]
         m = SENTINEL.match(line)
         if sentinel is None:
@@ -141,7 +142,8 @@ def read(text: str) -> Script:
                 i += 1
                 continue
         if ended_at is not None:
-            if m:
+            # past the block: only directives matter now, found by one search
+            for o in _ANY_SENTINEL.finditer(text, start):
                 script.problems.append(
                     Diagnostic(
                         ORPHAN,
@@ -149,12 +151,11 @@ def read(text: str) -> Script:
                         f"a directive after the directive block: it ended at line "
                         f"{ended_at + 1}, the first line without {prefix!r}; flux batch "
                         "refuses the script (move this up into the block)",
-                        start,
-                        start + m.end(),
+                        o.start(),
+                        o.end(),
                     )
                 )
-            i += 1
-            continue
+            break
         if m and m.group(0) != sentinel:
             script.problems.append(
                 Diagnostic(
@@ -179,15 +180,51 @@ def read(text: str) -> Script:
     return script
 
 
+_ANY_SENTINEL = re.compile(r"^[^\w\n\r]*(?:flux|FLUX):", re.M)
+
+
+class _Lines:
+    """(start, end) of line ``i``, found only as far as they are asked for (the
+    directives are at the top; the rest of a long script is searched at once)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.eager = _lines(text) if "\r" in text else None
+        self.spans: list[tuple[int, int]] = []
+        self.pos = 0
+
+    def get(self, i: int) -> tuple[int, int] | None:
+        if self.eager is not None:
+            return self.eager[i] if i < len(self.eager) else None
+        text, spans = self.text, self.spans
+        while len(spans) <= i:
+            if self.pos > len(text) or (self.pos == len(text) and spans):
+                return None
+            nl = text.find("\n", self.pos)
+            end = len(text) if nl < 0 else nl
+            spans.append((self.pos, end))
+            self.pos = end + 1 if nl >= 0 else len(text) + 1
+        return spans[i]
+
+
 def _lines(text: str) -> list[tuple[int, int]]:
     """(start, end) of every line, its line break excluded (\\n, \\r\\n or \\r)."""
+    if "\r" in text:
+        out = []
+        pos = 0
+        for m in re.finditer(r"\r\n|\n|\r", text):
+            out.append((pos, m.start()))
+            pos = m.end()
+        if pos < len(text) or not out:
+            out.append((pos, len(text)))
+        return out
     out = []
     pos = 0
-    for m in re.finditer(r"\r\n|\n|\r", text):
-        out.append((pos, m.start()))
-        pos = m.end()
-    if pos < len(text) or not out:
-        out.append((pos, len(text)))
+    for line in text.split("\n"):
+        out.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    if len(out) > 1 and out[-1][0] == len(text):
+        out.pop()  # the empty piece after a final line break
     return out
 
 
@@ -198,7 +235,7 @@ def _directive(script: Script, lines, i: int, width: int) -> int:
     """Read the directive on line ``i`` (and the lines of a multi-line literal it
     opens); return the index of the next line to look at."""
     text = script.text
-    start, end = lines[i]
+    start, end = lines.get(i) or (0, 0)
     body_start = start + width
     # the logical text and, for each of its characters, where it is in the source
     pieces: list[tuple[str, int]] = [(text[body_start:end], body_start)]
@@ -211,8 +248,8 @@ def _directive(script: Script, lines, i: int, width: int) -> int:
         closed = False
         close_at = 0
         j = i + 1
-        while j < len(lines):
-            ls, le = lines[j]
+        while (span := lines.get(j)) is not None:
+            ls, le = span
             line = text[ls:le]
             m = SENTINEL.match(line)
             if not m or m.group(0) != script.sentinel:
@@ -290,28 +327,18 @@ def _join(pieces) -> tuple[str, list[int]]:
     return joined, where[: len(joined)]
 
 
-def _words(script: Script, logical: str, where: list[int], body_start: int) -> list[Word]:
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput
+_PLAIN_WORD = re.compile(r"[^\s#]+")
 
+
+def _words(script: Script, logical: str, where: list[int], body_start: int) -> list[Word]:
     def at(k: int) -> int:
         return where[k] if k < len(where) else (where[-1] + 1 if where else body_start)
 
-    try:
-        tree = formats.parser("directive").parse(logical)
-    except UnexpectedCharacters as err:
-        k = err.pos_in_stream or 0
+    split = _split(logical)
+    if isinstance(split, str):  # the offset of what could not be read
+        k = int(split)
         ch = logical[k] if k < len(logical) else ""
-        if ch in "'\"":
-            script.problems.append(
-                Diagnostic(
-                    QUOTE,
-                    E,
-                    f"the quote {ch} is never closed (a directive ends at the end of its line)",
-                    at(k),
-                    at(k) + 1,
-                )
-            )
-        elif ch == "\\":
+        if ch == "\\":
             script.problems.append(
                 Diagnostic(
                     ESCAPE,
@@ -322,22 +349,46 @@ def _words(script: Script, logical: str, where: list[int], body_start: int) -> l
                     at(k) + 1,
                 )
             )
-        else:  # pragma: no cover - every other character is a word or a separator
+        else:
             script.problems.append(
-                Diagnostic(QUOTE, E, f"cannot read {ch!r} here", at(k), at(k) + 1)
+                Diagnostic(
+                    QUOTE,
+                    E,
+                    f"the quote {ch} is never closed (a directive ends at the end of its line)",
+                    at(k),
+                    at(k) + 1,
+                )
             )
         return []
-    except UnexpectedInput:  # pragma: no cover
-        return []
+    return [Word(value, at(s), at(e - 1) + 1) for value, s, e in split]
+
+
+@functools.lru_cache(maxsize=4096)
+def _split(logical: str) -> tuple[tuple[str, int, int], ...] | str:
+    """The words of one directive's text as (value, start, end) offsets into it, or,
+    when it cannot be read, the offset of the character at fault (as a string).
+    Cached: a directive is split again on every edit of its script."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput
+
+    if not any(ch in logical for ch in "'\"\\"):
+        # no quoting at all (most directives): the grammar would give exactly the
+        # white-space separated words up to the first '#'; skip building its tree
+        cut = logical.find("#")
+        plain = logical if cut < 0 else logical[:cut]
+        return tuple((m.group(0), m.start(), m.end()) for m in _PLAIN_WORD.finditer(plain))
+    try:
+        tree = formats.parser("directive").parse(logical)
+    except UnexpectedCharacters as err:
+        return str(err.pos_in_stream or 0)
+    except UnexpectedInput:  # pragma: no cover - the lexer fails first
+        return "0"
     out = []
     for word in tree.children:
         if getattr(word, "data", None) != "word":
             continue  # the comment
         parts = word.children
-        s = parts[0].start_pos
-        e = parts[-1].end_pos
-        out.append(Word("".join(_unquote(p) for p in parts), at(s), at(e - 1) + 1))
-    return out
+        out.append(("".join(_unquote(p) for p in parts), parts[0].start_pos, parts[-1].end_pos))
+    return tuple(out)
 
 
 def _unquote(tok) -> str:
