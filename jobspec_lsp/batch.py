@@ -261,16 +261,7 @@ def parse_words(words: list[directives.Word], out: list[Diagnostic]) -> list[Giv
             if opt.optional_value:
                 given.append(Given(opt, w, None, w.end, w.end))
                 continue
-            if i < len(words) and not _looks_like_option(words[i].value):
-                nxt = words[i]
-                i += 1
-                given.append(Given(opt, w, nxt.value, nxt.start, nxt.end))
-            else:
-                out.append(
-                    Diagnostic(
-                        NEEDS_VALUE, E, f"--{opt.long} needs a value ({opt.value})", w.start, w.end
-                    )
-                )
+            i = _next_value(words, i, opt, w, f"--{opt.long}", given, out)
             continue
         if v.startswith("-") and len(v) > 1:
             k = 1
@@ -288,16 +279,8 @@ def parse_words(words: list[directives.Word], out: list[Diagnostic]) -> list[Giv
                 rest = v[k + 1 :]
                 if rest:
                     given.append(Given(opt, w, rest, min(w.start + k + 1, w.end), w.end))
-                elif i < len(words) and not _looks_like_option(words[i].value):
-                    nxt = words[i]
-                    i += 1
-                    given.append(Given(opt, w, nxt.value, nxt.start, nxt.end))
                 else:
-                    out.append(
-                        Diagnostic(
-                            NEEDS_VALUE, E, f"-{ch} needs a value ({opt.value})", w.start, w.end
-                        )
-                    )
+                    i = _next_value(words, i, opt, w, f"-{ch}", given, out)
                 break
             continue
         out.append(
@@ -311,6 +294,17 @@ def parse_words(words: list[directives.Word], out: list[Diagnostic]) -> list[Giv
             )
         )
     return given
+
+
+def _next_value(words, i: int, opt: Option, w, shown: str, given, out) -> int:
+    """``opt`` (written ``shown`` in the word ``w``) takes the next word as its value,
+    unless there is none or it is an option; the index of the word after."""
+    if i < len(words) and not _looks_like_option(words[i].value):
+        nxt = words[i]
+        given.append(Given(opt, w, nxt.value, nxt.start, nxt.end))
+        return i + 1
+    out.append(Diagnostic(NEEDS_VALUE, E, f"{shown} needs a value ({opt.value})", w.start, w.end))
+    return i
 
 
 def _looks_like_option(word: str) -> bool:
@@ -424,9 +418,7 @@ def check_script(text: str) -> list[Diagnostic]:
                         E,
                         why,
                         g.value_start,
-                        max(g.value_end, g.value_start + 1)
-                        if g.value_end <= g.value_start
-                        else g.value_end,
+                        min(max(g.value_end, g.value_start + 1), len(text)),
                     )
                 )
         if not g.option.repeat and g.option.long in seen:

@@ -75,6 +75,8 @@ REFUSED = [
     "#flux: -N two",
     "#flux: -n2 -x",
     "#flux: -N4 -n2",
+    "#flux: -n1 \\",
+    '#flux: -n1 --setattr=x="""\n#flux: a',
     "#flux: --resources-shape=node=2/slot{core=4}",
 ]
 
@@ -166,3 +168,32 @@ def test_directives_read_as_flux_reads_them(flux_exe, tmp_path, block):
         assert got.problems
     else:
         assert [w.value for w in got.words] == theirs
+
+
+@pytest.mark.flux
+def test_a_script_without_a_slot_count_is_refused_unless_the_command_line_gives_one(
+    flux_exe, tmp_path
+):
+    """JS580 is a warning, not an error: the command line may still give -N or -n."""
+    path = tmp_path / "job.sh"
+    path.write_text(script("#flux: --job-name=x"))
+    assert flux_batch(flux_exe, path, tmp_path)[0] is None
+    assert [d.code for d in batch.check_script(path.read_text())] == ["JS580"]
+    proc = subprocess.run(
+        [flux_exe, "batch", "--dry-run", "-n1", path.name], cwd=tmp_path, capture_output=True
+    )
+    assert proc.returncode == 0
+
+
+@pytest.mark.flux
+def test_urgency_outside_0_to_31_is_refused_at_submission(flux, tmp_path):
+    """JS572's --urgency range, as a real instance answers (a dry run does not check it)."""
+    path = tmp_path / "job.sh"
+    path.write_text(script("#flux: -n1"))
+    over = flux.run("batch", "--urgency=32", str(path))
+    assert over.returncode != 0
+    ok = flux.run("batch", "--urgency=0", str(path))  # held: never runs
+    assert ok.returncode == 0, ok.stderr
+    flux.run("cancel", ok.stdout.strip())
+    found = [d.code for d in batch.check_script(script("#flux: -n1 --urgency=32"))]
+    assert found == ["JS572"]
