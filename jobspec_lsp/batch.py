@@ -15,10 +15,12 @@ import difflib
 import functools
 import json
 import math
+import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import convert, directives, formats
+from . import convert, directives, formats, sbatch
 from .diagnostics import Diagnostic, Severity, define
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
@@ -353,8 +355,14 @@ def value_problem(opt: Option, value: str) -> str | None:
             None if _int(value, 0) is not None else f"--{name} takes a whole number, not {value!r}"
         )
     if name == "urgency":
+        if value in ("hold", "expedite", "default"):  # flux-core's names for 0, 31, 16
+            return None
         n = _int(value, 0)
-        return None if n is not None and n <= 31 else f"--urgency takes 0 to 31, not {value!r}"
+        return (
+            None
+            if n is not None and n <= 31
+            else f"--urgency takes 0 to 31 (or hold, default, expedite), not {value!r}"
+        )
     if name == "time-limit":
         try:
             convert.parse_time_limit(value)
@@ -378,6 +386,17 @@ def value_problem(opt: Option, value: str) -> str | None:
         if not key or any(not part for part in key.lstrip(".^").split(".")):
             return f"--{name} takes KEY[=VALUE] with a key, not {value!r}"
         return None
+    if name == "begin-time" and _ISO_T.fullmatch(value):
+        return (
+            f"flux-core 0.88 misreads the 'T' form (the job would begin at another time): "
+            f"write {value.replace('T', ' ')!r}"
+        )
+    if name == "signal":
+        try:
+            signal_option(value)
+        except BatchError as err:
+            return str(err)
+        return None
     if name == "begin-time" and value.startswith("+"):
         try:
             formats.parse_fsd(value[1:])
@@ -399,9 +418,84 @@ def value_problem(opt: Option, value: str) -> str | None:
     return None
 
 
+_ISO_T = re.compile(r"\d{4}-\d\d-\d\dT\d\d?:\d\d(?::\d\d(?:\.\d+)?)?")
+_DATE_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)(?: (\d\d?):(\d\d)(?::(\d\d))?)?")
+_TIME = re.compile(r"(\d\d?):(\d\d)(?::(\d\d))?")
+
+
+def signal_option(value: str) -> dict:
+    """``--signal=[SIG][@TIME]`` as the job shell option flux-core writes."""
+    import signal as signals
+
+    sig, _, when = value.partition("@")
+    signum = int(signals.SIGUSR1)
+    if sig:
+        if sig.isdigit():
+            signum = int(sig)
+        else:
+            name = sig.upper() if sig.upper().startswith("SIG") else "SIG" + sig.upper()
+            try:
+                signum = int(signals.Signals[name])
+            except KeyError:
+                raise BatchError(f"--signal: {sig!r} is not a signal name or number") from None
+        if signum <= 0:
+            raise BatchError("--signal: the signal must be above 0")
+    timeleft: float = 60
+    if when:
+        try:
+            timeleft = formats.parse_fsd(when)
+        except formats.FormatError:
+            raise BatchError(f"--signal: {when!r} is not a Flux Standard Duration") from None
+    return {"signum": signum, "timeleft": timeleft}
+
+
+def begin_timestamp(value: str, now: float | None = None) -> float:
+    """``--begin-time`` as the time stamp flux-core 0.88 computes, for the forms it reads
+    predictably (+FSD; today, midnight, noon, tomorrow; HH:MM[:SS] today; YYYY-MM-DD
+    [HH:MM[:SS]], a bare date keeping the current time of day as flux-core does)."""
+    import datetime as dt
+
+    now = time.time() if now is None else now
+    if value.startswith("+"):
+        return now + formats.parse_fsd(value[1:])
+    current = dt.datetime.fromtimestamp(now)
+    today = current.replace(hour=0, minute=0, second=0, microsecond=0)
+    named = {
+        "today": today,
+        "midnight": today,
+        "noon": today.replace(hour=12),
+        "tomorrow": today + dt.timedelta(days=1),
+    }
+    if value.lower() in named:
+        return named[value.lower()].timestamp()
+    m = _TIME.fullmatch(value)
+    if m:
+        h, mi, se = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+        return today.replace(hour=h, minute=mi, second=se).timestamp()
+    m = _DATE_TIME.fullmatch(value)
+    if m:
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if m.group(4) is None:
+            return current.replace(year=y, month=mo, day=d, microsecond=0).timestamp()
+        h, mi, se = int(m.group(4)), int(m.group(5)), int(m.group(6) or 0)
+        return dt.datetime(y, mo, d, h, mi, se).timestamp()
+    raise BatchError(
+        f"--begin-time {value!r}: flux batch reads it with its own date parser; this "
+        "tool computes +FSD, today, midnight, noon, tomorrow, HH:MM and YYYY-MM-DD [HH:MM]"
+    )
+
+
 # --------------------------------------------------------------------------- checks
 def check_script(text: str) -> list[Diagnostic]:
-    """Every problem of a script's directives, in text order."""
+    """Every problem of a script's directives, in text order, and the Slurm left in it
+    (`#SBATCH` directives, `SLURM_*` variables, `srun`: see :mod:`.sbatch`)."""
+    out = _flux_checks(text)
+    out.extend(sbatch.diagnostics(text))
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _flux_checks(text: str) -> list[Diagnostic]:
     script = directives.read(text)
     out = list(script.problems)
     if script.sentinel is None:
@@ -504,7 +598,10 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
             why = value_problem(g.option, g.value)
             if why:
                 raise BatchError(why)
-        if g.option.repeat:
+        if g.option.long == "begin-time":  # flux-core adds it to the dependencies, in order
+            stamp = begin_timestamp(g.value or "")
+            lists.setdefault("dependency", []).append(f"begin-time:{stamp}")
+        elif g.option.repeat:
             lists.setdefault(g.option.long, []).append(g.value or "")
         else:
             o[g.option.long] = g.value if g.option.value is not None else True
@@ -574,6 +671,8 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     shell["per-resource"] = {"type": "node"}
     shell["mpi"] = "none"
     shell["exit-timeout"] = "none"
+    if "signal" in o:
+        shell["signal"] = signal_option(o["signal"])
     for item in lists.get("setopt", []):
         key, eq, raw = item.partition("=")
         val: object = 1

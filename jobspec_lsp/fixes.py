@@ -228,8 +228,24 @@ def _yaml_scalar(s: str) -> str:
     return s if ok and s and "," not in s and "[" not in s and "]" not in s else json.dumps(s)
 
 
+def _slurm_conversion(doc, d):
+    """Every `#SBATCH` directive of the script rewritten as `#flux:` (one fix, the
+    same on each directive line)."""
+    edits = _data(d, "edits")
+    if not edits:
+        return []
+    return [Fix(_data(d, "title"), tuple(Edit(a, b, t) for a, b, t in edits), d.code, True)]
+
+
+def _slurm_variable(doc, d):
+    rep = _data(d, "replace")
+    return [_replace(doc, d, rep, _data(d, "title"))] if rep else []
+
+
 _FIXERS = {
     "JS570": _replacement,  # a batch directive's misspelt option
+    "JS590": _slurm_conversion,
+    "JS595": _slurm_variable,
     "JS102": _suggestion,
     "JS306": _suggestion,
     "JS527": _replacement,

@@ -24,6 +24,7 @@ FAMILIES = [
     ("JS56", "Batch script directives (RFC 36): reading them"),
     ("JS57", "Batch script directives: their `flux batch` options"),
     ("JS58", "Batch script directives: the job they ask for"),
+    ("JS59", "Slurm in a batch script (`jobspec convert --from sbatch`, docs/migration.md)"),
     ("JS6", "Jobspec V1 (RFC 25)"),
     ("JS70", "Conversion to V1 (`jobspec convert --to v1`)"),
     ("JS71", "PSI/J job descriptions (`jobspec convert --from psij`)"),
@@ -37,7 +38,7 @@ APPLIES = {
     "canonical": "canonical rules only",
     "convert": "conversion to V1 (reported by `jobspec convert`, not `jobspec check`)",
     "psij": "PSI/J input (reported by `jobspec convert --from psij`)",
-    "script": "batch scripts with `#flux:` directives (`jobspec check SCRIPT`)",
+    "script": "batch scripts with `#flux:` (or `#SBATCH`) directives (`jobspec check SCRIPT`)",
 }
 
 

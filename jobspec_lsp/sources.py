@@ -75,12 +75,15 @@ def is_jobspec_name(name: str) -> bool:
 SCRIPT_SUFFIXES = (".sh", ".bash", ".batch", ".flux")  # searched in directories
 
 
-def is_script(name: str | None, text: str) -> bool:
-    """Whether to check a file as a batch script: it holds an RFC 36 sentinel and its
-    name is not a jobspec's."""
+def is_script(name: str | None, text: str, slurm: bool = True) -> bool:
+    """Whether to check a file as a batch script: its name is not a jobspec's and it
+    holds an RFC 36 sentinel (or, with ``slurm``, an `#SBATCH` directive)."""
     from .directives import has_sentinel
+    from .sbatch import has_directives
 
-    return not (name and is_jobspec_name(Path(name).name)) and has_sentinel(text)
+    if name and is_jobspec_name(Path(name).name):
+        return False
+    return has_sentinel(text) or (slurm and has_directives(text))
 
 
 def _script_in_dir(path: Path) -> bool:
@@ -91,7 +94,7 @@ def _script_in_dir(path: Path) -> bool:
             head = fh.read(1 << 20).decode("utf-8", "replace")
     except OSError:
         return False
-    return is_script(path.name, head)
+    return is_script(path.name, head, slurm=False)  # a Slurm-only script is not ours to check
 
 
 def discover(paths) -> Iterator[tuple[str, Path | None, str | None]]:

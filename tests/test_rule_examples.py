@@ -146,6 +146,13 @@ AT = {
     "JS580": "#flux:",
     "JS581": "-x",
     "JS582": ("4", 0),
+    "JS590": "#SBATCH",
+    "JS591": "--mem=4G",
+    "JS592": "--node",
+    "JS593": "--nodes=2-4",
+    "JS594": "#SBATCH",
+    "JS595": "$SLURM_JOB_ID",
+    "JS596": "srun",
 }
 
 

@@ -51,9 +51,10 @@ def register(subparsers) -> None:
     cv.add_argument(
         "--from",
         dest="source",
-        choices=("jobspec", "psij"),
+        choices=("jobspec", "psij", "sbatch"),
         default="jobspec",
-        help="what FILE holds (default jobspec)",
+        help="what FILE holds (default jobspec; sbatch: a Slurm batch script, whose #SBATCH "
+        "directives are rewritten as #flux: ones, everything else kept byte for byte)",
     )
     cv.add_argument(
         "--format",
@@ -107,6 +108,8 @@ def _usage(message: str) -> int:
 
 
 def cmd_convert(args) -> int:
+    if args.source == "sbatch":
+        return _convert_sbatch(args)
     if args.source == "psij" and args.to == "psij":
         return _usage("--from psij --to psij converts nothing")
     if args.source == "jobspec" and args.to is None:
@@ -160,6 +163,31 @@ def cmd_convert(args) -> int:
                 f"{shown}: note: written as {fmt.upper()}, which has no comments", file=sys.stderr
             )
     return _write(out, args.output)
+
+
+def _convert_sbatch(args) -> int:
+    """A Slurm script with `#flux:` directives: the script on stdout (or -o), what
+    could not be carried and what the body still expects from Slurm on stderr.  Exit
+    1 when sbatch itself would refuse a directive (that line is left as it is)."""
+    from .. import sbatch
+
+    if args.to is not None or args.format is not None:
+        return _usage("--from sbatch writes a Flux batch script: no --to or --format")
+    try:
+        _, text = read_text(None if args.file == "-" else Path(args.file))
+    except CannotRead as exc:
+        return _usage(f"cannot read {args.file}: {exc}")
+    conv = sbatch.convert_script(text)
+    diags = [d for d in sbatch.diagnostics(text) if d.code != sbatch.SLURM_DIRECTIVE]
+    if args.quiet:
+        diags = [d for d in diags if d.severity <= 2]
+    _print_diagnostics(args.file, text, diags, sys.stderr)
+    if not conv.changed and "#SBATCH" not in text:
+        print(f"jobspec: {args.file}: no #SBATCH directives", file=sys.stderr)
+    rc = _write(conv.text, args.output)
+    if rc:
+        return rc
+    return 1 if any(d.severity == 1 for d in diags) else 0
 
 
 def _yaml(data) -> str:

@@ -35,6 +35,7 @@ from .. import (
     fixes,
     hover,
     navigation,
+    sbatch,
     targets,
 )
 from ..diagnostics import Diagnostic, matches
@@ -207,7 +208,8 @@ class JobspecServer(LanguageServer):
         lang = (doc.language_id or "").lower()
         if lang and lang not in SCRIPT_LANGUAGES and not lang.startswith(("yaml", "json")):
             return False
-        return has_sentinel(doc.source[:200_000])
+        head = doc.source[:200_000]
+        return has_sentinel(head) or sbatch.has_directives(head)
 
     def language(self, uri: str) -> str:
         doc = self.workspace.get_text_document(uri)

@@ -197,3 +197,33 @@ def test_urgency_outside_0_to_31_is_refused_at_submission(flux, tmp_path):
     flux.run("cancel", ok.stdout.strip())
     found = [d.code for d in batch.check_script(script("#flux: -n1 --urgency=32"))]
     assert found == ["JS572"]
+
+
+@pytest.mark.flux
+def test_urgency_names_are_accepted_at_submission(flux, tmp_path):
+    path = tmp_path / "job.sh"
+    path.write_text(script("#flux: -n1"))
+    held = flux.run("batch", "--urgency=hold", str(path))
+    assert held.returncode == 0, held.stderr
+    flux.run("cancel", held.stdout.strip())
+    assert batch.check_script(script("#flux: -n1 --urgency=hold")) == []
+
+
+@pytest.mark.flux
+def test_begin_time_with_a_t_is_misread_by_flux_so_it_is_an_error_here(flux_exe, tmp_path):
+    """flux-core 0.88 reads `2030-01-20T12:34` as another time than `2030-01-20 12:34`
+    (JS572 says to write the space)."""
+
+    def stamp(value):
+        path = tmp_path / "job.sh"
+        path.write_text(script(f"#flux: -n1 --begin-time='{value}'"))
+        js, err = flux_batch(flux_exe, path, tmp_path)
+        assert js is not None, err
+        return float(js["attributes"]["system"]["dependencies"][0]["value"])
+
+    spaced = stamp("2030-01-20 12:34")
+    assert stamp("2030-01-20T12:34") != spaced
+    assert spaced == batch.begin_timestamp("2030-01-20 12:34")
+    found = batch.check_script(script("#flux: -n1 --begin-time=2030-01-20T12:34"))
+    assert [d.code for d in found] == ["JS572"]
+    assert "write '2030-01-20 12:34'" in found[0].message

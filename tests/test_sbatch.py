@@ -1,0 +1,324 @@
+"""Slurm scripts to Flux (`jobspec convert --from sbatch`, JS590-JS596): the
+conversion of each option, what is kept byte for byte, every diagnostic's exact
+range, the fixes, and the command line."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run_cli
+from sbatch_cases import CASES
+
+from jobspec_lsp import batch, fixes, sbatch
+from jobspec_lsp.document import parse
+
+
+def script(block: str, body: str = "flux run hostname\n") -> str:
+    return "#!/bin/bash\n" + block + "\n\n" + body
+
+
+def codes(text: str) -> list[tuple[str, str]]:
+    """(code, the text it covers) for each Slurm diagnostic of a script."""
+    return [(d.code, text[d.start : d.end]) for d in sbatch.diagnostics(text)]
+
+
+@pytest.mark.parametrize("slurm,flux,_resources", CASES)
+def test_each_option_converts(slurm, flux, _resources):
+    conv = sbatch.convert_script(script(slurm))
+    assert conv.text == script(flux)
+
+
+@pytest.mark.parametrize("slurm,flux,_resources", CASES)
+def test_a_converted_script_passes_the_directive_checks(slurm, flux, _resources):
+    out = sbatch.convert_script(script(slurm)).text
+    loud = [(d.code, d.message) for d in batch.check_script(out) if d.severity <= 2]
+    assert loud == []
+    assert not sbatch.has_directives(out)
+
+
+def test_everything_but_the_directives_is_kept_byte_for_byte():
+    body = "# a comment\r\nset -e\t \r\n\n  srun ./a  # tabs\t and trailing \nlast-no-newline"
+    text = "#!/bin/bash\r\n#SBATCH -N 2\r\n#SBATCH --mem=1G\r\n" + body
+    out = sbatch.convert_script(text).text
+    assert out == "#!/bin/bash\r\n#flux: -N 2\r\n#SBATCH --mem=1G\r\n" + body
+
+
+def test_a_script_without_sbatch_directives_is_unchanged():
+    text = "#!/bin/sh\n#flux: -N1\nhostname\n"
+    conv = sbatch.convert_script(text)
+    assert conv.text == text and not conv.changed
+    assert sbatch.diagnostics(text) == ()
+
+
+def test_what_cannot_be_carried_stays_as_sbatch_with_a_warning_at_it():
+    text = script("#SBATCH -N 2 --mem=4G --mail-type=END -q high")
+    out = sbatch.convert_script(text).text
+    assert out == script("#flux: -N 2\n#SBATCH --mem=4G --mail-type=END -q high")
+    found = [(c, t) for c, t in codes(text) if c == "JS591"]
+    assert found == [
+        ("JS591", "--mem=4G"),
+        ("JS591", "--mail-type=END"),
+        ("JS591", "-q high"),
+    ]
+    qos = next(d for d in sbatch.diagnostics(text) if text[d.start : d.end] == "-q high")
+    assert "QOS" in qos.message and "Flux's -q is the queue" in qos.message
+
+
+def test_a_line_with_nothing_to_carry_is_left_alone():
+    text = script("#SBATCH -n 1\n#SBATCH --mem=4G   # memory")
+    assert sbatch.convert_script(text).text == script("#flux: -n 1\n#SBATCH --mem=4G   # memory")
+
+
+def test_a_line_with_nothing_to_write_goes():
+    text = script("#SBATCH -n 1\n#SBATCH --parsable --export=ALL")
+    assert sbatch.convert_script(text).text == script("#flux: -n 1")
+    assert [c for c, _ in codes(text) if c == "JS593"] == ["JS593", "JS593"]
+
+
+def test_unknown_option_is_an_error_with_did_you_mean_and_stays():
+    text = script("#SBATCH --ntask=4 -Z")
+    diags = [d for d in sbatch.diagnostics(text) if d.code == "JS592"]
+    assert [(text[d.start : d.end], d.message) for d in diags] == [
+        ("--ntask", "sbatch has no option --ntask; did you mean --ntasks?"),
+        ("-Z", "sbatch has no option -Z"),
+    ]
+    # nothing converted on that line, so it is left as it was, and the size is added
+    assert sbatch.convert_script(text).text == script("#SBATCH --ntask=4 -Z\n#flux: --nslots=1")
+
+
+@pytest.mark.parametrize(
+    "block,at,words",
+    [
+        ("#SBATCH -N two", "two", "not a whole number"),
+        ("#SBATCH -n 0", "0", "at least 1"),
+        ("#SBATCH -n 1 -t 1h", "1h", "not a Slurm time"),
+        ("#SBATCH -n 1 --signal=USR1@soon", "USR1@soon", "not [R:|B:]SIG"),
+        ("#SBATCH -n 1 --job-name", "--job-name", "needs a value"),
+        ("#SBATCH -n 1 --hold=yes", "--hold=yes", "takes no value"),
+        ("#SBATCH -n 1 --job-name='sim", "'", "quote is not closed"),
+        ("#SBATCH -n 1 extra", "extra", "not an option"),
+    ],
+)
+def test_values_sbatch_refuses_are_errors_at_the_value(block, at, words):
+    text = script(block)
+    errors = [d for d in sbatch.diagnostics(text) if d.code == "JS592"]
+    assert len(errors) == 1
+    d = errors[0]
+    start = text.index(at, text.index("#SBATCH"))
+    assert (d.start, d.end) == (start, start + len(at))
+    assert words in d.message
+
+
+@pytest.mark.parametrize(
+    "block,at,words",
+    [
+        ("#SBATCH -n 4 --exclusive", "--exclusive", "add --nodes"),
+        ("#SBATCH -n 4 --gres=gpu:2", "gpu:2", "without a node count"),
+        ("#SBATCH -N 2 -n 4 --gres=gpu:3", "gpu:3", "do not divide"),
+        ("#SBATCH -n 3 -G 4", "4", "do not divide"),
+        ("#SBATCH -n 1 --gres=nvme:1", "nvme:1", "'nvme'"),
+        ("#SBATCH -n 1 -d afterok:1?afterok:2", "afterok:1?afterok:2", "waits for all"),
+        ("#SBATCH -n 1 -d aftercorr:1", "aftercorr:1", "no Flux scheme"),
+        ("#SBATCH -n 1 -d after:1+10", "after:1+10", "no delay"),
+        ("#SBATCH -n 1 -o out-%N.txt", "out-%N.txt", "%N has no Flux template"),
+        ("#SBATCH -n 1 -C '[a*2&b*2]'", "'[a*2&b*2]'", "matching sets"),
+        ("#SBATCH -n 1 -w ./hosts/file", "./hosts/file", "a file of host names"),
+        ("#SBATCH -n 1 --begin=now+1fortnight", "now+1fortnight", "Flux reads +FSD"),
+        ("#SBATCH -N 1 --exclusive=user", "user", "whole nodes only"),
+        ("#SBATCH -n 1 --array=0-9", "--array=0-9", "no job arrays"),
+    ],
+)
+def test_what_flux_cannot_express_is_a_warning_at_it_and_kept(block, at, words):
+    text = script(block)
+    warns = [d for d in sbatch.diagnostics(text) if d.code == "JS591"]
+    assert len(warns) == 1, [d.message for d in warns]
+    d = warns[0]
+    start = text.index(at, text.index("#SBATCH"))
+    assert (d.start, d.end) == (start, start + len(at))
+    assert words in warns[0].message
+    assert "#SBATCH" in sbatch.convert_script(text).text  # kept, not dropped
+
+
+@pytest.mark.parametrize(
+    "block,at,words",
+    [
+        ("#SBATCH -N 2", "-N 2", "whole nodes (exclusive)"),
+        ("#SBATCH -N 2-4 -n 4", "-N 2-4", "the minimum"),
+        ("#SBATCH -n 1 -d afterok:99", "-d afterok:99", "Slurm job id"),
+        ("#SBATCH -n 1 -p a,b", "-p a,b", "the first of the partitions"),
+        ("#SBATCH -N 1 --gpus-per-node=v100:1", "--gpus-per-node=v100:1", "gpu type"),
+        ("#SBATCH -n 1 -t 0", "-t 0", "no limit"),
+        ("#SBATCH -n 1 --signal=B:USR1", "--signal=B:USR1", "B: is not carried"),
+        ("#SBATCH -n 1 --begin=now", "--begin=now", "nothing to write"),
+        ("#SBATCH -n 1 --export=NONE", "--export=NONE", "empty environment"),
+    ],
+)
+def test_what_converts_with_a_difference_says_so(block, at, words):
+    text = script(block)
+    infos = [d for d in sbatch.diagnostics(text) if d.code == "JS593"]
+    assert any(words in d.message for d in infos), [d.message for d in infos]
+    d = next(d for d in infos if words in d.message)
+    start = text.index(at, text.index("#SBATCH"))
+    assert (d.start, d.end) == (start, start + len(at))
+
+
+def test_default_size_is_noted_at_the_first_directive():
+    text = script("#SBATCH -J a\n#SBATCH -t 5")
+    d = next(d for d in sbatch.diagnostics(text) if "sbatch's default is one task" in d.message)
+    assert (d.code, text[d.start : d.end], d.start) == ("JS593", "#SBATCH", text.index("#SBATCH"))
+    assert sbatch.convert_script(text).text == script(
+        "#flux: --job-name=a\n#flux: -t 5m\n#flux: --nslots=1"
+    )
+
+
+def test_sbatch_after_the_first_command_is_not_a_directive():
+    text = "#!/bin/bash\n#SBATCH -n 2\nmodule load x\n#SBATCH -N 4\n"
+    out = sbatch.convert_script(text).text
+    assert out == "#!/bin/bash\n#flux: -n 2\nmodule load x\n#SBATCH -N 4\n"
+    late = [d for d in sbatch.diagnostics(text) if d.code == "JS594"]
+    assert [(text[d.start : d.end], d.start) for d in late] == [("#SBATCH", text.rindex("#SBATCH"))]
+
+
+def test_commented_out_and_indented_sbatch_are_not_directives():
+    text = "#!/bin/bash\n##SBATCH -N 9\n# SBATCH -N 8\n  #SBATCH -N 7\n#SBATCHX\n#SBATCH -n 1\n"
+    out = sbatch.convert_script(text).text
+    assert out == text.replace("#SBATCH -n 1", "#flux: -n 1")
+
+
+def test_each_converted_line_has_a_hint_whose_fix_is_the_whole_conversion():
+    text = script("#SBATCH -N 2\n#SBATCH -t 10", "srun ./a\n")
+    hints = [d for d in sbatch.diagnostics(text) if d.code == "JS590"]
+    assert [(d.start, text[d.start : d.end]) for d in hints] == [
+        (12, "#SBATCH"),
+        (25, "#SBATCH"),
+    ]
+    assert "the conversion writes: #flux: -N 2" in hints[0].message
+    doc = parse(text)
+    for h in hints:
+        (fix,) = fixes.fixes_for(doc, h)
+        assert fix.title == "Convert every #SBATCH directive to #flux:"
+        edited = text
+        for e in sorted(fix.edits, key=lambda e: e.start, reverse=True):
+            edited = edited[: e.start] + e.text + edited[e.end :]
+        assert edited == sbatch.convert_script(text).text
+
+
+def test_slurm_variables_in_the_body_warn_with_the_flux_equivalent_and_a_fix():
+    body = (
+        'echo "$SLURM_JOB_ID ${SLURM_NNODES}"\n'
+        "x=$SLURM_NTASKS\n"
+        "# $SLURM_JOB_ID in a comment is fine\n"
+        "python -c 'import os; print(os.environ[\"SLURM_PROCID\"])'\n"
+        "echo $SLURM_FOO\n"
+    )
+    text = script("#flux: -n1", body)
+    found = [
+        (text[d.start : d.end], (d.data or {}).get("replace"))
+        for d in sbatch.diagnostics(text)
+        if d.code == "JS595"
+    ]
+    assert found == [
+        ("$SLURM_JOB_ID", "$(flux getattr jobid)"),
+        ("${SLURM_NNODES}", "$(flux resource list -no {nnodes})"),
+        ("$SLURM_NTASKS", None),
+        ("SLURM_PROCID", "FLUX_TASK_RANK"),
+        ("$SLURM_FOO", None),
+    ]
+    doc = parse(text)
+    first = next(d for d in sbatch.diagnostics(text) if d.code == "JS595")
+    (fix,) = fixes.fixes_for(doc, first)
+    (e,) = fix.edits
+    assert (e.start, e.end, e.text) == (first.start, first.end, "$(flux getattr jobid)")
+
+
+def test_slurm_commands_in_the_body_warn():
+    text = script("#flux: -n1", "srun -n 2 ./a\nsqueue -u me | grep x\n./srun-wrapper\nmy.srun\n")
+    assert [(c, t) for c, t in codes(text)] == [("JS596", "srun"), ("JS596", "squeue")]
+    assert "flux run" in sbatch.diagnostics(text)[0].message
+
+
+def test_check_script_includes_the_slurm_findings():
+    text = script("#SBATCH -N 2 --mem=1G", "srun ./a\n")
+    got = [d.code for d in batch.check_script(text)]
+    assert got == ["JS590", "JS593", "JS591", "JS596"]
+
+
+def test_migration_doc_holds_the_generated_table():
+    from helpers import REPO
+
+    doc = (REPO / "docs" / "migration.md").read_text()
+    assert sbatch.table_markdown() in doc
+
+
+def test_every_table_option_is_carried_or_explained():
+    for o in sbatch.SLURM:
+        assert o.how in ("-", "") or o.how in sbatch._CONVERTERS, o.long
+        assert o.flux or o.note, o.long  # carried, or what happens instead
+
+
+def test_slurm_time_forms():
+    assert sbatch.slurm_seconds("5") == 300
+    assert sbatch.slurm_seconds("5:07") == 307
+    assert sbatch.slurm_seconds("2:00:01") == 7201
+    assert sbatch.slurm_seconds("3-0") == 3 * 86400
+    assert sbatch.slurm_seconds("1-2:3") == 86400 + 2 * 3600 + 180
+    assert sbatch.slurm_seconds("1-2:3:4") == 86400 + 2 * 3600 + 184
+    assert sbatch.slurm_seconds("infinite") is None
+    with pytest.raises(ValueError):
+        sbatch.slurm_seconds("1h")
+    assert [sbatch.fsd(s) for s in (1, 60, 61, 3600, 5400, 86400, 0)] == [
+        "1s",
+        "1m",
+        "61s",
+        "1h",
+        "90m",
+        "1d",
+        "0s",
+    ]
+
+
+# ------------------------------------------------------------------ the command line
+def test_cli_writes_the_script_and_lists_the_findings(tmp_path):
+    path = tmp_path / "job.sh"
+    path.write_text(script("#SBATCH -N 2 --mem=1G", "srun ./a\n"))
+    proc = run_cli("convert", "--from", "sbatch", path, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode() == script("#flux: -N 2\n#SBATCH --mem=1G", "srun ./a\n")
+    err = proc.stderr.decode().splitlines()
+    assert err == [
+        f"{path}:2:9: information[JS593] -N 2: without a task count, -N gives the job whole "
+        "nodes (exclusive) in Flux, one slot each",
+        f"{path}:2:14: warning[JS591] --mem=1G: Flux's batch options request cores and gpus, "
+        "not memory: ask for whole nodes (-N with -x) to get all of a node's memory; kept as "
+        "#SBATCH",
+        f"{path}:4:1: warning[JS596] srun is Slurm's; under Flux: flux run (-n, -N, -c, -g as "
+        "in srun; --ntasks-per-node is --tasks-per-node)",
+    ]
+
+
+def test_cli_in_place_keeps_the_mode_and_exits_1_on_an_sbatch_error(tmp_path):
+    path = tmp_path / "job.sh"
+    path.write_text(script("#SBATCH -N 2\n#SBATCH --nodez=3"))
+    path.chmod(0o750)
+    proc = run_cli("convert", "--from", "sbatch", path, "-o", path, cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "error[JS592] sbatch has no option --nodez; did you mean --nodes?" in (
+        proc.stderr.decode()
+    )
+    assert path.read_text() == script("#flux: -N 2\n#SBATCH --nodez=3")
+    assert path.stat().st_mode & 0o777 == 0o750
+
+
+def test_cli_refuses_to_and_format_with_sbatch(tmp_path):
+    path = tmp_path / "job.sh"
+    path.write_text(script("#SBATCH -N 2"))
+    proc = run_cli("convert", "--from", "sbatch", "--to", "v1", path)
+    assert proc.returncode == 2
+    assert b"no --to or --format" in proc.stderr
+
+
+def test_check_reports_an_explicit_slurm_script_but_skips_it_in_a_directory(tmp_path):
+    (tmp_path / "slurm.sh").write_text(script("#SBATCH -N 2 --mem=1G"))
+    one = run_cli("check", tmp_path / "slurm.sh")
+    assert b"JS591" in one.stdout and one.returncode == 0  # warnings only
+    folder = run_cli("check", tmp_path)
+    assert b"slurm.sh" not in folder.stdout
