@@ -715,6 +715,22 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     return js
 
 
+def shown_jobspec(text: str, path: str, fmt: str = "yaml") -> str:
+    """The jobspec of :func:`jobspec` as a document to read ("Show the jobspec"): YAML
+    with a first comment saying what it is, or JSON.  :class:`BatchError` when
+    `flux batch` would refuse the script."""
+    import os
+
+    js = jobspec(text, os.path.basename(path) or "script", os.path.dirname(path) or ".")
+    out = convert.dump(js, fmt)
+    if fmt == "json":
+        return out
+    return (
+        f"# the jobspec `flux batch --dry-run {os.path.basename(path)}` builds, without the\n"
+        "# environment and resource limits it copies from the submitter\n" + out
+    )
+
+
 def _merge_conf(conf: dict, value: str) -> dict:
     """``--conf KEY=VALUE`` (VALUE JSON when it parses) or a JSON object; TOML and
     files are not read here."""
@@ -804,9 +820,11 @@ def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
     return None
 
 
-def complete_at(text: str, offset: int):
+def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
     """(candidates, start, end): option names for the word being typed in a
-    directive; nothing elsewhere."""
+    directive, or values for the option before the cursor where there is a set of them
+    (``queues``: the project's queue names; dependency schemes, duration units,
+    urgency names, submission flags); nothing elsewhere."""
     from .completion import Candidate
 
     line_start = text.rfind("\n", 0, offset) + 1
@@ -819,6 +837,10 @@ def complete_at(text: str, offset: int):
     while word_start > line_start + m.end() and not text[word_start - 1].isspace():
         word_start -= 1
     prefix = text[word_start:offset]
+    opt, value_start = _value_being_typed(text, line_start + m.end(), word_start, prefix)
+    if opt is not None:
+        value = text[value_start:offset]
+        return _values(opt, value, queues), value_start, offset
     if prefix and not prefix.startswith("-"):
         return [], offset, offset
     out = []
@@ -829,3 +851,105 @@ def complete_at(text: str, offset: int):
         insert = label + ("=" if o.value and not o.optional_value else "")
         out.append(Candidate(label, "key", o.value or "", option_doc(o), insert))
     return out, word_start, offset
+
+
+def _value_being_typed(text: str, body: int, word_start: int, prefix: str):
+    """(option, where its value starts) when the cursor is in an option's value:
+    ``--opt=VAL``, ``-oVAL`` or the word after ``--opt``/``-o``; (None, 0) otherwise."""
+    if prefix.startswith("--") and "=" in prefix:
+        o = _long(prefix[2 : prefix.index("=")])
+        return (o, word_start + prefix.index("=") + 1) if o and o.value else (None, 0)
+    if prefix.startswith("-") and not prefix.startswith("--") and len(prefix) > 2:
+        o = BY_SHORT.get(prefix[1])
+        return (o, word_start + 2) if o and o.value and not o.optional_value else (None, 0)
+    if prefix.startswith("-"):
+        return None, 0
+    before = text[body:word_start].split()
+    if not before:
+        return None, 0
+    last = before[-1]
+    if last.startswith("--") and "=" not in last:
+        o = _long(last[2:])
+    elif len(last) == 2 and last[0] == "-":
+        o = BY_SHORT.get(last[1])
+    else:
+        return None, 0
+    if o and o.value and not o.optional_value:
+        return o, word_start
+    return None, 0
+
+
+_UNITS = (("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"))
+
+
+def _values(o: Option, value: str, queues: Sequence[str]):
+    from .completion import Candidate
+
+    def some(items):
+        return [
+            Candidate(label, "value", detail, doc)
+            for label, detail, doc in items
+            if label.startswith(value)
+        ]
+
+    name = o.long
+    if name == "queue":
+        return some((q, "queue", "a queue of this project ([tool.jobspec] queues)") for q in queues)
+    if name == "dependency":
+        from .targets import _FluxCore
+
+        return [
+            Candidate(
+                f"{s}:" if s != "singleton" else s,
+                "value",
+                "RFC 26 scheme",
+                _SCHEME_DOCS.get(s, ""),
+            )
+            for s in _FluxCore.SCHEMES
+            if s.startswith(value) and s != "begin-time"
+        ]
+    if name in ("time-limit", "begin-time"):
+        sign = "+" if name == "begin-time" and value.startswith("+") else ""
+        digits = value[len(sign) :]
+        if digits and digits.replace(".", "", 1).isdigit():
+            return [
+                Candidate(f"{sign}{digits}{u}", "value", words, f"{digits} {words}")
+                for u, words in _UNITS
+            ]
+        if name == "begin-time":
+            return some(
+                (w, "time", d)
+                for w, d in (
+                    ("+1h", "an hour from submission"),
+                    ("tomorrow", "the next midnight"),
+                    ("today", "today's midnight (already passed: at once)"),
+                    ("noon", "today at 12:00"),
+                )
+            )
+        return []
+    if name == "urgency":
+        return some(
+            [
+                ("hold", "0", "held until `flux job urgency ID default`"),
+                ("default", "16", "the default urgency"),
+                ("expedite", "31", "ahead of every other job"),
+            ]
+        )
+    if name == "flags":
+        return some(
+            [
+                ("waitable", "flag", "`flux job wait` can wait for it"),
+                ("debug", "flag", "debug events from the job manager"),
+                ("novalidate", "flag", "skip the ingest validator (instance owner only)"),
+            ]
+        )
+    return []
+
+
+_SCHEME_DOCS = {
+    "after": "after:JOBID — once that job has started",
+    "afterany": "afterany:JOBID — once that job has ended, however",
+    "afterok": "afterok:JOBID — once that job has ended successfully",
+    "afternotok": "afternotok:JOBID — once that job has failed",
+    "singleton": "one job of this name and user at a time",
+}

@@ -58,3 +58,11 @@ def target_for(path) -> tuple[str | None, list[str]]:
         f"{sec.path}: [tool.jobspec] target must be one of "
         f"{', '.join(targets.TARGETS)}, not {value!r}; using {targets.DEFAULT}"
     ]
+
+
+def queues_for(path) -> list[str]:
+    """``queues`` of ``[tool.jobspec]`` for a file: the queue names its instance has
+    (completion offers them after `--queue`/`-q`)."""
+    sec = find_section(path) if path else Section(None, None)
+    value = (sec.table or {}).get("queues")
+    return [q for q in value if isinstance(q, str)] if isinstance(value, list) else []

@@ -175,6 +175,29 @@ def _key(name: str, language: str) -> str:
     return json.dumps(name) if language == "json" else name
 
 
+def _yaml_dump(js) -> str:
+    """PyYAML's safe dump, with a text of several lines (a script in `files`) as a
+    literal block, which PyYAML keeps only where it reads back the same."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper, value: str):
+        style = "|" if "\n" in value.rstrip("\n") else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    Dumper.add_representer(str, text)
+    return yaml.dump(
+        js,
+        Dumper=Dumper,
+        sort_keys=False,
+        default_flow_style=None,
+        allow_unicode=True,
+        width=1 << 16,
+    )
+
+
 def dump(js: dict, fmt: str = "yaml") -> str:
     """A jobspec (plain data) as YAML or JSON text in the formatter's style."""
     from .format import FormatError, format_text
@@ -182,11 +205,7 @@ def dump(js: dict, fmt: str = "yaml") -> str:
     if fmt == "json":
         text = json.dumps(js, indent=2, ensure_ascii=False) + "\n"
     else:
-        import yaml
-
-        text = yaml.safe_dump(
-            js, sort_keys=False, default_flow_style=None, allow_unicode=True, width=1 << 16
-        )
+        text = _yaml_dump(js)
     try:
         return format_text(text, fmt)
     except FormatError:  # pragma: no cover - the formatter refuses nothing dump writes

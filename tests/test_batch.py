@@ -91,3 +91,56 @@ def test_check_and_from_batch_through_the_cli(tmp_path):
     assert js["attributes"]["system"]["files"]["script"]["data"] == good.read_text()
     proc = run_cli("new", "--from-batch", bad.name, cwd=tmp_path)
     assert proc.returncode == 1 and b"JS570" in proc.stderr
+
+
+def _complete(marked: str, queues=()):
+    off = marked.index("|")
+    text = marked.replace("|", "")
+    cands, start, end = batch.complete_at(text, off, queues)
+    return [c.label for c in cands], text[start:end]
+
+
+def test_values_complete_after_equals_a_space_or_attached():
+    qs = ["batch", "debug"]
+    assert _complete("#!/bin/sh\n#flux: -N2 --queue=|\n", qs) == (qs, "")
+    assert _complete("#!/bin/sh\n#flux: -N2 -q d|\n", qs) == (["debug"], "d")
+    assert _complete("#!/bin/sh\n#flux: -N2 -qb|\n", qs) == (["batch"], "b")
+    assert _complete("#!/bin/sh\n#flux: -N2 --urgency |\n") == (
+        ["hold", "default", "expedite"],
+        "",
+    )
+    assert _complete("#!/bin/sh\n#flux: --begin-time=+2|\n") == (
+        ["+2s", "+2m", "+2h", "+2d"],
+        "+2",
+    )
+    assert _complete("#!/bin/sh\n#flux: --flags=w|\n") == (["waitable"], "w")
+    labels, _ = _complete("#!/bin/sh\n#flux: --dependency=|\n")
+    assert labels[:4] == ["after:", "afterany:", "afterok:", "afternotok:"]
+    assert "singleton" in labels
+
+
+def test_no_values_for_a_flag_or_an_open_value():
+    # -x takes no value: the next word is an option again
+    labels, _ = _complete("#!/bin/sh\n#flux: -N2 -x |\n")
+    assert "--nodes" in labels
+    assert _complete("#!/bin/sh\n#flux: --job-name=|\n") == ([], "")
+
+
+def test_queues_come_from_the_project_config(tmp_path):
+    from jobspec_lsp import config
+
+    (tmp_path / "pyproject.toml").write_text('[tool.jobspec]\nqueues = ["a", 3, "b"]\n')
+    (tmp_path / "sub").mkdir()
+    assert config.queues_for(tmp_path / "sub" / "job.sh") == ["a", "b"]
+    (tmp_path / "pyproject.toml").write_text("[tool.jobspec]\nqueues = 'a'\n")
+    assert config.queues_for(tmp_path / "job.sh") == []
+
+
+def test_shown_jobspec_is_yaml_with_the_script_as_a_block():
+    text = "#!/bin/sh\n#flux: -N2\nflux run ./a\n"
+    shown = batch.shown_jobspec(text, "/work/job.sh")
+    assert shown.startswith("# the jobspec `flux batch --dry-run job.sh` builds")
+    assert "data: |\n" in shown and "cwd: /work\n" in shown
+    import yaml
+
+    assert yaml.safe_load(shown) == batch.jobspec(text, "job.sh", "/work")

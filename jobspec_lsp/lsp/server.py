@@ -285,6 +285,11 @@ class JobspecServer(LanguageServer):
             self.project_targets[uri] = got
         return got
 
+    def queues(self, uri: str) -> list[str]:
+        """The project's queue names ([tool.jobspec] queues) for a document."""
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        return config.queues_for(path) if path else []
+
     def document(self, uri: str) -> Document | None:
         a = self.analyse(uri)
         return a.doc if a else None
@@ -523,7 +528,7 @@ def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
 
 
 # ---------------------------------------------------------------------- completion & hover
-@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " ", "-"]))
+@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " ", "-", "="]))
 @_guard(None)
 async def on_completion(ls: JobspecServer, params: T.CompletionParams):
     uri = params.text_document.uri
@@ -532,12 +537,13 @@ async def on_completion(ls: JobspecServer, params: T.CompletionParams):
         return None
     text = ls.workspace.get_text_document(uri).source  # this version, whatever comes next
     language, encoding = ls.language(uri), ls.encoding
+    queues = ls.queues(uri) if script else []
 
     def compute():
         lines = LineIndex(text)
         offset = lines.offset(params.position.line, params.position.character, encoding=encoding)
         if script:  # a batch script: the options of its directives
-            return lines, offset, batch.complete_at(text, offset)
+            return lines, offset, batch.complete_at(text, offset, queues)
         return lines, offset, completion.complete_at(text, offset, language)
 
     lines, offset, (cands, start, end) = await ls.run(text, compute)
@@ -576,6 +582,29 @@ def _range_of(lines, start, end, encoding) -> T.Range:
     return T.Range(
         T.Position(r.start.line, r.start.character), T.Position(r.end.line, r.end.character)
     )
+
+
+SHOW_JOBSPEC = "jobspec.showJobspec"
+
+
+@server.command(SHOW_JOBSPEC)
+def on_show_jobspec(ls: JobspecServer, *args):
+    """"Show the jobspec": for an open batch script (arguments: its URI, and "yaml" or
+    "json"), the jobspec `flux batch --dry-run` builds for it, as
+    ``{"text", "language"}``; ``{"error"}`` says why there is none.  Editors open the
+    text in a new read-only buffer."""
+    uri = args[0] if args and isinstance(args[0], str) else None
+    fmt = args[1] if len(args) > 1 and args[1] in ("yaml", "json") else "yaml"
+    if uri is None or not ls.is_script(uri):
+        return {"error": "not an open batch script with #flux: directives"}
+    text = ls.workspace.get_text_document(uri).source
+    if not has_sentinel(text[:200_000]):
+        return {"error": "no #flux: directives (convert the #SBATCH ones first)"}
+    path = to_fs_path(uri) if uri.startswith("file:") else uri.rsplit("/", 1)[-1]
+    try:
+        return {"text": batch.shown_jobspec(text, path or "script", fmt), "language": fmt}
+    except batch.BatchError as err:
+        return {"error": f"flux batch would refuse this script: {err}"}
 
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)

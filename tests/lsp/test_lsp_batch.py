@@ -49,3 +49,101 @@ async def test_a_script_without_directives_is_left_alone(client):
         T.HoverParams(T.TextDocumentIdentifier(uri), pos(text, "echo"))
     )
     assert hover is None and not client.diagnostics.get(uri)
+
+
+SLURM = data("batch", "slurm.sh")
+
+
+async def test_a_slurm_script_converts_with_one_quick_fix(client):
+    from jobspec_lsp import sbatch
+
+    uri = await open_doc(client, "slurm.sh", SLURM, language="shellscript")
+    got = [(d.code, SLURM[_offset(SLURM, d.range.start) : _offset(SLURM, d.range.end)])
+           for d in client.diagnostics[uri]]
+    assert got == [
+        ("JS590", "#SBATCH"),
+        ("JS590", "#SBATCH"),
+        ("JS590", "#SBATCH"),
+        ("JS591", "--mem=8G"),
+        ("JS595", "$SLURM_JOB_ID"),
+        ("JS596", "srun"),
+    ]
+    hint = client.diagnostics[uri][1]
+    assert hint.severity == T.DiagnosticSeverity.Hint
+    actions = await client.text_document_code_action_async(
+        T.CodeActionParams(
+            T.TextDocumentIdentifier(uri), hint.range, T.CodeActionContext(diagnostics=[hint])
+        )
+    )
+    (fix,) = [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
+    assert fix.title == "Convert every #SBATCH directive to #flux:"
+    converted = apply_edits(SLURM, fix.edit.document_changes[0].edits)
+    assert converted == sbatch.convert_script(SLURM).text
+    assert "#flux: -N 2 --nslots=8" in converted
+
+    var = client.diagnostics[uri][4]
+    actions = await client.text_document_code_action_async(
+        T.CodeActionParams(
+            T.TextDocumentIdentifier(uri), var.range, T.CodeActionContext(diagnostics=[var])
+        )
+    )
+    (fix,) = [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
+    assert 'echo "job $(flux getattr jobid)"' in apply_edits(
+        SLURM, fix.edit.document_changes[0].edits
+    )
+
+
+def _offset(text: str, p: T.Position) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[: p.line]) + p.character
+
+
+async def _labels(client, uri, text, needle, delta):
+    got = await client.text_document_completion_async(
+        T.CompletionParams(T.TextDocumentIdentifier(uri), pos(text, needle, delta))
+    )
+    items = got.items if isinstance(got, T.CompletionList) else got
+    return [i.label for i in items or []]
+
+
+async def test_values_complete_where_there_is_a_set(client, tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.jobspec]\nqueues = ["batch", "debug"]\n')
+    text = "#!/bin/sh\n#flux: -N1 --queue=d\n#flux: --dependency=afte\n#flux: -t 90\n"
+    path = tmp_path / "job.sh"
+    path.write_text(text)
+    uri = path.as_uri()
+    client.text_document_did_open(
+        T.DidOpenTextDocumentParams(T.TextDocumentItem(uri, "shellscript", 1, text))
+    )
+    assert await _labels(client, uri, text, "--queue=d", 9) == ["debug"]
+    assert await _labels(client, uri, text, "--queue=d", 8) == ["batch", "debug"]
+    schemes = await _labels(client, uri, text, "afte", 4)
+    assert {"afterok:", "afterany:", "after:"} <= set(schemes) and "singleton" not in schemes
+    assert await _labels(client, uri, text, "-t 90", 5) == ["90s", "90m", "90h", "90d"]
+
+
+async def test_show_the_jobspec_of_a_script(client):
+    uri = await open_doc(client, "show.sh", "#!/bin/sh\n#flux: -N2 -t 1h\nflux run ./a\n",
+                         language="shellscript")
+    got = await client.workspace_execute_command_async(
+        T.ExecuteCommandParams("jobspec.showJobspec", [uri])
+    )
+    assert got["language"] == "yaml"
+    text = got["text"]
+    assert text.startswith("# the jobspec `flux batch --dry-run show.sh` builds")
+    assert "duration: 3600" in text and "[flux, broker" in text and "name: show.sh" in text
+    as_json = await client.workspace_execute_command_async(
+        T.ExecuteCommandParams("jobspec.showJobspec", [uri, "json"])
+    )
+    assert as_json["text"].startswith("{")
+    refused = await open_doc(client, "refused.sh", "#!/bin/sh\n#flux: -n2 -x\n",
+                             language="shellscript")
+    got = await client.workspace_execute_command_async(
+        T.ExecuteCommandParams("jobspec.showJobspec", [refused])
+    )
+    assert got == {"error": "flux batch would refuse this script: "
+                   "-x/--exclusive needs -N/--nodes: it allocates whole nodes"}
+    got = await client.workspace_execute_command_async(
+        T.ExecuteCommandParams("jobspec.showJobspec", ["file:///nowhere/x.sh"])
+    )
+    assert "error" in got
