@@ -15,6 +15,7 @@ export interface JobspecSettings {
   versionRules?: string;
   target?: string;
   files?: string[];
+  scripts?: string[];
   format?: { sortKeys?: boolean };
   docsUrl?: string;
 }
@@ -30,7 +31,45 @@ export const JOBSPEC_PATTERNS = ["**/*.jobspec.{yaml,yml,json}", "**/jobspec.{ya
 export interface DocumentFilter {
   scheme: string;
   language: string;
-  pattern: string;
+  pattern?: string;
+}
+
+/** VS Code languages batch scripts are written in. */
+export const SCRIPT_LANGUAGES = ["shellscript", "python", "lua", "perl", "plaintext"];
+
+// RFC 36's sentinel, ^([^\w]*)(flux|FLUX):, or a Slurm #SBATCH directive, on any line
+const DIRECTIVE = /^(?:[^\w\n]*(?:flux|FLUX):|#SBATCH(?=[ \t\r]|$))/m;
+const SCAN = 200_000; // characters looked at, as the server does
+
+/** Whether a script's text holds a `#flux:` or `#SBATCH` directive. */
+export function hasDirectives(text: string): boolean {
+  return DIRECTIVE.test(text.length > SCAN ? text.slice(0, SCAN) : text);
+}
+
+/** A document the server gets as a batch script: a script language, and a directive
+ * in its text or its path matching one of the `jobspec.scripts` globs. */
+export function isScript(languageId: string, fsPath: string, text: string,
+                         scripts: string[] = []): boolean {
+  if (!SCRIPT_LANGUAGES.includes(languageId)) return false;
+  return scripts.some((g) => globMatch(g, fsPath)) || hasDirectives(text);
+}
+
+/** VS Code's glob syntax as far as settings use it: **, *, ?, {a,b}; a glob without a
+ * slash matches the file name anywhere. */
+export function globMatch(glob: string, fsPath: string): boolean {
+  const g = glob.includes("/") ? glob : `**/${glob}`;
+  let re = "";
+  for (let i = 0; i < g.length; i++) {
+    const ch = g[i];
+    if (g.startsWith("**/", i)) { re += "(?:.*/)?"; i += 2; }
+    else if (ch === "*") re += "[^/]*";
+    else if (ch === "?") re += "[^/]";
+    else if (ch === "{") re += "(?:";
+    else if (ch === "}") re += ")";
+    else if (ch === ",") re += "|";
+    else re += ch.replace(/[.+^$()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`).test(fsPath.replace(/\\/g, "/"));
 }
 
 /**
@@ -53,6 +92,13 @@ export function documentSelector(files: string[] = []): DocumentFilter[] {
     for (const pattern of patterns) out.push({ scheme: "file", language, pattern });
   }
   return out;
+}
+
+/** The selector with the script languages too: the client middleware then sends the
+ * server only the scripts that hold directives (see extension.ts). */
+export function clientSelector(files: string[] = []): DocumentFilter[] {
+  return [...documentSelector(files),
+          ...SCRIPT_LANGUAGES.map((language) => ({ scheme: "file", language }))];
 }
 
 export interface ServerCommand {
@@ -181,4 +227,4 @@ export function serverSettings(settings: JobspecSettings): { jobspec: Record<str
 }
 
 /** Setting sections whose change needs a new client (command, or document selector). */
-export const RESTART_SECTIONS = ["jobspec.server", "jobspec.files"];
+export const RESTART_SECTIONS = ["jobspec.server", "jobspec.files", "jobspec.scripts"];

@@ -3,11 +3,13 @@
 // "Jobspec: Restart server", and says plainly when the server cannot start.
 // Everything that can be decided without VS Code is in ./config.
 import * as vscode from "vscode";
-import { CloseAction, ErrorHandler, LanguageClient, LanguageClientOptions } from "vscode-languageclient/node";
-import { JobspecSettings, RESTART_SECTIONS, documentSelector, findServer, serverSettings } from "./config";
+import { CloseAction, ErrorHandler, LanguageClient, LanguageClientOptions, Middleware } from "vscode-languageclient/node";
+import { JobspecSettings, RESTART_SECTIONS, SCRIPT_LANGUAGES, clientSelector, documentSelector, findServer,
+         isScript, serverSettings } from "./config";
 
 export const OUTPUT_NAME = "Flux Jobspec";
 export const RESTART_COMMAND = "jobspec.restartServer";
+export const SHOW_COMMAND = "jobspec.showBatchJobspec";
 
 let output: vscode.OutputChannel | undefined;
 let client: LanguageClient | undefined;
@@ -25,6 +27,7 @@ function readSettings(): JobspecSettings {
     versionRules: c.get<string>("versionRules", "auto"),
     target: c.get<string>("target", ""),
     files: c.get<string[]>("files", []),
+    scripts: c.get<string[]>("scripts", []),
     format: { sortKeys: c.get<boolean>("format.sortKeys", true) },
     docsUrl: c.get<string>("docsUrl", ""),
   };
@@ -65,7 +68,8 @@ async function startClient(): Promise<boolean> {
                                  : { action: CloseAction.DoNotRestart, handled: true }),
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: documentSelector(settings.files),
+    documentSelector: clientSelector(settings.files),
+    middleware: scriptMiddleware(settings.scripts ?? []),
     initializationOptions: serverSettings(settings),
     synchronize: { configurationSection: "jobspec" },
     outputChannel: output,
@@ -92,6 +96,7 @@ async function startClient(): Promise<boolean> {
 async function stopClient(): Promise<void> {
   const c = client;
   client = undefined;
+  sentScripts.clear();
   if (!c) return;
   try {
     await c.stop();
@@ -119,18 +124,84 @@ function isJobspec(doc: vscode.TextDocument): boolean {
   return vscode.languages.match(documentSelector(readSettings().files), doc) > 0;
 }
 
+function isBatchScript(doc: vscode.TextDocument, scripts = readSettings().scripts ?? []): boolean {
+  return doc.uri.scheme === "file" && isScript(doc.languageId, doc.uri.fsPath, doc.getText(), scripts);
+}
+
+// Script documents the server has been sent (by URI). The client's selector takes every
+// document of the script languages; this middleware lets through only those with
+// directives (or matching jobspec.scripts), so the user's other shell/Python files never
+// reach the server. A script that gains its first directive is opened then.
+const sentScripts = new Set<string>();
+
+function scriptMiddleware(scripts: string[]): Middleware {
+  const isScriptLanguage = (d: vscode.TextDocument) => SCRIPT_LANGUAGES.includes(d.languageId);
+  return {
+    didOpen: async (doc, next) => {
+      if (!isScriptLanguage(doc)) return next(doc);
+      if (!isBatchScript(doc, scripts)) return;
+      sentScripts.add(doc.uri.toString());
+      return next(doc);
+    },
+    didChange: async (event, next) => {
+      const doc = event.document;
+      if (!isScriptLanguage(doc) || sentScripts.has(doc.uri.toString())) return next(event);
+      if (!isBatchScript(doc, scripts) || !client) return;
+      sentScripts.add(doc.uri.toString());
+      await client.sendNotification("textDocument/didOpen", {
+        textDocument: { uri: doc.uri.toString(), languageId: doc.languageId, version: doc.version,
+                        text: doc.getText() },
+      });
+    },
+    didSave: async (doc, next) => {
+      if (!isScriptLanguage(doc) || sentScripts.has(doc.uri.toString())) return next(doc);
+    },
+    didClose: async (doc, next) => {
+      if (!isScriptLanguage(doc)) return next(doc);
+      if (sentScripts.delete(doc.uri.toString())) return next(doc);
+    },
+  };
+}
+
+/** "Jobspec: Show the jobspec flux batch builds" for the active batch script. */
+export async function showBatchJobspec(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !isBatchScript(editor.document)) {
+    void vscode.window.showInformationMessage("Open a batch script with #flux: directives first.");
+    return;
+  }
+  if (!(await ensureStarted()) || !client) return;
+  const got = await client.sendRequest("workspace/executeCommand", {
+    command: "jobspec.showJobspec", arguments: [editor.document.uri.toString(), "yaml"],
+  }) as { text?: string; language?: string; error?: string } | null;
+  if (!got || got.error || got.text === undefined) {
+    void vscode.window.showWarningMessage(`Jobspec: ${got?.error ?? "no answer from the server"}`);
+    return;
+  }
+  const shown = await vscode.workspace.openTextDocument({ content: got.text, language: got.language ?? "yaml" });
+  await vscode.window.showTextDocument(shown, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel(OUTPUT_NAME);
   context.subscriptions.push(output);
   context.subscriptions.push(vscode.commands.registerCommand(RESTART_COMMAND, restart));
+  context.subscriptions.push(vscode.commands.registerCommand(SHOW_COMMAND, showBatchJobspec));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
     if (wanted && RESTART_SECTIONS.some((s) => e.affectsConfiguration(s))) void restart();
   }));
-  // Activation comes with any YAML or JSON file; the server starts with the first jobspec.
+  // Activation comes with any YAML, JSON or script file; the server starts with the
+  // first jobspec or batch script.
+  const ours = (doc: vscode.TextDocument) => isJobspec(doc) || isBatchScript(doc);
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument((doc) => {
-    if (!wanted && isJobspec(doc)) void ensureStarted();
+    if (!wanted && ours(doc)) void ensureStarted();
   }));
-  if (vscode.workspace.textDocuments.some(isJobspec)) await ensureStarted();
+  context.subscriptions.push(vscode.workspace.onDidChangeTextDocument((e) => {
+    if (!wanted && SCRIPT_LANGUAGES.includes(e.document.languageId) && isBatchScript(e.document)) {
+      void ensureStarted();
+    }
+  }));
+  if (vscode.workspace.textDocuments.some(ours)) await ensureStarted();
 }
 
 export async function deactivate(): Promise<void> {

@@ -111,3 +111,20 @@ test("... and the server's own JOBSPEC_GLOBS (jobspec_lsp/sources.py)", () => {
   assert.ok(globs, "JOBSPEC_GLOBS not found in sources.py");
   assert.deepStrictEqual([...globs[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]), DEFAULT_FILES);
 });
+
+const { hasDirectives, isScript, globMatch } = require("../out/config.js");
+
+test("scripts: a #flux: sentinel (RFC 36) or #SBATCH line, in a script language", () => {
+  assert.ok(hasDirectives("#!/bin/sh\n#flux: -N2\n"));
+  assert.ok(hasDirectives('"""\nflux: -N2\n"""\n'));  // Python docstring: no prefix at all
+  assert.ok(hasDirectives("-- FLUX: -n1\n"));
+  assert.ok(hasDirectives("#!/bin/bash\n#SBATCH --nodes=2\n"));
+  assert.ok(!hasDirectives("#!/bin/sh\necho flux: no\n"));
+  assert.ok(!hasDirectives("#SBATCHX\n#fluxx: -N1\n"));
+  assert.ok(isScript("shellscript", "/w/a.sh", "#flux: -N1\n"));
+  assert.ok(!isScript("yaml", "/w/a.yaml", "#flux: -N1\n"));
+  assert.ok(isScript("plaintext", "/w/jobs/run.flux", "", ["*.flux"]));
+  assert.ok(isScript("shellscript", "/w/jobs/run.sh", "", ["**/jobs/*.sh"]));
+  assert.ok(!isScript("shellscript", "/w/other/run.sh", "", ["**/jobs/*.sh"]));
+  assert.ok(globMatch("*.{sh,flux}", "/a/b/c.flux"));
+});

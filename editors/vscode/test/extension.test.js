@@ -34,10 +34,14 @@ function fresh(pathDirs = []) {
 const tick = () => new Promise((r) => setTimeout(r, 10));
 
 test("package.json: activation, the restart command and the settings of docs/editors.md", () => {
-  assert.deepStrictEqual(pkg.activationEvents, ["onLanguage:yaml", "onLanguage:json"]);
-  assert.deepStrictEqual(pkg.contributes.commands, [{ command: "jobspec.restartServer", title: "Jobspec: Restart server" }]);
+  assert.deepStrictEqual(pkg.activationEvents, ["onLanguage:yaml", "onLanguage:json", "onLanguage:shellscript",
+    "onLanguage:python", "onLanguage:lua", "onLanguage:perl", "onLanguage:plaintext"]);
+  assert.deepStrictEqual(pkg.contributes.commands, [
+    { command: "jobspec.restartServer", title: "Jobspec: Restart server" },
+    { command: "jobspec.showBatchJobspec", title: "Jobspec: Show the jobspec flux batch builds" }]);
   assert.deepStrictEqual(Object.keys(pkg.contributes.configuration.properties), [
-    "jobspec.select", "jobspec.ignore", "jobspec.target", "jobspec.versionRules", "jobspec.files", "jobspec.format.sortKeys",
+    "jobspec.select", "jobspec.ignore", "jobspec.target", "jobspec.versionRules", "jobspec.files", "jobspec.scripts",
+    "jobspec.format.sortKeys",
     "jobspec.docsUrl", "jobspec.server.path", "jobspec.server.args", "jobspec.trace.server"]);
   assert.strictEqual(pkg.engines.vscode, "^1.82.0");
   assert.strictEqual(pkg.main, "./dist/extension.js");
@@ -68,9 +72,11 @@ test("activation registers the command; the server starts with the first jobspec
   assert.deepStrictEqual(opts.initializationOptions,
     { jobspec: { ignore: ["JS8"], versionRules: "v1", format: { sortKeys: true } } });
   assert.deepStrictEqual(opts.synchronize, { configurationSection: "jobspec" });
-  assert.deepStrictEqual(opts.documentSelector.map((f) => `${f.language} ${f.pattern}`), [
+  assert.deepStrictEqual(opts.documentSelector.map((f) => `${f.language} ${f.pattern ?? "(middleware)"}`), [
     "yaml **/*.jobspec.{yaml,yml,json}", "yaml **/jobspec.{yaml,yml,json}",
-    "json **/*.jobspec.{yaml,yml,json}", "json **/jobspec.{yaml,yml,json}"]);
+    "json **/*.jobspec.{yaml,yml,json}", "json **/jobspec.{yaml,yml,json}",
+    "shellscript (middleware)", "python (middleware)", "lua (middleware)", "perl (middleware)",
+    "plaintext (middleware)"]);
   assert.strictEqual(opts.outputChannel.name, "Flux Jobspec");
   assert.deepStrictEqual(state.output.slice(0, 3), ["jobspec.server.path is not set.",
     `jobspec-lsp on PATH: ${path.join(bin, "jobspec-lsp")}`, `Starting: ${path.join(bin, "jobspec-lsp")}`]);
@@ -221,4 +227,73 @@ test("error: a server that exits while starting is not restarted behind the user
   // once running, a crash is left to the client's own handler (which restarts)
   c.running = true;
   assert.deepStrictEqual(c.clientOptions.errorHandler.closed(), { action: CloseAction.Restart });
+});
+
+
+const SCRIPT = "#!/bin/sh\n#flux: -N2\nflux run ./a\n";
+
+test("batch scripts: a script with directives starts the server; only such scripts reach it", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  await ext.activate(ctx);
+  for (const l of state.openListeners) l(doc("/w/plain.sh", "shellscript", "file", "#!/bin/sh\necho hi\n"));
+  await tick();
+  assert.strictEqual(state.clients.length, 0, "a script without directives starts nothing");
+  const script = doc("/w/job.sh", "shellscript", "file", SCRIPT);
+  for (const l of state.openListeners) l(script);
+  await tick();
+  assert.strictEqual(state.clients.length, 1);
+  const mw = state.clients[0].clientOptions.middleware;
+  const sent = [];
+  const next = (d) => { sent.push(d.uri.fsPath); };
+  await mw.didOpen(doc("/w/plain.sh", "shellscript", "file", "echo hi\n"), next);
+  await mw.didOpen(script, next);
+  await mw.didOpen(doc("/w/slurm.sh", "shellscript", "file", "#!/bin/bash\n#SBATCH -N 2\n"), next);
+  await mw.didOpen(doc("/w/x.jobspec.yaml"), next);
+  assert.deepStrictEqual(sent, ["/w/job.sh", "/w/slurm.sh", "/w/x.jobspec.yaml"]);
+  // a change to an unsent script is dropped; once it holds a directive it is opened
+  const later = doc("/w/plain.sh", "shellscript", "file", "echo hi\n");
+  await mw.didChange({ document: later }, () => sent.push("change"));
+  assert.deepStrictEqual(state.notifications, []);
+  later.getText = () => "#!/bin/sh\n#flux: -n1\n";
+  await mw.didChange({ document: later }, () => sent.push("change"));
+  assert.deepStrictEqual(state.notifications.map(([m, p]) => [m, p.textDocument.uri, p.textDocument.text]),
+    [["textDocument/didOpen", "file:///w/plain.sh", "#!/bin/sh\n#flux: -n1\n"]]);
+  await mw.didChange({ document: later }, () => sent.push("change"));
+  assert.deepStrictEqual(sent.slice(3), ["change"]);
+  // closing: only what was sent is closed
+  const closed = [];
+  await mw.didClose(doc("/w/never.sh", "shellscript"), (d) => closed.push(d.uri.fsPath));
+  await mw.didClose(later, (d) => closed.push(d.uri.fsPath));
+  assert.deepStrictEqual(closed, ["/w/plain.sh"]);
+});
+
+test("batch scripts: jobspec.scripts globs send a script without directives", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  state.config["jobspec.scripts"] = ["**/*.flux"];
+  state.documents = [doc("/w/run.flux", "shellscript", "file", "echo hi\n")];
+  await ext.activate(ctx);
+  assert.strictEqual(state.clients.length, 1);
+  const sent = [];
+  await state.clients[0].clientOptions.middleware.didOpen(state.documents[0], (d) => sent.push(d));
+  assert.strictEqual(sent.length, 1);
+});
+
+test("Show the jobspec: asks the server and opens the answer beside the script", async () => {
+  const ctx = fresh([fakeBin(["jobspec-lsp"])]);
+  const script = doc("/w/job.sh", "shellscript", "file", SCRIPT);
+  state.documents = [script];
+  await ext.activate(ctx);
+  state.active = undefined;
+  await state.commands["jobspec.showBatchJobspec"]();
+  assert.deepStrictEqual(state.infos, ["Open a batch script with #flux: directives first."]);
+  state.active = { document: script };
+  state.answer = { text: "version: 1\n", language: "yaml" };
+  await state.commands["jobspec.showBatchJobspec"]();
+  assert.deepStrictEqual(state.requests, [["workspace/executeCommand",
+    { command: "jobspec.showJobspec", arguments: ["file:///w/job.sh", "yaml"] }]]);
+  assert.deepStrictEqual(state.opened, [{ content: "version: 1\n", language: "yaml" }]);
+  assert.strictEqual(state.shownDocument.options.viewColumn, -2);
+  state.answer = { error: "flux batch would refuse this script: more nodes than slots" };
+  await state.commands["jobspec.showBatchJobspec"]();
+  assert.deepStrictEqual(state.infos.slice(1), ["Jobspec: flux batch would refuse this script: more nodes than slots"]);
 });

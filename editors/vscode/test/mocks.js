@@ -22,6 +22,13 @@ function reset() {
     documents: [],        // workspace.textDocuments
     configListeners: [],
     openListeners: [],
+    changeListeners: [],
+    active: undefined,    // window.activeTextEditor
+    infos: [],            // showInformationMessage / showWarningMessage calls
+    opened: [],           // workspace.openTextDocument calls
+    requests: [],         // client.sendRequest calls
+    notifications: [],    // client.sendNotification calls
+    answer: undefined,    // what client.sendRequest resolves to
   });
 }
 reset();
@@ -49,8 +56,10 @@ function matches(filter, doc) {
 }
 
 /** A text document as VS Code would hand it over. */
-function doc(fsPath, languageId = fsPath.endsWith(".json") ? "json" : "yaml", scheme = "file") {
-  return { languageId, uri: { scheme, fsPath: path.resolve(fsPath) } };
+function doc(fsPath, languageId = fsPath.endsWith(".json") ? "json" : "yaml", scheme = "file", text = "") {
+  const full = path.resolve(fsPath);
+  return { languageId, version: 1, getText: () => text,
+           uri: { scheme, fsPath: full, toString: () => `${scheme}://${full}` } };
 }
 
 const vscode = {
@@ -72,6 +81,14 @@ const vscode = {
       state.openListeners.push(listener);
       return { dispose() {} };
     },
+    onDidChangeTextDocument(listener) {
+      state.changeListeners.push(listener);
+      return { dispose() {} };
+    },
+    async openTextDocument(options) {
+      state.opened.push(options);
+      return { options };
+    },
   },
   languages: {
     match(selector, document) {
@@ -86,7 +103,12 @@ const vscode = {
       state.errors.push({ message, items });
       return state.errorChoice;
     },
+    async showInformationMessage(message) { state.infos.push(message); },
+    async showWarningMessage(message) { state.infos.push(message); },
+    async showTextDocument(document, options) { state.shownDocument = { document, options }; },
+    get activeTextEditor() { return state.active; },
   },
+  ViewColumn: { Beside: -2 },
   commands: {
     registerCommand(name, fn) {
       state.commands[name] = fn;
@@ -117,6 +139,13 @@ class LanguageClient {
       throw new Error("Pending response rejected since connection got disposed");
     }
     this.running = true;
+  }
+  async sendRequest(method, params) {
+    state.requests.push([method, params]);
+    return state.answer;
+  }
+  async sendNotification(method, params) {
+    state.notifications.push([method, params]);
   }
   async stop() {
     this.running = false;
