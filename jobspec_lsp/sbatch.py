@@ -432,18 +432,17 @@ def read(text: str) -> Reading:
     out: list[Diagnostic] = []
     lines: list[_Line] = []
     late: list[int] = []
-    in_block = True
+    body = len(text)
     for ls, le in _lines(text):
         line = text[ls:le]
         if _SBATCH.match(line):
-            if in_block:
-                lines.append(_read_line(text, ls, le, out))
-            else:
-                late.append(ls)
+            lines.append(_read_line(text, ls, le, out))
             continue
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
-            in_block = False
+            body = ls  # the first command: the directives end here
+            break
+    late = [m.start() for m in _ANY_SBATCH.finditer(text, body)]
     return Reading(lines, late, out)
 
 
@@ -1165,8 +1164,11 @@ def apply(text: str, edits: list[Edit]) -> str:
 
 
 # --------------------------------------------------------------------------- the body
-_VAR = re.compile(r"\$\{(SLURM_[A-Z0-9_]+)\}|\$(SLURM_[A-Z0-9_]+)|\b(SLURM_[A-Z0-9_]+)")
-_CMD = re.compile(r"(?<![\w.$-])(" + "|".join(COMMANDS) + r")(?![\w.-])")
+# found by their literal start (a regex that starts with a literal is searched fast);
+# the context before the match is checked in Python
+_VAR = re.compile(r"SLURM_[A-Z0-9_]+")
+_CMD = re.compile(r"s(?:" + "|".join(c[1:] for c in COMMANDS) + r")(?![\w.-])")
+_WORDISH = re.compile(r"[\w.$-]")
 
 
 def body_diagnostics(text: str) -> list[Diagnostic]:
@@ -1174,41 +1176,57 @@ def body_diagnostics(text: str) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if "SLURM_" not in text and not any(c in text for c in COMMANDS):
         return out
-    for ls, le in _lines(text):
-        line = text[ls:le]
-        if line.lstrip().startswith("#"):
+    comment: dict[int, bool] = {}  # line start -> whether the line is a comment
+
+    def in_comment(pos: int) -> bool:
+        ls = text.rfind("\n", 0, pos) + 1
+        got = comment.get(ls)
+        if got is None:
+            got = comment[ls] = text[ls:pos].lstrip().startswith("#")
+        return got
+
+    for m in _VAR.finditer(text):
+        name = m.group(0)
+        start, end = m.start(), m.end()
+        before = text[start - 1] if start else ""
+        if before == "$":
+            start -= 1
+        elif before == "{" and text[start - 2 : start] == "${" and text[end : end + 1] == "}":
+            start, end = start - 2, end + 1
+        elif before and (before.isalnum() or before == "_"):
+            continue  # MY_SLURM_X: another name
+        bare = not text.startswith("$", start)
+        if in_comment(start):
             continue
-        for m in _VAR.finditer(line):
-            name = m.group(1) or m.group(2) or m.group(3)
-            repl, words = VARIABLES.get(
-                name, (None, "Slurm sets it; Flux does not, so it is empty under Flux")
-            )
-            data = None
-            if repl is not None:
-                if m.group(3):  # a bare name (os.environ["SLURM_PROCID"]): names only
-                    data = (
-                        {"replace": repl[1:], "title": f"Use {repl[1:]}"}
-                        if repl.startswith("$FLUX")
-                        else None
-                    )
-                else:
-                    data = {"replace": repl, "title": f"Use {repl}"}
-            out.append(
-                Diagnostic(
-                    SLURM_VARIABLE, W, f"{name}: {words}", ls + m.start(), ls + m.end(), data
+        repl, words = VARIABLES.get(
+            name, (None, "Slurm sets it; Flux does not, so it is empty under Flux")
+        )
+        data = None
+        if repl is not None:
+            if bare:  # a bare name (os.environ["SLURM_PROCID"]): names only
+                data = (
+                    {"replace": repl[1:], "title": f"Use {repl[1:]}"}
+                    if repl.startswith("$FLUX")
+                    else None
                 )
+            else:
+                data = {"replace": repl, "title": f"Use {repl}"}
+        out.append(Diagnostic(SLURM_VARIABLE, W, f"{name}: {words}", start, end, data))
+    for m in _CMD.finditer(text):
+        if m.start() and _WORDISH.match(text, m.start() - 1):
+            continue  # ./srun-wrapper, my.srun, $srun
+        if in_comment(m.start()):
+            continue
+        name = m.group(0)
+        out.append(
+            Diagnostic(
+                SLURM_COMMAND,
+                W,
+                f"{name} is Slurm's; under Flux: {COMMANDS[name]}",
+                m.start(),
+                m.end(),
             )
-        for m in _CMD.finditer(line):
-            name = m.group(1)
-            out.append(
-                Diagnostic(
-                    SLURM_COMMAND,
-                    W,
-                    f"{name} is Slurm's; under Flux: {COMMANDS[name]}",
-                    ls + m.start(),
-                    ls + m.end(),
-                )
-            )
+        )
     return out
 
 

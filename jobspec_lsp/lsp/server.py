@@ -528,7 +528,9 @@ def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
 
 
 # ---------------------------------------------------------------------- completion & hover
-@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " ", "-", "="]))
+@server.feature(
+    T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[":", " ", "-", "="])
+)
 @_guard(None)
 async def on_completion(ls: JobspecServer, params: T.CompletionParams):
     uri = params.text_document.uri
@@ -589,7 +591,7 @@ SHOW_JOBSPEC = "jobspec.showJobspec"
 
 @server.command(SHOW_JOBSPEC)
 def on_show_jobspec(ls: JobspecServer, *args):
-    """"Show the jobspec": for an open batch script (arguments: its URI, and "yaml" or
+    """ "Show the jobspec": for an open batch script (arguments: its URI, and "yaml" or
     "json"), the jobspec `flux batch --dry-run` builds for it, as
     ``{"text", "language"}``; ``{"error"}`` says why there is none.  Editors open the
     text in a new read-only buffer."""

@@ -58,8 +58,10 @@ async def test_a_slurm_script_converts_with_one_quick_fix(client):
     from jobspec_lsp import sbatch
 
     uri = await open_doc(client, "slurm.sh", SLURM, language="shellscript")
-    got = [(d.code, SLURM[_offset(SLURM, d.range.start) : _offset(SLURM, d.range.end)])
-           for d in client.diagnostics[uri]]
+    got = [
+        (d.code, SLURM[_offset(SLURM, d.range.start) : _offset(SLURM, d.range.end)])
+        for d in client.diagnostics[uri]
+    ]
     assert got == [
         ("JS590", "#SBATCH"),
         ("JS590", "#SBATCH"),
@@ -123,8 +125,9 @@ async def test_values_complete_where_there_is_a_set(client, tmp_path):
 
 
 async def test_show_the_jobspec_of_a_script(client):
-    uri = await open_doc(client, "show.sh", "#!/bin/sh\n#flux: -N2 -t 1h\nflux run ./a\n",
-                         language="shellscript")
+    uri = await open_doc(
+        client, "show.sh", "#!/bin/sh\n#flux: -N2 -t 1h\nflux run ./a\n", language="shellscript"
+    )
     got = await client.workspace_execute_command_async(
         T.ExecuteCommandParams("jobspec.showJobspec", [uri])
     )
@@ -136,13 +139,16 @@ async def test_show_the_jobspec_of_a_script(client):
         T.ExecuteCommandParams("jobspec.showJobspec", [uri, "json"])
     )
     assert as_json["text"].startswith("{")
-    refused = await open_doc(client, "refused.sh", "#!/bin/sh\n#flux: -n2 -x\n",
-                             language="shellscript")
+    refused = await open_doc(
+        client, "refused.sh", "#!/bin/sh\n#flux: -n2 -x\n", language="shellscript"
+    )
     got = await client.workspace_execute_command_async(
         T.ExecuteCommandParams("jobspec.showJobspec", [refused])
     )
-    assert got == {"error": "flux batch would refuse this script: "
-                   "-x/--exclusive needs -N/--nodes: it allocates whole nodes"}
+    assert got == {
+        "error": "flux batch would refuse this script: "
+        "-x/--exclusive needs -N/--nodes: it allocates whole nodes"
+    }
     got = await client.workspace_execute_command_async(
         T.ExecuteCommandParams("jobspec.showJobspec", ["file:///nowhere/x.sh"])
     )
