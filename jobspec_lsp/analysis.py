@@ -6,7 +6,7 @@ call; it holds no presentation logic.
 
 from __future__ import annotations
 
-from . import targets  # batch: its rules (JS56x-JS58x) are registered with the others
+from . import suppress, targets  # batch: its rules (JS56x-JS58x) are registered with the others
 from .diagnostics import Diagnostic, Severity
 from .document import Document, Mapping, Scalar, parse
 from .rules import attributes, base, counts, structure, tasks, v1
@@ -51,6 +51,8 @@ def check(
     if target != "rfc":
         out = _for_target(doc, out, target, select, ignore)
     out.sort(key=Diagnostic.sort_key)
+    if doc.language != "json":  # `# jobspec: ignore[...]` comments (JSON has none)
+        out = suppress.apply(doc.text, out, select, ignore)
     return out
 
 

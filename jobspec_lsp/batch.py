@@ -486,13 +486,23 @@ def begin_timestamp(value: str, now: float | None = None) -> float:
 
 
 # --------------------------------------------------------------------------- checks
-def check_script(text: str) -> list[Diagnostic]:
+def check_script(text: str, select=None, ignore=None) -> list[Diagnostic]:
     """Every problem of a script's directives, in text order, and the Slurm left in it
-    (`#SBATCH` directives, `SLURM_*` variables, `srun`: see :mod:`.sbatch`)."""
+    (`#SBATCH` directives, `SLURM_*` variables, `srun`: see :mod:`.sbatch`); only the
+    codes ``select``/``ignore`` enable, and none a `# jobspec: ignore` comment hides."""
+    from . import suppress
+    from .diagnostics import matches
+
     out = _flux_checks(text)
     out.extend(sbatch.diagnostics(text))
+    if select or ignore:
+        out = [
+            d
+            for d in out
+            if (not select or matches(d.code, select)) and not (ignore and matches(d.code, ignore))
+        ]
     out.sort(key=Diagnostic.sort_key)
-    return out
+    return suppress.apply(text, out, select, ignore)
 
 
 def _flux_checks(text: str) -> list[Diagnostic]:

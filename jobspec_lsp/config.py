@@ -1,68 +1,287 @@
-"""The project configuration: the ``[tool.jobspec]`` table of the nearest
-``pyproject.toml`` at or above a checked file. One reader for the CLI, the
-language server and the hooks; every problem is a warning, never an exception."""
+"""The project configuration: a ``jobspec.toml`` or the ``[tool.jobspec]`` table of a
+``pyproject.toml``, the nearest one at or above a checked file.  One reader for the
+CLI, the language server and the hooks; a problem in the file is reported with its
+position and never raises.
+
+Precedence, the same everywhere (docs/configuration.md): what the command line or
+the editor's settings say > the project's file > the defaults.  In one folder a
+``jobspec.toml`` wins over a ``pyproject.toml``; a ``pyproject.toml`` without a
+``[tool.jobspec]`` table is passed over, so a monorepo's inner projects can have
+their own.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+import difflib
+import fnmatch
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 
 from . import targets
+
+# every key, its expected type in words, and what it does (docs/configuration.md)
+KEYS: dict[str, tuple[str, str]] = {
+    "select": ("a list of codes", "report only these rule codes or prefixes"),
+    "ignore": ("a list of codes", "never report these codes or prefixes"),
+    "per-file-ignores": (
+        "a table of glob = list of codes",
+        "codes not reported for the files a glob matches (relative to the config's folder)",
+    ),
+    "target": (
+        f"one of {', '.join(targets.TARGETS)}",
+        "what an error means: the RFC texts or a real Flux component",
+    ),
+    "version-rules": ("auto, canonical or v1", "which jobspec version's rules apply"),
+    "exit-non-zero-on-warning": ("true or false", "`jobspec check` exits 1 on warnings too"),
+    "queues": ("a list of queue names", "completed after `--queue` in batch scripts"),
+    "format": ("a table", "formatter options (sort-keys, line-length)"),
+}
+VERSION_RULES = ("auto", "canonical", "v1")
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: Path
+    line: int  # 1-based
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.message}"
 
 
 @dataclass(frozen=True)
 class Section:
-    table: dict | None  # [tool.jobspec], None when no pyproject.toml has one
-    path: Path | None  # the pyproject.toml it came from
+    table: dict | None  # the configuration, None when no file has one
+    path: Path | None  # the file it came from
     warning: str | None = None  # the file could not be read
 
 
-def find_section(path) -> Section:
-    """``[tool.jobspec]`` of the nearest ``pyproject.toml`` that has one."""
+@dataclass(frozen=True)
+class Config:
+    """The project's settings for one file, checked."""
+
+    path: Path | None = None  # the configuration file, None for none
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    target: str | None = None
+    version_rules: str | None = None
+    exit_non_zero_on_warning: bool = False
+    queues: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = field(default_factory=tuple)
+
+    def ignored_for(self, file: Path | str | None) -> tuple[str, ...]:
+        """``ignore`` plus the per-file-ignores whose glob matches ``file``."""
+        out = list(self.ignore)
+        if file is None or not self.per_file_ignores or self.path is None:
+            return tuple(out)
+        try:
+            rel = PurePosixPath(Path(file).resolve().relative_to(self.path.parent.resolve()))
+        except (ValueError, OSError):
+            rel = PurePosixPath(Path(file).name)
+        for glob, codes in self.per_file_ignores:
+            if _glob_match(glob, rel):
+                out.extend(codes)
+        return tuple(out)
+
+
+def _glob_match(glob: str, rel: PurePosixPath) -> bool:
+    text = rel.as_posix()
+    if "/" not in glob:  # a bare name pattern matches in any folder
+        return fnmatch.fnmatchcase(rel.name, glob)
+    return fnmatch.fnmatchcase(text, glob) or (
+        glob.startswith("**/") and fnmatch.fnmatchcase(text, glob[3:])
+    )
+
+
+def _toml():
     try:
         import tomllib
     except ImportError:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
+    return tomllib
+
+
+def find_section(path) -> Section:
+    """The configuration table for ``path``: the nearest ``jobspec.toml``, or
+    ``pyproject.toml`` with a ``[tool.jobspec]`` table, at or above it."""
     try:
         p = Path(path).resolve()
     except (OSError, RuntimeError, TypeError):
         return Section(None, None)
     folders = ([p] if p.is_dir() else []) + list(p.parents)
     for folder in folders:
-        cfg = folder / "pyproject.toml"
-        try:
-            if not cfg.is_file():
-                continue
-            data = tomllib.loads(cfg.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            return Section(None, cfg, f"{cfg}: cannot read it ({exc})")
-        tool = data.get("tool")
-        section = tool.get("jobspec") if isinstance(tool, dict) else None
-        if section is None:
-            continue
-        return Section(section if isinstance(section, dict) else {}, cfg)
+        got = _folder_section(folder)
+        if got is not None:
+            return got
     return Section(None, None)
 
 
-def target_for(path) -> tuple[str | None, list[str]]:
-    """``target`` of ``[tool.jobspec]`` for a file (None when unset) and warnings."""
-    sec = find_section(path)
+@functools.lru_cache(maxsize=256)
+def _read(cfg: Path, stamp: tuple[int, int]) -> tuple[dict | None, str | None, str]:
+    """(data, error, text) of a TOML file; cached while its size and mtime stay."""
+    try:
+        text = cfg.read_text(encoding="utf-8")
+        return _toml().loads(text), None, text
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return None, str(exc), ""
+
+
+def _load(cfg: Path) -> tuple[dict | None, str | None, str] | None:
+    try:
+        st = cfg.stat()
+    except OSError:
+        return None
+    if not cfg.is_file():
+        return None
+    return _read(cfg, (st.st_size, st.st_mtime_ns))
+
+
+def _folder_section(folder: Path) -> Section | None:
+    own = _load(folder / "jobspec.toml")
+    if own is not None:
+        data, err, _ = own
+        if err is not None:
+            return Section(None, folder / "jobspec.toml", f"{folder / 'jobspec.toml'}: {err}")
+        return Section(data or {}, folder / "jobspec.toml")
+    py = _load(folder / "pyproject.toml")
+    if py is None:
+        return None
+    data, err, _ = py
+    if err is not None:
+        return Section(
+            None, folder / "pyproject.toml", f"{folder / 'pyproject.toml'}: cannot read it ({err})"
+        )
+    tool = (data or {}).get("tool")
+    section = tool.get("jobspec") if isinstance(tool, dict) else None
+    if section is None:
+        return None
+    return Section(section if isinstance(section, dict) else {}, folder / "pyproject.toml")
+
+
+def _where(cfg: Path, key: str, sub: str | None = None) -> tuple[int, int]:
+    """Line and column (1-based) of ``key`` in the configuration file, as near as the
+    text shows it (the TOML reader keeps no positions); (1, 1) when not found."""
+    got = _load(cfg)
+    text = got[2] if got else ""
+    names = [re.escape(key)] + ([re.escape(sub)] if sub else [])
+    pattern = r"^[ \t]*\"?(" + "|".join(names) + r")\"?[ \t]*="
+    header = {"pyproject.toml": r"^\[tool\.jobspec(\.[\w-]+)?\]"}.get(cfg.name)
+    start = 0
+    if header:
+        m = re.search(header, text, re.M)
+        start = m.start() if m else 0
+    for m in re.finditer(
+        pattern if not sub else r"^[ \t]*\"?" + re.escape(sub) + r"\"?[ \t]*=", text[start:], re.M
+    ):
+        line = text.count("\n", 0, start + m.start()) + 1
+        col = start + m.start(1 if not sub else 0) - (text.rfind("\n", 0, start + m.start()) + 1)
+        return line, col + 1
+    return 1, 1
+
+
+def _codes(value) -> tuple[str, ...] | None:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        return None
+    from .diagnostics import RULES
+
+    out = []
+    for c in value:
+        code = c.strip().upper()
+        if not code.startswith("JS") or not any(r.startswith(code) for r in RULES):
+            return None
+        out.append(code)
+    return tuple(out)
+
+
+def load(path) -> Config:
+    """The project's checked configuration for the file or folder ``path``."""
+    sec = find_section(path if path is not None else Path.cwd())
     if sec.warning:
-        return None, [sec.warning]
-    if not sec.table or "target" not in sec.table:
-        return None, []
-    value = sec.table["target"]
-    if value in targets.TARGETS:
-        return value, []
-    return None, [
-        f"{sec.path}: [tool.jobspec] target must be one of "
-        f"{', '.join(targets.TARGETS)}, not {value!r}; using {targets.DEFAULT}"
-    ]
+        assert sec.path is not None
+        return Config(path=sec.path, problems=(Problem(sec.path, 1, 1, sec.warning),))
+    if sec.table is None:
+        return Config()
+    return _build(sec.path, sec.table)
+
+
+def _build(cfg: Path | None, table: dict) -> Config:
+    assert cfg is not None
+    problems: list[Problem] = []
+    where = "[tool.jobspec]" if cfg.name == "pyproject.toml" else cfg.name
+    kw: dict = {}
+
+    def bad(key: str, message: str, sub: str | None = None) -> None:
+        line, col = _where(cfg, key, sub)
+        problems.append(Problem(cfg, line, col, message))
+
+    for key, value in table.items():
+        if key not in KEYS:
+            close = difflib.get_close_matches(key, list(KEYS), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(KEYS)})"
+            bad(key, f"{where} has no key {key!r}{hint}")
+            continue
+        want = KEYS[key][0]
+        if key in ("select", "ignore"):
+            codes = _codes(value)
+            if codes is None:
+                bad(key, f"{where} {key} must be {want} (JS prefixes), not {value!r}")
+            else:
+                kw[key] = codes
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                bad(key, f"{where} per-file-ignores must be {want}")
+                continue
+            pairs = []
+            for glob, codes in value.items():
+                got = _codes(codes)
+                if got is None:
+                    bad(
+                        key,
+                        f"{where} per-file-ignores {glob!r} must list rule codes, not {codes!r}",
+                        sub=glob,
+                    )
+                else:
+                    pairs.append((glob, got))
+            kw["per_file_ignores"] = tuple(pairs)
+        elif key == "target":
+            if value not in targets.TARGETS:
+                bad(key, f"{where} target must be {want}, not {value!r}")
+            else:
+                kw["target"] = value
+        elif key == "version-rules":
+            if value not in VERSION_RULES:
+                bad(key, f"{where} version-rules must be {want}, not {value!r}")
+            else:
+                kw["version_rules"] = value
+        elif key == "exit-non-zero-on-warning":
+            if not isinstance(value, bool):
+                bad(key, f"{where} exit-non-zero-on-warning must be {want}, not {value!r}")
+            else:
+                kw["exit_non_zero_on_warning"] = value
+        elif key == "queues":
+            if not isinstance(value, list) or not all(isinstance(q, str) for q in value):
+                bad(key, f"{where} queues must be {want}, not {value!r}")
+            else:
+                kw["queues"] = tuple(value)
+        elif key == "format" and not isinstance(value, dict):
+            bad(key, f"{where} format must be {want}")
+    if "select" in kw:
+        kw["select"] = kw["select"] or None
+    return Config(path=cfg, problems=tuple(problems), **kw)
+
+
+def target_for(path) -> tuple[str | None, list[str]]:
+    """``target`` of the project's configuration for a file (None when unset) and the
+    configuration's problems as warnings."""
+    cfg = load(path)
+    return cfg.target, [str(p) for p in cfg.problems]
 
 
 def queues_for(path) -> list[str]:
-    """``queues`` of ``[tool.jobspec]`` for a file: the queue names its instance has
-    (completion offers them after `--queue`/`-q`)."""
-    sec = find_section(path) if path else Section(None, None)
-    value = (sec.table or {}).get("queues")
-    return [q for q in value if isinstance(q, str)] if isinstance(value, list) else []
+    """``queues`` of the project's configuration for a file: the queue names its
+    instance has (completion offers them after `--queue`/`-q`)."""
+    return list(load(path).queues) if path else []

@@ -56,6 +56,10 @@ class Diagnostic:
 
 RULES: dict[str, Rule] = {}
 
+# LSP diagnostic tags a rule's findings carry: "deprecated" (struck through) or
+# "unnecessary" (faded) -- the `after` dependency scheme, an unused suppression.
+TAGS: dict[str, tuple[str, ...]] = {"JS515": ("deprecated",), "JS913": ("unnecessary",)}
+
 
 def define(
     code: str,

@@ -764,6 +764,7 @@ class _Parser:
         context_at_end = exc.context_mark is not None and exc.context_mark.index >= len(
             self.text.rstrip()
         )
+        related = None
         if at_end and (context_at_end or not exc.context):
             opener = _unclosed_opener(self.text)
             message = "the document ends too early: " + problem
@@ -773,18 +774,28 @@ class _Parser:
                     f" (the {self.text[opener]!r} at line {pos.line + 1}, column "
                     f"{pos.character + 1} is never closed)"
                 )
+                related = [[opener, opener + 1, f"this {self.text[opener]!r} is never closed"]]
         elif exc.context and exc.context_mark is not None and exc.context_mark is not mark:
-            cpos = self.lines.position(exc.context_mark.index)
+            cidx = exc.context_mark.index
+            cpos = self.lines.position(cidx)
             message = (
                 f"{problem} ({exc.context} that starts at line {cpos.line + 1}, "
                 f"column {cpos.character + 1})"
             )
+            what = exc.context.removeprefix("while parsing ").removeprefix("a ")
+            related = [[cidx, min(cidx + 1, len(self.text)), f"the {what} starts here"]]
         elif exc.context:
             message = f"{problem} ({exc.context})"
         if off >= len(self.text.rstrip()):
             # at the end of the input: point at the last real character instead
             off = max(len(self.text.rstrip()) - 1, 0)
-        self.report(SYNTAX, message, off, min(off + 1, len(self.text)))
+        self.report(
+            SYNTAX,
+            message,
+            off,
+            min(off + 1, len(self.text)),
+            data={"related": related} if related else None,
+        )
 
     # ----------------------------------------------------------------- nodes
     def check_collection_tag(self, tag, expected, start):

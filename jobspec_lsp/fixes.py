@@ -28,6 +28,27 @@ class Fix:
     code: str
     preferred: bool = False
 
+    @property
+    def safe(self) -> bool:
+        """Whether `check --fix` applies it without --unsafe-fixes: the preferred fix of
+        a rule whose fix keeps what the user meant (see ``SAFE``)."""
+        return self.preferred and self.code in SAFE
+
+
+# Rules whose preferred fix writes the same meaning in the form Flux wants, never a
+# guess: a number for a quoted number, seconds for "1h", a quoted string where a
+# string is required, the file type bits a mode lacks, the size data has, a shape
+# spelt out, the unlimited duration V1 requires. Everything else -- a did-you-mean, a
+# removed key, a rewritten script -- is unsafe: shown in the editor, applied by
+# `check --fix` only with --unsafe-fixes.
+SAFE = frozenset(
+    {
+        "JS103", "JS104", "JS113", "JS313", "JS405", "JS406", "JS407", "JS409", "JS410",
+        "JS515", "JS525", "JS527", "JS528", "JS605", "JS608", "JS609", "JS905", "JS910",
+        "JS913",
+    }
+)  # fmt: skip
+
 
 def fixes_for(doc: Document, diag: Diagnostic) -> list[Fix]:
     fn = _FIXERS.get(diag.code)
@@ -74,12 +95,77 @@ def _suggestion(doc, d):
 
 
 def _ambiguous(doc, d):
+    """JS905: what Flux reads, or the string. Where the jobspec needs a string (a
+    command word, an environment value) the string is the preferred fix; on a file
+    `mode` neither is (JS527's fix, the full mode, is the one to take)."""
     alts = _data(d, "alternatives") or []
+    where = path_to(doc, d.start)
+    wants_string = (len(where) == 4 and where[0] == "tasks" and where[2] == "command") or where[
+        :3
+    ] == ["attributes", "system", "environment"]
+    mode = bool(where) and where[-1] == "mode" and "files" in where
+    preferred = None if mode else (1 if wants_string and len(alts) > 1 else 0)
     out = []
     for i, alt in enumerate(alts):
         title = f"Write {alt} (what Flux reads)" if i == 0 else f"Write {alt} (keep it a string)"
-        out.append(_replace(doc, d, alt, title, preferred=i == 0))
+        out.append(_replace(doc, d, alt, title, preferred=i == preferred))
     return out
+
+
+def path_to(doc, offset: int) -> list:
+    """Keys and indexes from the root to the value starting at ``offset``."""
+    path: list = []
+    node = doc.root
+    while node is not None:
+        if isinstance(node, Mapping):
+            nxt = None
+            for k, v in node.pairs:
+                if v is not None and v.start <= offset <= v.end:
+                    path.append(getattr(k, "value", None))
+                    nxt = v
+                    break
+            node = nxt
+        elif isinstance(node, Sequence):
+            nxt = None
+            for i, item in enumerate(node.items):
+                if item.start <= offset <= item.end:
+                    path.append(i)
+                    nxt = item
+                    break
+            node = nxt
+        else:
+            break
+    return path
+
+
+def apply_fixes(analyse, text: str, unsafe: bool = False, rounds: int = 10):
+    """`check --fix`: apply every safe fix (every preferred one with ``unsafe``), check
+    again and repeat, until nothing more applies.  ``analyse(text)`` gives (document,
+    diagnostics).  Returns (new text, [(code, title)] applied).
+    Edits of one round never overlap (a later overlapping fix waits for the next
+    round, on the new text)."""
+    applied: list[tuple[str, str]] = []
+    for _ in range(rounds):
+        doc, diags = analyse(text)
+        chosen: list[Fix] = []
+        taken: list[tuple[int, int]] = []
+        for d in diags:
+            for fix in fixes_for(doc, d):
+                if not fix.preferred or not (fix.safe or unsafe):
+                    continue
+                spans = [(e.start, e.end) for e in fix.edits]
+                if any(a < y and x < b or a == b == x for a, b in spans for x, y in taken):
+                    continue
+                chosen.append(fix)
+                taken.extend(spans)
+                break
+        if not chosen:
+            break
+        edits = sorted((e for f in chosen for e in f.edits), key=lambda e: e.start, reverse=True)
+        for e in edits:
+            text = text[: e.start] + e.text + text[e.end :]
+        applied.extend((f.code, f.title) for f in chosen)
+    return text, applied
 
 
 def _line_bounds(doc, offset):
@@ -228,9 +314,9 @@ def _yaml_scalar(s: str) -> str:
     return s if ok and s and "," not in s and "[" not in s and "]" not in s else json.dumps(s)
 
 
-def _slurm_conversion(doc, d):
-    """Every `#SBATCH` directive of the script rewritten as `#flux:` (one fix, the
-    same on each directive line)."""
+def _edits(doc, d):
+    """A fix the rule computed whole: its data's ``edits`` and ``title`` (the Slurm
+    conversion, the same on each `#SBATCH` line; an unused suppression removed)."""
     edits = _data(d, "edits")
     if not edits:
         return []
@@ -244,7 +330,8 @@ def _slurm_variable(doc, d):
 
 _FIXERS = {
     "JS570": _replacement,  # a batch directive's misspelt option
-    "JS590": _slurm_conversion,
+    "JS590": _edits,
+    "JS913": _edits,
     "JS595": _slurm_variable,
     "JS102": _suggestion,
     "JS306": _suggestion,

@@ -9,7 +9,7 @@ fixed example does not.
 
 from __future__ import annotations
 
-from . import batch, rules  # noqa: F401 - registers every rule (batch: the directives)
+from . import batch, rules, suppress  # noqa: F401 - registers every rule (batch: the directives)
 from .diagnostics import RULES
 
 FAMILIES = [

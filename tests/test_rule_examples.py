@@ -8,7 +8,7 @@ warning at all).  A rule added without an entry here fails the suite.
 
 import pytest
 
-from jobspec_lsp import convert, rules  # noqa: F401 - registers the rule families
+from jobspec_lsp import batch, convert, rules, sbatch, suppress  # noqa: F401 - registers the rule families
 from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import RULES, Severity
 from jobspec_lsp.document import parse, parse_bytes
@@ -133,6 +133,7 @@ AT = {
     "JS910": "2024-01-31",
     "JS911": "\ufffd",
     "JS912": "version: 1",
+    "JS913": "# jobspec: ignore[JS103]",
     "JS560": "'",
     "JS561": '"""',
     "JS562": "##flux:",

@@ -7,6 +7,7 @@ usage error or a file that could not be read (the others are still checked).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -100,25 +101,52 @@ def json_file_entry(path, doc, diags) -> dict:
 _warned: set[str] = set()
 
 
-def _project_target(path) -> str:
-    """[tool.jobspec] target for a file (its folder's for stdin); warnings once each."""
-    from ..config import target_for
+def _project(path):
+    """The project configuration for a file (its folder's for stdin); its problems
+    printed once each. Returns (config, whether it has problems)."""
+    from ..config import load
 
-    target, warnings = target_for(path if path is not None else Path.cwd())
-    for w in warnings:
-        if w not in _warned:
-            _warned.add(w)
-            print(f"jobspec: warning: {w}", file=sys.stderr)
-    return target or DEFAULT_TARGET
+    cfg = load(path if path is not None else Path.cwd())
+    for p in cfg.problems:
+        line = f"{shown_path(str(p))}"
+        if line not in _warned:
+            _warned.add(line)
+            print(f"jobspec: error: {line}", file=sys.stderr)
+    return cfg
+
+
+def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, select, ignore):
+    """(document, diagnostics) of one file, as the configuration and the flags say."""
+    from ..document import Document
+    from ..positions import LineIndex
+
+    if is_script(None if path is None else str(path), text):  # RFC 36 directives
+        from ..batch import check_script
+
+        doc = Document(text, LineIndex(text), None, [], "script")
+        return doc, check_script(text, select, ignore)
+    doc = parse_bytes(data, language) if data is not None else parse(text, language)
+    target = args.target or cfg.target or DEFAULT_TARGET
+    rules = args.version_rules or cfg.version_rules or "auto"
+    return doc, check(doc, version_rules=rules, select=select, ignore=ignore, target=target)
+
+
+def _rediagnose(text: str, *, path, language, args, cfg, select, ignore):
+    return _diagnose(text, None, path, language, args, cfg, select, ignore)
 
 
 def cmd_check(args) -> int:
-    select = _codes(args.select)
-    ignore = _codes(args.ignore)
+    from ..fixes import apply_fixes
+
+    cli_select = _codes(args.select)
+    cli_ignore = _codes(args.ignore) or []
     status = 0
     counts = {s: 0 for s in Severity}
     files_json = []
+    sarif_results: list[dict] = []
     checked = 0
+    fixed_total = 0
+    fail_on_warning = bool(args.exit_non_zero_on_warning)
     out = sys.stdout
     for shown, path, error in discover(args.paths):
         if error is None:
@@ -129,40 +157,69 @@ def cmd_check(args) -> int:
         if error is not None:
             print(f"jobspec: error: cannot read {shown}: {error}", file=sys.stderr)
             status = 2
+            if args.format == "json":
+                files_json.append({"path": shown, "error": error, "diagnostics": []})
             continue
         if path is None:
             name = args.stdin_filename or "-"
             language = language_of(args.stdin_filename, data)
             shown = name
+            where = Path(args.stdin_filename) if args.stdin_filename else None
         else:
             language = language_of(str(path), data)
+            where = path
+        cfg = _project(where)
+        if cfg.problems:
+            status = 2
+        fail_on_warning = fail_on_warning or cfg.exit_non_zero_on_warning
+        select = cli_select or (list(cfg.select) if cfg.select else None)
+        ignore = list(cfg.ignored_for(where)) + cli_ignore or None
         checked += 1
         text = data.decode("utf-8", "replace")
-        if is_script(None if path is None else str(path), text):  # RFC 36 directives
-            from ..batch import check_script
-            from ..diagnostics import matches
-            from ..document import Document
-            from ..positions import LineIndex
-
-            doc = Document(text, LineIndex(text), None, [], "script")
-            diags = [
-                d
-                for d in check_script(text)
-                if (not select or matches(d.code, select))
-                and not (ignore and matches(d.code, ignore))
-            ]
-        else:
-            doc = parse_bytes(data, language)
-            target = args.target or _project_target(path)
-            diags = check(
-                doc, version_rules=args.version_rules, select=select, ignore=ignore, target=target
+        doc, diags = _diagnose(text, data, path, language, args, cfg, select, ignore)
+        if (args.fix or args.unsafe_fixes) and not any(p.code == "JS911" for p in diags):
+            analyse = functools.partial(
+                _rediagnose,
+                path=path,
+                language=language,
+                args=args,
+                cfg=cfg,
+                select=select,
+                ignore=ignore,
             )
+            new, applied = apply_fixes(analyse, text, unsafe=bool(args.unsafe_fixes))
+            if applied:
+                fixed_total += len(applied)
+                if path is None:
+                    sys.stdout.write(new)  # stdin: the fixed text goes to stdout
+                else:
+                    try:
+                        write_in_place(Path(os.path.realpath(path)), new)
+                    except OSError as exc:
+                        print(
+                            f"jobspec: error: cannot write {shown}: {exc.strerror or exc}",
+                            file=sys.stderr,
+                        )
+                        status = 2
+                        continue
+                if not args.quiet:
+                    for code, title in applied:
+                        print(f"{shown_path(shown)}: fixed {code}: {title}", file=sys.stderr)
+                doc, diags = _diagnose(new, None, path, language, args, cfg, select, ignore)
+            elif path is None:
+                sys.stdout.write(text)
         for d in diags:
             counts[d.severity] += 1
         if any(d.severity == Severity.ERROR for d in diags):
             status = max(status, 1)
-        if args.format == "json":
+        if fail_on_warning and any(d.severity == Severity.WARNING for d in diags):
+            status = max(status, 1)
+        if (args.fix or args.unsafe_fixes) and path is None:
+            emit_text(sys.stderr, shown, doc, diags)  # stdout holds the fixed text
+        elif args.format == "json":
             files_json.append(json_file_entry(shown, doc, diags))
+        elif args.format == "sarif":
+            sarif_results.extend(_sarif_results(shown, doc, diags))
         elif args.format == "github":
             emit_github(out, shown, doc, diags)
         else:
@@ -170,17 +227,26 @@ def cmd_check(args) -> int:
     if args.format == "json":
         json.dump({"files": files_json}, out, ensure_ascii=False)
         out.write("\n")
+    elif args.format == "sarif":
+        json.dump(_sarif(sarif_results), out, ensure_ascii=False, indent=2)
+        out.write("\n")
     elif args.format == "text" and not args.quiet:
         total = sum(counts.values())
+        fixed = f" ({fixed_total} fixed)" if fixed_total else ""
         if total:
             parts = [
                 f"{n} {s.label}{'s' if n != 1 and s != Severity.INFORMATION else ''}"
                 for s, n in counts.items()
                 if n
             ]
-            print("Found " + ", ".join(parts) + ".", file=sys.stderr)
+            print(
+                "Found " + ", ".join(parts) + f" remaining{fixed}."
+                if fixed
+                else "Found " + ", ".join(parts) + ".",
+                file=sys.stderr,
+            )
         elif status == 0 and checked:
-            print("All checks passed.", file=sys.stderr)
+            print(f"All checks passed{fixed}.", file=sys.stderr)
     if not checked and status == 0:
         print(
             "jobspec: warning: no jobspec files found (directories are searched for "
@@ -188,6 +254,72 @@ def cmd_check(args) -> int:
             file=sys.stderr,
         )
     return status
+
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _sarif_results(path: str, doc, diags) -> list[dict]:
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+    out = []
+    for d in diags:
+        s, e = doc.lines.position(d.start), doc.lines.position(d.end)
+        out.append(
+            {
+                "ruleId": d.code,
+                "level": level.get(d.severity, "note"),
+                "message": {"text": d.message},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": Path(path).as_posix()},
+                            "region": {
+                                "startLine": s.line + 1,
+                                "startColumn": s.character + 1,
+                                "endLine": e.line + 1,
+                                "endColumn": e.character + 1,
+                            },
+                        }
+                    }
+                ],
+            }
+        )
+    return out
+
+
+def _sarif(results: list[dict]) -> dict:
+    """A SARIF 2.1.0 log: one run, every rule described, the results."""
+    from ..docs_text import rule_url
+
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+    rules = [
+        {
+            "id": r.code,
+            "name": r.name,
+            "shortDescription": {"text": r.summary},
+            "fullDescription": {"text": r.why},
+            "helpUri": rule_url(r.code),
+            "defaultConfiguration": {"level": level.get(r.severity, "note")},
+        }
+        for r in (RULES[c] for c in sorted(RULES))
+    ]
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "jobspec-lsp",
+                        "version": __version__,
+                        "informationUri": "https://github.com/flux-framework/jobspec-lsp",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
 
 
 def _codes(values):
@@ -388,7 +520,22 @@ def build_parser() -> argparse.ArgumentParser:
         "explicitly are always checked; '-' reads stdin.",
     )
     c.add_argument("paths", nargs="+", metavar="PATH")
-    c.add_argument("--format", choices=("text", "json", "github"), default="text")
+    c.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text")
+    c.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply every safe fix, then report what is left ('-': the fixed text on stdout)",
+    )
+    c.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix (or alone): also the fixes that guess (a did-you-mean, a removed key)",
+    )
+    c.add_argument(
+        "--exit-non-zero-on-warning",
+        action="store_true",
+        help="exit 1 on warnings too (also exit-non-zero-on-warning in the configuration)",
+    )
     c.add_argument(
         "--select",
         action="append",
@@ -401,8 +548,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--version-rules",
         choices=VERSION_RULES,
-        default="auto",
-        help="auto: V1 rules when version is 1 (default)",
+        default=None,
+        help="auto: V1 rules when version is 1 (default: the configuration's, else auto)",
     )
     c.add_argument(
         "--target",

@@ -16,7 +16,6 @@ import re
 import sys
 import threading
 from dataclasses import dataclass
-from importlib import resources as importlib_resources
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -38,7 +37,7 @@ from .. import (
     sbatch,
     targets,
 )
-from ..diagnostics import Diagnostic, matches
+from ..diagnostics import Diagnostic
 from ..directives import has_sentinel
 from ..document import Document, parse
 from ..edits import minimal as minimal_edits
@@ -135,6 +134,7 @@ class JobspecServer(LanguageServer):
         self.settings = Settings()
         self.cache: dict[str, Analysis] = {}
         self.project_targets: dict[str, str] = {}  # uri -> [tool.jobspec] target
+        self.config_problems: set[str] = set()  # shown once each
         self.debouncer = Debouncer(self._publish)
         self.pull = False
         self.published: dict[str, int | None] = {}
@@ -225,12 +225,9 @@ class JobspecServer(LanguageServer):
             return got
         text = tdoc.source
         doc = parse(text, self.language(uri))
+        select, ignore, rules = self.selection(uri)
         diags = analysis.check(
-            doc,
-            version_rules=self.settings.version_rules,
-            select=self.settings.select,
-            ignore=self.settings.ignore,
-            target=self.target(uri),
+            doc, version_rules=rules, select=select, ignore=ignore, target=self.target(uri)
         )
         result = Analysis(tdoc.version, doc, diags)
         self.cache[uri] = result
@@ -243,12 +240,8 @@ class JobspecServer(LanguageServer):
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
             return got
         text = tdoc.source
-        diags = [
-            d
-            for d in batch.check_script(text)
-            if (not self.settings.select or matches(d.code, self.settings.select))
-            and not (self.settings.ignore and matches(d.code, self.settings.ignore))
-        ]
+        select, ignore, _ = self.selection(uri)
+        diags = batch.check_script(text, select, ignore)
         result = Analysis(tdoc.version, Document(text, LineIndex(text), None, [], "script"), diags)
         self.cache[uri] = result
         return result
@@ -285,6 +278,37 @@ class JobspecServer(LanguageServer):
             self.project_targets[uri] = got
         return got
 
+    def project(self, uri: str) -> config.Config:
+        """The project configuration for a document (jobspec.toml or [tool.jobspec]);
+        its problems shown once each in the editor."""
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        cfg = config.load(path) if path else config.Config()
+        for p in cfg.problems:
+            if str(p) not in self.config_problems:
+                self.config_problems.add(str(p))
+                log.warning("project configuration: %s", p)
+                self.window_show_message(
+                    T.ShowMessageParams(T.MessageType.Warning, f"jobspec: {p}")
+                )
+        return cfg
+
+    def selection(self, uri: str):
+        """(select, ignore, version rules) for a document, one precedence order: the
+        editor's settings where given, else the project's configuration (its
+        per-file-ignores added to either ignore list), else everything and auto."""
+        cfg = self.project(uri)
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        select = self.settings.select or (list(cfg.select) if cfg.select else None)
+        ignore = list(self.settings.ignore or cfg.ignore) + [
+            c for c in cfg.ignored_for(path) if c not in cfg.ignore
+        ]
+        rules = (
+            self.settings.version_rules
+            if self.settings.version_rules != "auto" or not cfg.version_rules
+            else cfg.version_rules
+        )
+        return select, ignore or None, rules
+
     def queues(self, uri: str) -> list[str]:
         """The project's queue names ([tool.jobspec] queues) for a document."""
         path = to_fs_path(uri) if uri.startswith("file:") else None
@@ -304,11 +328,21 @@ class JobspecServer(LanguageServer):
         )
 
     def docs_href(self, code: str) -> str | None:
-        base = self.settings.docs_url or _packaged_rules_doc()
-        return f"{base}#{code.lower()}" if base else None
+        from ..docs_text import rule_url
 
-    def to_lsp(self, doc: Document, d: Diagnostic) -> T.Diagnostic:
+        return rule_url(code, self.settings.docs_url)
+
+    def to_lsp(self, doc: Document, d: Diagnostic, uri: str | None = None) -> T.Diagnostic:
+        from ..diagnostics import TAGS
+
         href = self.docs_href(d.code)
+        related = None
+        if uri and d.data and d.data.get("related"):
+            related = [
+                T.DiagnosticRelatedInformation(T.Location(uri, self.lsp_range(doc, a, b)), message)
+                for a, b, message in d.data["related"]
+            ]
+        tags = [_TAG[t] for t in TAGS.get(d.code, ())] or None
         return T.Diagnostic(
             range=self.lsp_range(doc, d.start, d.end),
             message=d.message,
@@ -316,6 +350,8 @@ class JobspecServer(LanguageServer):
             code=d.code,
             source="jobspec",
             code_description=T.CodeDescription(href=href) if href else None,
+            related_information=related,
+            tags=tags,
             data={"code": d.code, **(d.data or {})} if d.data else None,
         )
 
@@ -348,7 +384,7 @@ class JobspecServer(LanguageServer):
                 T.PublishDiagnosticsParams(
                     uri=uri,
                     version=version,
-                    diagnostics=[self.to_lsp(result.doc, d) for d in result.diagnostics],
+                    diagnostics=[self.to_lsp(result.doc, d, uri) for d in result.diagnostics],
                 )
             )
             self.published[uri] = version
@@ -370,21 +406,7 @@ class JobspecServer(LanguageServer):
             self.schedule(uri)
 
 
-_RULES_DOC: list = []
-
-
-def _packaged_rules_doc() -> str | None:
-    if not _RULES_DOC:
-        try:
-            p = importlib_resources.files("jobspec_lsp") / "docs" / "rules.md"
-            path = Path(str(p))
-            if not path.is_file():
-                path = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
-            _RULES_DOC.append(path.as_uri() if path.is_file() else None)
-        except Exception:  # noqa: BLE001 - no docs link is better than no server
-            _RULES_DOC.append(None)
-    return _RULES_DOC[0]
-
+_TAG = {"deprecated": T.DiagnosticTag.Deprecated, "unnecessary": T.DiagnosticTag.Unnecessary}
 
 server = JobspecServer()
 
@@ -521,7 +543,7 @@ def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
     except Exception:
         log.exception("analysis failed")
         a = None
-    items = [ls.to_lsp(a.doc, d) for d in a.diagnostics] if a else []
+    items = [ls.to_lsp(a.doc, d, params.text_document.uri) for d in a.diagnostics] if a else []
     return T.RelatedFullDocumentDiagnosticReport(
         items=items, result_id=str(a.version) if a else None
     )
@@ -696,10 +718,71 @@ def on_range_formatting(ls: JobspecServer, params: T.DocumentRangeFormattingPara
 
 
 # ---------------------------------------------------------------------- code actions
+FIX_ALL = "source.fixAll.jobspec"
+
+
+def _kinds(only) -> list[str]:
+    return [getattr(k, "value", k) for k in only or ()]
+
+
+def _wants(only, kind: str) -> bool:
+    """Whether a code action of ``kind`` answers a request limited to ``only`` (LSP:
+    a kind matches its own prefixes, `source.fixAll` takes `source.fixAll.jobspec`)."""
+    kinds = _kinds(only)
+    return not kinds or any(kind == k or kind.startswith(k + ".") for k in kinds)
+
+
+def _fix_all_action(ls: JobspecServer, uri: str, a: Analysis):
+    """`source.fixAll.jobspec`: every safe fix at once, as `jobspec check --fix` applies
+    them (None when there is none)."""
+    from ..fixes import apply_fixes
+
+    if a.doc.language == "script":
+        select, ignore, _ = ls.selection(uri)
+
+        def analyse(text):
+            return Document(text, LineIndex(text), None, [], "script"), batch.check_script(
+                text, select, ignore
+            )
+    else:
+        select, ignore, rules = ls.selection(uri)
+        language, target = a.doc.language, ls.target(uri)
+
+        def analyse(text):
+            doc = parse(text, language)
+            return doc, analysis.check(
+                doc, version_rules=rules, select=select, ignore=ignore, target=target
+            )
+
+    new, applied = apply_fixes(analyse, a.doc.text)
+    if not applied:
+        return None
+    edits = [
+        T.TextEdit(ls.lsp_range(a.doc, s_, e_), t) for s_, e_, t in minimal_edits(a.doc.text, new)
+    ]
+    n = len(applied)
+    return T.CodeAction(
+        title=f"Fix all safe jobspec problems ({n} fix{'es' if n != 1 else ''})",
+        kind=FIX_ALL,
+        edit=T.WorkspaceEdit(
+            document_changes=[
+                T.TextDocumentEdit(
+                    T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version), edits
+                )
+            ]
+        ),
+    )
+
+
 @server.feature(
     T.TEXT_DOCUMENT_CODE_ACTION,
     T.CodeActionOptions(
-        code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.RefactorRewrite]
+        code_action_kinds=[
+            T.CodeActionKind.QuickFix,
+            T.CodeActionKind.RefactorRewrite,
+            T.CodeActionKind.SourceFixAll,
+            FIX_ALL,
+        ]
     ),
 )
 @_guard([])
@@ -716,11 +799,16 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
         for d in params.context.diagnostics
         if isinstance(d.code, str)
     }
-    actions = []
-    for d in a.diagnostics:
+    only = params.context.only
+    actions: list = []
+    if _kinds(only) and not _wants(only, T.CodeActionKind.QuickFix.value):
+        a_diags: list = []  # only source or refactor actions asked for
+    else:
+        a_diags = a.diagnostics
+    for d in a_diags:
         if not (d.start <= hi and lo <= d.end):
             continue
-        lsp_diag = ls.to_lsp(doc, d)
+        lsp_diag = ls.to_lsp(doc, d, uri)
         key = (d.code, lsp_diag.range.start.line, lsp_diag.range.start.character)
         if wanted and key not in wanted:
             continue
@@ -744,11 +832,17 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
                     ),
                 )
             )
-    only = params.context.only
-    if a.doc.root is not None and (
-        not only or any(getattr(k, "value", k).startswith("refactor") for k in only)
+    if _wants(only, FIX_ALL) and (
+        _kinds(only) or any(fixes.SAFE.intersection([d.code]) for d in a.diagnostics)
     ):
-        actions.extend(_conversion_actions(ls, uri, a))
+        fix_all = _fix_all_action(ls, uri, a)
+        if fix_all is not None:
+            actions.append(fix_all)
+    # the conversions: when refactorings are asked for, or on a plain request that is
+    # not about a diagnostic (not beside every quick-fix); a blocked one only when asked
+    asked = any(k.startswith("refactor") for k in _kinds(only))
+    if a.doc.root is not None and (asked or (not only and not params.context.diagnostics)):
+        actions.extend(c for c in _conversion_actions(ls, uri, a) if c.disabled is None or asked)
     return actions
 
 
@@ -814,6 +908,24 @@ def on_definition(ls: JobspecServer, params: T.DefinitionParams):
     if node is None:
         return None
     return T.Location(params.text_document.uri, ls.lsp_range(doc, node.start, node.end))
+
+
+@server.feature(T.TEXT_DOCUMENT_LINKED_EDITING_RANGE)
+@_guard(None)
+def on_linked_editing_range(ls: JobspecServer, params: T.LinkedEditingRangeParams):
+    """A slot label and every `tasks[].slot` naming it, edited together."""
+    doc = ls.document(params.text_document.uri)
+    if doc is None or doc.language == "script":
+        return None
+    nodes = navigation.references(doc, ls.offset(doc, params.position), True)
+    if len(nodes) < 2 or any(getattr(n, "style", None) in ("|", ">") for n in nodes):
+        return None
+    ranges = []
+    for n in nodes:
+        quoted = getattr(n, "style", None) in ("'", '"')
+        start, end = (n.start + 1, n.end - 1) if quoted else (n.start, n.end)
+        ranges.append(ls.lsp_range(doc, start, end))
+    return T.LinkedEditingRanges(ranges=ranges, word_pattern=r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 
 @server.feature(T.TEXT_DOCUMENT_REFERENCES)

@@ -251,13 +251,19 @@ def check(ctx: Context) -> None:
         if v.label is not None and label_pair is not None:
             first = labels.get(v.label)
             if first is not None:
-                label_at = first.node.pair("label")[1].start
+                first_value = first.node.pair("label")[1]
+                label_at = first_value.start
                 line = ctx.doc.lines.position(label_at).line + 1
                 ctx.report(
                     DUPLICATE_LABEL,
                     label_pair[1],
                     f"label {v.label!r} is already used on line {line}; labels must be unique",
-                    data={"suggestion": _unique(v.label, labels)},
+                    data={
+                        "suggestion": _unique(v.label, labels),
+                        "related": [
+                            [label_at, first_value.end, f"label {v.label!r} is first used here"]
+                        ],
+                    },
                 )
             else:
                 labels[v.label] = v

@@ -121,8 +121,28 @@ async def test_blocked_conversion_is_offered_disabled_with_the_reason(client):
         T.CodeActionParams(
             T.TextDocumentIdentifier(uri),
             T.Range(T.Position(0, 0), T.Position(0, 0)),
-            T.CodeActionContext(diagnostics=[]),
+            T.CodeActionContext(diagnostics=[], only=[T.CodeActionKind.Refactor]),
         )
     )
     (act,) = [a for a in acts if a.title == "Convert to jobspec V1"]
     assert act.edit is None and "V1 counts are fixed" in act.disabled.reason
+    # not asked for refactorings: no disabled action in the way
+    plain = await client.text_document_code_action_async(
+        T.CodeActionParams(
+            T.TextDocumentIdentifier(uri),
+            T.Range(T.Position(0, 0), T.Position(0, 0)),
+            T.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert [a.title for a in plain if a.disabled] == []
+
+
+async def test_the_conversion_is_not_attached_to_a_diagnostics_quick_fixes(client):
+    uri = await open_doc(client, "q2.jobspec.yaml", DOC)
+    for d in client.diagnostics[uri]:
+        acts = await client.text_document_code_action_async(
+            T.CodeActionParams(
+                T.TextDocumentIdentifier(uri), d.range, T.CodeActionContext(diagnostics=[d])
+            )
+        )
+        assert not [a for a in acts if a.title.startswith("Convert to")], d.code

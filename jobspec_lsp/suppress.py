@@ -1,0 +1,157 @@
+"""Inline suppression comments, in YAML jobspec and in batch scripts:
+
+    count: 0  # jobspec: ignore[JS202]          that line, these codes
+    count: 0  # jobspec: ignore                 that line, every code
+    # jobspec: ignore-file[JS8, JS905]          the whole file, these codes
+
+A suppression that suppresses nothing is itself reported (JS913, with a fix that
+removes it), as ruff reports an unused ``noqa``; codes that are not enabled (ignored
+by the configuration, or outside ``select``) are never called unused.  JSON has no
+comments: suppress there with the configuration's ``per-file-ignores``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic, Severity, define, matches
+
+UNUSED = define(
+    "JS913",
+    "unused-suppression",
+    Severity.WARNING,
+    "A `# jobspec: ignore` comment that suppresses nothing.",
+    why="The problem it was written for is gone (or never was on that line), so the "
+    "comment only hides the next one. The fix removes it (or the codes it lists in vain).",
+    bad="version: 1  # jobspec: ignore[JS103]\n",
+    good="version: 1\n",
+)
+
+_COMMENT = re.compile(r"(?:^|(?<=\s))#\s*jobspec:\s*ignore(-file)?(?:\[([^\]\n]*)\])?")
+
+
+@dataclass
+class _Suppression:
+    start: int  # the comment
+    end: int
+    line_start: int
+    file: bool
+    codes: tuple[str, ...] | None  # None: every code
+    used: set
+
+
+def _find(text: str) -> list[_Suppression]:
+    out = []
+    for m in _COMMENT.finditer(text):
+        codes = None
+        if m.group(2) is not None:
+            codes = tuple(c.strip().upper() for c in m.group(2).split(",") if c.strip())
+        ls = text.rfind("\n", 0, m.start()) + 1
+        out.append(_Suppression(m.start(), m.end(), ls, bool(m.group(1)), codes, set()))
+    return out
+
+
+def apply(text: str, diags: list[Diagnostic], select=None, ignore=None) -> list[Diagnostic]:
+    """``diags`` without the suppressed ones, plus JS913 for each suppression (or listed
+    code) that suppressed nothing; ``select``/``ignore`` say which codes are enabled."""
+    if "jobspec:" not in text:
+        return diags
+    found = _find(text)
+    if not found:
+        return diags
+
+    def enabled(code: str) -> bool:
+        return (not select or matches(code, select)) and not (ignore and matches(code, ignore))
+
+    files = [s for s in found if s.file]
+    by_line: dict[int, list[_Suppression]] = {}
+    for s in found:
+        if not s.file:
+            by_line.setdefault(s.line_start, []).append(s)
+    kept = []
+    for d in diags:
+        if d.code == UNUSED:
+            kept.append(d)
+            continue
+        hit = None
+        for s in files:
+            if s.codes is None or matches(d.code, s.codes):
+                hit = s
+                break
+        if hit is None:
+            ls = text.rfind("\n", 0, d.start) + 1
+            for s in by_line.get(ls, ()):
+                if s.codes is None or matches(d.code, s.codes):
+                    hit = s
+                    break
+        if hit is None:
+            kept.append(d)
+        else:
+            hit.used.add(d.code)
+    if enabled(UNUSED):
+        for s in found:
+            if s.codes is None:
+                if not s.used:
+                    kept.append(_unused(text, s, "suppresses nothing", s.start, s.end))
+                continue
+            idle = [c for c in s.codes if enabled_prefix(c, enabled) and not matches_any(c, s.used)]
+            if not idle:
+                continue
+            if len(idle) == len(s.codes):
+                kept.append(_unused(text, s, "suppresses nothing", s.start, s.end))
+            else:
+                left = [c for c in s.codes if c not in idle]
+                kept.append(
+                    _unused(
+                        text,
+                        s,
+                        f"{', '.join(idle)} {'is' if len(idle) == 1 else 'are'} not reported here",
+                        s.start,
+                        s.end,
+                        keep=left,
+                    )
+                )
+    kept.sort(key=Diagnostic.sort_key)
+    return kept
+
+
+def enabled_prefix(code: str, enabled) -> bool:
+    """A listed code or prefix counts when some code it covers is enabled."""
+    from .diagnostics import RULES
+
+    return any(enabled(c) for c in RULES if c.startswith(code))
+
+
+def matches_any(code: str, used: set) -> bool:
+    return any(u.startswith(code) for u in used)
+
+
+def _unused(text: str, s: _Suppression, words: str, start: int, end: int, keep=None):
+    comment = text[s.start : s.end]
+    if keep:
+        kind = "ignore-file" if s.file else "ignore"
+        new = f"# jobspec: {kind}[{', '.join(keep)}]"
+        edit = (s.start, s.end, new)
+        title = f"Remove the codes not reported here ({new})"
+    else:
+        # the whole comment, with the blanks before it when code precedes it on the line
+        a = s.start
+        while a > s.line_start and text[a - 1] in " \t":
+            a -= 1
+        line_end = text.find("\n", s.end)
+        line_end = len(text) if line_end < 0 else line_end
+        rest = text[s.end : line_end]
+        if a == s.line_start and not rest.strip():  # a line of its own: the whole line
+            edit = (s.line_start, min(line_end + 1, len(text)), "")
+        else:
+            edit = (a, s.end, "")
+        title = "Remove the unused suppression"
+    return Diagnostic(
+        UNUSED,
+        Severity.WARNING,
+        f"{comment!r} {words}",
+        start,
+        end,
+        {"edits": [edit], "title": title},
+    )
