@@ -286,3 +286,11 @@ def test_sarif_output_is_valid_sarif_2_1_0(tmp_path):
     assert results["JS307"]["level"] == "error"
     rule = next(r for r in run["tool"]["driver"]["rules"] if r["id"] == "JS307")
     assert rule["helpUri"].endswith("docs/rules.md#js307")
+
+
+def test_configuration_doc_lists_every_key_and_every_safe_rule():
+    doc = (REPO / "docs" / "configuration.md").read_text()
+    for key in config.KEYS:
+        assert f"| `{key}` |" in doc, key
+    listed = doc.split("The rules whose preferred fix is safe:")[1].split(".")[0]
+    assert sorted(c.strip() for c in listed.replace("\n", " ").split(",")) == sorted(fixes.SAFE)
