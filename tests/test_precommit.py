@@ -120,7 +120,9 @@ def test_precommit_try_repo(tmp_path):
     assert configured.returncode == 0, configured.stdout + configured.stderr
     # a suppression comment, unused, is a warning; failing on warnings is a config key
     (work / "jobspec.toml").write_text("exit-non-zero-on-warning = true\n")
-    (work / "run.jobspec.yaml").write_text(TIDY.replace("slot: task", "slot: task  # jobspec: ignore"))
+    (work / "run.jobspec.yaml").write_text(
+        TIDY.replace("slot: task", "slot: task  # jobspec: ignore")
+    )
     git("add", "-A", cwd=work)
     strict = run("jobspec-check")
     assert strict.returncode == 1 and "JS913" in strict.stdout, strict.stdout

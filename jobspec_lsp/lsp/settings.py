@@ -20,7 +20,7 @@ from .. import analysis
 from ..sources import JOBSPEC_GLOBS
 
 # keys clients send for themselves (VS Code, Neovim configs): not the server's, not errors
-CLIENT_KEYS = {"server", "trace"}
+CLIENT_KEYS = {"server", "trace", "scripts"}  # the editor extension's own settings
 
 
 @dataclass

@@ -9,7 +9,7 @@ import * as path from "path";
 
 /** The `jobspec` section of the VS Code settings, as the extension reads it. */
 export interface JobspecSettings {
-  server?: { path?: string; args?: string[] };
+  server?: { path?: string; args?: string[]; importStrategy?: string };
   select?: string[];
   ignore?: string[];
   versionRules?: string;
@@ -104,7 +104,7 @@ export function clientSelector(files: string[] = []): DocumentFilter[] {
 export interface ServerCommand {
   command: string;
   args: string[];
-  source: "setting" | "path" | "python";
+  source: "setting" | "bundled" | "path" | "python";
 }
 
 export interface Discovery {
@@ -121,6 +121,10 @@ export interface Probes {
   isExecutable(p: string): boolean;
   /** Can this python interpreter import jobspec_lsp.lsp.server (the package and its dependencies)? */
   canImport(python: string): boolean;
+  /** Is this python interpreter Python 3.10 or later (what the bundled server needs)? */
+  isRecentPython(python: string): boolean;
+  /** Does this file exist? */
+  exists(p: string): boolean;
   platform: string;
   home: string;
 }
@@ -137,6 +141,14 @@ export const realProbes: Probes = {
   canImport(python) {
     const r = spawnSync(python, ["-c", "import jobspec_lsp.lsp.server"], { timeout: 10000, stdio: "ignore" });
     return r.status === 0;
+  },
+  isRecentPython(python) {
+    const r = spawnSync(python, ["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)"],
+                        { timeout: 10000, stdio: "ignore" });
+    return r.status === 0;
+  },
+  exists(p) {
+    return fs.existsSync(p);
   },
   platform: process.platform,
   home: os.homedir(),
@@ -158,14 +170,26 @@ export function onPath(name: string, envPath: string | undefined, probes: Probes
   return undefined;
 }
 
+/** The server the .vsix carries (bundled/server.py and its libs) and the Python
+ * interpreter the Python extension has selected, if any. */
+export interface Bundled {
+  script: string;
+  interpreter?: string;
+}
+
+export const INSTALL_HINT = "install it with `pip install jobspec-lsp`, or set jobspec.server.path to its jobspec-lsp";
+
 /**
  * How to start the server: the `jobspec.server.path` setting (a path, or a
- * name looked up on PATH; no fallback when it is set but unusable), else
- * `jobspec-lsp` on PATH, else `python3 -m jobspec_lsp lsp` (python3, or
- * python, that can import jobspec_lsp.lsp.server). `jobspec.server.args` are appended.
+ * name looked up on PATH; no fallback when it is set but unusable); else, with
+ * `jobspec.server.importStrategy` "useBundled" (the default), the server bundled in
+ * the extension run by the Python extension's interpreter or `python3`/`python` on
+ * PATH (3.10 or later); else `jobspec-lsp` on PATH, else `python3 -m jobspec_lsp lsp`
+ * (python3, or python, that can import jobspec_lsp.lsp.server).
+ * `jobspec.server.args` are appended.
  */
 export function findServer(settings: JobspecSettings, envPath: string | undefined,
-                           probes: Probes = realProbes): Discovery {
+                           probes: Probes = realProbes, bundled?: Bundled): Discovery {
   const extra = settings.server?.args ?? [];
   const notes: string[] = [];
   let configured = (settings.server?.path ?? "").trim();
@@ -184,6 +208,27 @@ export function findServer(settings: JobspecSettings, envPath: string | undefine
     return { server: { command: full, args: [...extra], source: "setting" }, notes };
   }
   notes.push("jobspec.server.path is not set.");
+  const strategy = settings.server?.importStrategy || "useBundled";
+  let noPython = false;
+  if (strategy === "useBundled" && bundled && probes.exists(bundled.script)) {
+    const candidates: [string, string | undefined][] = [
+      ["the Python extension's interpreter", bundled.interpreter],
+      ["python3 on PATH", onPath("python3", envPath, probes)],
+      ["python on PATH", onPath("python", envPath, probes)],
+    ];
+    for (const [what, python] of candidates) {
+      if (!python) continue;
+      if (probes.isRecentPython(python)) {
+        notes.push(`The bundled server, run by ${what}: ${python}`);
+        return { server: { command: python, args: ["-I", bundled.script, ...extra], source: "bundled" }, notes };
+      }
+      notes.push(`${what} (${python}) is older than Python 3.10.`);
+    }
+    notes.push("No Python 3.10 or later for the bundled server.");
+    noPython = true;
+  } else if (strategy !== "useBundled") {
+    notes.push(`jobspec.server.importStrategy is "${strategy}": the bundled server is not used.`);
+  }
   const lsp = onPath("jobspec-lsp", envPath, probes);
   if (lsp) {
     notes.push(`jobspec-lsp on PATH: ${lsp}`);
@@ -204,8 +249,10 @@ export function findServer(settings: JobspecSettings, envPath: string | undefine
   }
   return {
     notes,
-    problem: "The jobspec language server was not found: install it (`pip install jobspec-lsp`) " +
-      "or set jobspec.server.path to its jobspec-lsp.",
+    problem: noPython
+      ? "The jobspec language server needs Python 3.10 or later: install it (or select one with " +
+        "the Python extension), or " + INSTALL_HINT + "."
+      : "The jobspec language server was not found: " + INSTALL_HINT + ".",
   };
 }
 

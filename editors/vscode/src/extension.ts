@@ -2,6 +2,7 @@
 // it once a jobspec document is open, forwards the `jobspec` settings, offers
 // "Jobspec: Restart server", and says plainly when the server cannot start.
 // Everything that can be decided without VS Code is in ./config.
+import * as path from "path";
 import * as vscode from "vscode";
 import { CloseAction, ErrorHandler, LanguageClient, LanguageClientOptions, Middleware } from "vscode-languageclient/node";
 import { JobspecSettings, RESTART_SECTIONS, SCRIPT_LANGUAGES, clientSelector, documentSelector, findServer,
@@ -21,7 +22,8 @@ let starting: Promise<boolean> | undefined;
 function readSettings(): JobspecSettings {
   const c = vscode.workspace.getConfiguration("jobspec");
   return {
-    server: { path: c.get<string>("server.path", ""), args: c.get<string[]>("server.args", []) },
+    server: { path: c.get<string>("server.path", ""), args: c.get<string[]>("server.args", []),
+              importStrategy: c.get<string>("server.importStrategy", "useBundled") },
     select: c.get<string[]>("select", []),
     ignore: c.get<string[]>("ignore", []),
     versionRules: c.get<string>("versionRules", "auto"),
@@ -48,9 +50,27 @@ async function reportFailure(message: string): Promise<void> {
   }
 }
 
+let extensionPath = "";
+
+/** The Python extension's selected interpreter, when that extension is installed. */
+async function pythonExtensionInterpreter(): Promise<string | undefined> {
+  try {
+    const ext = vscode.extensions?.getExtension("ms-python.python");
+    if (!ext) return undefined;
+    const api = ext.isActive ? ext.exports : await ext.activate();
+    const env = await api?.environments?.getActiveEnvironmentPath?.();
+    return typeof env?.path === "string" && env.path ? env.path : undefined;
+  } catch (err) {
+    log(`The Python extension gave no interpreter: ${err}`);
+    return undefined;
+  }
+}
+
 async function startClient(): Promise<boolean> {
   const settings = readSettings();
-  const found = findServer(settings, process.env.PATH);
+  const bundled = { script: path.join(extensionPath, "bundled", "server.py"),
+                    interpreter: await pythonExtensionInterpreter() };
+  const found = findServer(settings, process.env.PATH, undefined, bundled);
   for (const note of found.notes) log(note);
   if (!found.server) {
     void reportFailure(found.problem ?? "The jobspec language server was not found.");
@@ -72,7 +92,7 @@ async function startClient(): Promise<boolean> {
     middleware: scriptMiddleware(settings.scripts ?? []),
     initializationOptions: serverSettings(settings),
     synchronize: { configurationSection: "jobspec" },
-    outputChannel: output,
+    outputChannel: clientChannel(),
     errorHandler,
   };
   // the id "jobspec" makes the client read its trace level from jobspec.trace.server
@@ -98,11 +118,41 @@ async function stopClient(): Promise<void> {
   client = undefined;
   sentScripts.clear();
   if (!c) return;
+  stopping = true;
   try {
     await c.stop();
   } catch (err) {
     log(`Stopping the server failed: ${err}`);
+  } finally {
+    // the process's exit is reported a moment after stop() resolves
+    setTimeout(() => { stopping = false; }, 3000).unref?.();
   }
+}
+
+// True from the moment the extension asks the server to stop until it has: the
+// client then logs the server's normal exit as "[Error] Server process exited with
+// code 0." (vscode-languageclient does for any exit), which is no error.
+let stopping = false;
+
+/** The output channel as the language client writes to it, without that false error. */
+function clientChannel(): vscode.OutputChannel {
+  const ch = output!;
+  return {
+    name: ch.name,
+    append: (v: string) => ch.append(v),
+    appendLine: (v: string) => {
+      if (stopping && /Server process exited with code 0\./.test(v)) {
+        ch.appendLine("The server stopped.");
+      } else {
+        ch.appendLine(v);
+      }
+    },
+    replace: (v: string) => ch.replace(v),
+    clear: () => ch.clear(),
+    show: (...args: unknown[]) => (ch.show as (...a: unknown[]) => void)(...args),
+    hide: () => ch.hide(),
+    dispose: () => undefined,  // the extension's channel outlives each client
+  } as vscode.OutputChannel;
 }
 
 /** Start the server unless it is running or starting. */
@@ -183,6 +233,7 @@ export async function showBatchJobspec(): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath ?? "";
   output = vscode.window.createOutputChannel(OUTPUT_NAME);
   context.subscriptions.push(output);
   context.subscriptions.push(vscode.commands.registerCommand(RESTART_COMMAND, restart));

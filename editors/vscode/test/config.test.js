@@ -128,3 +128,36 @@ test("scripts: a #flux: sentinel (RFC 36) or #SBATCH line, in a script language"
   assert.ok(!isScript("shellscript", "/w/other/run.sh", "", ["**/jobs/*.sh"]));
   assert.ok(globMatch("*.{sh,flux}", "/a/b/c.flux"));
 });
+
+
+function bundledProbes(files, recent, importers = []) {
+  return { ...probes(files, importers), isRecentPython: (p) => recent.includes(p),
+           exists: (p) => p === "/ext/bundled/server.py" };
+}
+const BUNDLED = { script: "/ext/bundled/server.py" };
+
+test("discovery: the bundled server comes before PATH, run by the Python extension's interpreter", () => {
+  const got = findServer({}, PATH, bundledProbes(["/usr/bin/python3", "/usr/bin/jobspec-lsp", "/venv/bin/python"],
+    ["/usr/bin/python3", "/venv/bin/python"]), { ...BUNDLED, interpreter: "/venv/bin/python" });
+  assert.deepStrictEqual(got.server, { command: "/venv/bin/python", args: ["-I", "/ext/bundled/server.py"],
+                                       source: "bundled" });
+  assert.deepStrictEqual(got.notes, ["jobspec.server.path is not set.",
+    "The bundled server, run by the Python extension's interpreter: /venv/bin/python"]);
+});
+
+test("discovery: the bundled server with python3 on PATH; an old Python is passed over", () => {
+  const got = findServer({ server: { args: ["-v"] } }, PATH,
+    bundledProbes(["/usr/bin/python3", "/usr/local/bin/python"], ["/usr/local/bin/python"]), BUNDLED);
+  assert.deepStrictEqual(got.server.args, ["-I", "/ext/bundled/server.py", "-v"]);
+  assert.strictEqual(got.server.command, "/usr/local/bin/python");
+  assert.ok(got.notes.includes("python3 on PATH (/usr/bin/python3) is older than Python 3.10."));
+});
+
+test("discovery: no recent Python says so; fromEnvironment skips the bundle", () => {
+  const none = findServer({}, PATH, bundledProbes(["/usr/bin/python3"], []), BUNDLED);
+  assert.strictEqual(none.server, undefined);
+  assert.match(none.problem, /needs Python 3.10 or later/);
+  const env = findServer({ server: { importStrategy: "fromEnvironment" } }, PATH,
+    bundledProbes(["/usr/bin/python3", "/usr/bin/jobspec-lsp"], ["/usr/bin/python3"]), BUNDLED);
+  assert.deepStrictEqual(env.server, { command: "/usr/bin/jobspec-lsp", args: [], source: "path" });
+});

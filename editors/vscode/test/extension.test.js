@@ -25,10 +25,10 @@ test.afterEach(async () => {
   process.env.PATH = savedPath;
 });
 
-function fresh(pathDirs = []) {
+function fresh(pathDirs = [], extensionPath = path.join(os.tmpdir(), "jobspec-no-extension")) {
   reset();
   process.env.PATH = pathDirs.join(path.delimiter);
-  return { subscriptions: [] };
+  return { subscriptions: [], extensionPath };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 10));
@@ -42,7 +42,8 @@ test("package.json: activation, the restart command and the settings of docs/edi
   assert.deepStrictEqual(Object.keys(pkg.contributes.configuration.properties), [
     "jobspec.select", "jobspec.ignore", "jobspec.target", "jobspec.versionRules", "jobspec.files", "jobspec.scripts",
     "jobspec.format.sortKeys",
-    "jobspec.docsUrl", "jobspec.server.path", "jobspec.server.args", "jobspec.trace.server"]);
+    "jobspec.docsUrl", "jobspec.server.path", "jobspec.server.importStrategy", "jobspec.server.args",
+    "jobspec.trace.server"]);
   assert.strictEqual(pkg.engines.vscode, "^1.82.0");
   assert.strictEqual(pkg.main, "./dist/extension.js");
 });
@@ -191,7 +192,7 @@ test("error: no server anywhere says how to install it; Show output reveals the 
   await ext.activate(ctx);
   await tick();
   assert.strictEqual(state.clients.length, 0);
-  assert.match(state.errors[0].message, /not found: install it \(`pip install jobspec-lsp`\)/);
+  assert.match(state.errors[0].message, /not found: install it with `pip install jobspec-lsp`/);
   assert.ok(state.shown);
   assert.deepStrictEqual(state.output.slice(0, 4), ["jobspec.server.path is not set.", "jobspec-lsp is not on PATH.",
     "python3 is not on PATH.", "python is not on PATH."]);
