@@ -25,6 +25,7 @@ import argparse
 import json
 import math
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import cast
 from urllib.parse import parse_qs
@@ -794,9 +795,6 @@ PSIJ_ATTRIBUTE_KEYS = (
     "custom_attributes",
 )
 _PSIJ_NOT_CARRIED = {
-    "pre_launch": "a pre-launch script has no jobspec field (run it in a batch script)",
-    "post_launch": "a post-launch script has no jobspec field (run it in a batch script)",
-    "launcher": "Flux's job shell starts the tasks itself; a launcher cannot be chosen",
     "stage_in": "file staging has no jobspec V1 field",
     "stage_out": "file staging has no jobspec V1 field",
     "cleanup": "cleanup lists have no jobspec V1 field",
@@ -813,7 +811,7 @@ def load_psij(text: str, language: str | None = None):
     return (to_python(doc.root) if doc.root is not None else None), doc
 
 
-def from_psij_text(text: str, language: str | None = "json") -> Conversion:
+def from_psij_text(text: str, language: str | None = "json", environ=None) -> Conversion:
     """:func:`from_psij` on JSON or YAML text; ranges point into ``text``."""
     data, doc = load_psij(text, language)
     if data is None:
@@ -821,7 +819,7 @@ def from_psij_text(text: str, language: str | None = "json") -> Conversion:
     fatal = [p for p in doc.problems if p.severity == Severity.ERROR]
     if fatal:
         return Conversion(None, blockers=fatal)
-    return from_psij(data, doc)
+    return from_psij(data, doc, environ)
 
 
 class _Psij:
@@ -862,7 +860,28 @@ class _Psij:
         self.changes.append(Change(message, *self.where(*path)))
 
 
-def from_psij(data: dict, doc: Document | None = None) -> Conversion:
+# PSI/J launchers: how many processes each starts (None: as many as process_count)
+PSIJ_LAUNCHERS = {"single": 1, "multiple": None, "mpirun": None, "srun": None, "aprun": None,
+                  "jsrun": None}  # fmt: skip
+
+
+def psij_wrapper(pre: str | None, post: str | None) -> str:
+    """The shell text each task runs to carry PSI/J's pre_launch and post_launch: the
+    pre-launch script sourced first (so what it exports reaches the program; its
+    failure fails the task), the program, then the post-launch script; the task
+    exits with the program's status."""
+    parts = []
+    if pre:
+        parts.append(f". {shlex.quote(pre)} || exit $?")
+    parts.append('"$@"')
+    if post:
+        parts.append("rc=$?")
+        parts.append(f". {shlex.quote(post)}")
+        parts.append("exit $rc")
+    return "; ".join(parts)
+
+
+def from_psij(data: dict, doc: Document | None = None, environ=None) -> Conversion:
     """A PSI/J ``JobSpec`` (psij-python's JSON serialization, or the same fields
     as plain data) -> a V1 jobspec built the way flux-core's tools build one.
 
@@ -870,7 +889,9 @@ def from_psij(data: dict, doc: Document | None = None) -> Conversion:
     processes_per_node, the missing one inferred, each defaulting to 1; numbers
     that disagree are an error naming them (JS712).  What V1 cannot carry is a
     warning (JS711), never dropped silently.  ``doc``: the parsed source, for
-    ranges (see :func:`from_psij_text`)."""
+    ranges (see :func:`from_psij_text`).  ``environ``: the environment
+    ``inherit_environment`` (true by default) copies into the jobspec, as `flux submit`
+    copies the submitter's; None leaves it out with a warning."""
     p = _Psij(doc)
     if not isinstance(data, dict):
         p.error(codes.PSIJ_FIELD, "a PSI/J job description is a mapping of JobSpec fields")
@@ -917,6 +938,15 @@ def from_psij(data: dict, doc: Document | None = None) -> Conversion:
         p.error(
             codes.PSIJ_FIELD, "inherit_environment must be true or false", "inherit_environment"
         )
+    elif inherit and environ is not None:
+        own = system.get("environment", {})
+        system["environment"] = {**{k: str(v) for k, v in environ.items()}, **own}
+        p.note(
+            f"inherit_environment is true (PSI/J's default): the {len(environ)} variables of "
+            "the converting environment are copied into the jobspec, as flux submit copies "
+            "the submitter's (set it to false for only the JobSpec's environment)",
+            "inherit_environment" if "inherit_environment" in data else "executable",
+        )
     elif inherit:
         p.lost(
             "inherit_environment is true (PSI/J's default), but Flux starts tasks with "
@@ -937,8 +967,53 @@ def from_psij(data: dict, doc: Document | None = None) -> Conversion:
         path = _psij_string(p, data, key)
         if path is not None:
             io_opts.setdefault(group, {})[stream] = {"type": "file", "path": path}
+            if "{{" in path:
+                p.lost(
+                    f"{key} {path!r} holds '{{{{': Flux expands {{{{...}}}} in output and "
+                    "input paths as a template, so the file will have another name",
+                    key,
+                )
+    out = io_opts.get("output", {})
+    for have, other in (("stdout", "stderr"), ("stderr", "stdout")):
+        if have in out and other not in out:  # PSI/J discards an unset stream
+            out[other] = {"type": "file", "path": "/dev/null"}
+            p.note(
+                f"{other}_path not given: PSI/J discards it, so it goes to /dev/null "
+                f"(Flux would put it in the {have} file)",
+                f"{have}_path",
+            )
+    if directory is not None and "{{" in directory:
+        p.lost("directory holds '{{', which Flux may read as a template", "directory")
     if io_opts:
         system["shell"] = {"options": io_opts}
+    command = [exe, *args]
+    pre = _psij_string(p, data, "pre_launch")
+    post = _psij_string(p, data, "post_launch")
+    if pre or post:
+        command = ["/bin/sh", "-c", psij_wrapper(pre, post), "psij-launch", *command]
+        p.note(
+            "pre_launch/post_launch: each task runs them around the program through "
+            "/bin/sh (exports of the pre-launch script reach the program); PSI/J runs them "
+            "once per job, so with several processes they run once per process",
+            "pre_launch" if pre else "post_launch",
+        )
+    launcher = _psij_string(p, data, "launcher")
+    single = False
+    if launcher is not None:
+        if launcher not in PSIJ_LAUNCHERS:
+            p.error(
+                codes.PSIJ_FIELD,
+                f"launcher {launcher!r} is not a PSI/J launcher{_near(launcher, PSIJ_LAUNCHERS)}",
+                "launcher",
+            )
+        elif PSIJ_LAUNCHERS[launcher] == 1:
+            single = True
+        elif launcher != "multiple":
+            p.note(
+                f"launcher {launcher!r}: Flux's job shell starts the processes itself "
+                "(an MPI program finds its peers through Flux's PMI)",
+                "launcher",
+            )
     for key, why in _PSIJ_NOT_CARRIED.items():
         if data.get(key) not in (None, [], {}, ""):
             p.lost(f"{key} is not carried: {why}", key)
@@ -971,9 +1046,14 @@ def from_psij(data: dict, doc: Document | None = None) -> Conversion:
             sorted(p.warnings, key=Diagnostic.sort_key),
         )
     nodes, tasks, cores, gpus, exclusive = shape
-    js = build_v1(
-        [exe, *args], nodes=nodes, tasks=tasks, cores=cores, gpus=gpus, exclusive=exclusive
-    )
+    js = build_v1(command, nodes=nodes, tasks=tasks, cores=cores, gpus=gpus, exclusive=exclusive)
+    if single:  # PSI/J's single launcher: one process, on the job's resources
+        js["tasks"][0]["count"] = {"total": 1}
+        if (tasks or 1) > 1:
+            p.note(
+                f"launcher 'single': one process, with the {tasks} slots reserved",
+                "launcher",
+            )
     js["attributes"]["system"].update(system)
     text = dump(js)
     return _verified(

@@ -641,12 +641,20 @@ def test_psij_lossy_fields_are_warned_not_dropped_silently():
     assert lost == [
         '"custom_attributes"',
         '"exclusive_node_use"',
-        '"launcher"',
         '"memory"',
-        '"pre_launch"',
         '"reservation_id"',
     ]
     js = clean(conv.text, "v1")
+    # pre_launch is carried: sourced before the program, in each task
+    assert js["tasks"][0]["command"] == [
+        "/bin/sh",
+        "-c",
+        '. /home/me/setup.sh || exit $?; "$@"',
+        "psij-launch",
+        "app",
+    ]
+    notes = " / ".join(c.message for c in conv.changes)
+    assert "launcher 'mpirun'" in notes and "pre_launch/post_launch" in notes
     assert js["resources"][0] == {
         "type": "slot",
         "count": 8,
@@ -1279,7 +1287,7 @@ def test_cli_convert_to_canonical_and_psij(tmp_path):
     checked(tmp_path, proc.stdout, "canonical")
     proc = convert_cli("convert", "--from", "psij", DATA / "lossy.psij.json", "--format", "json")
     assert proc.returncode == 0
-    assert proc.stderr.decode().count("warning[JS711]") == 6
+    assert proc.stderr.decode().count("warning[JS711]") == 4
     checked(tmp_path, proc.stdout, "v1", ".json")
     proc = convert_cli("convert", "--from", "psij", DATA / "uneven.psij.json")
     assert proc.returncode == 1 and ":3:34: error[JS712] process_count 5" in proc.stdout.decode()
@@ -1326,3 +1334,65 @@ def test_jobspec_script_has_convert_and_new(tmp_path):
     assert proc.returncode == 0 and data_of(proc.stdout.decode())["resources"][0]["exclusive"]
     proc = run_cli("convert", "--to", "v1", rfc_files("spec_14")[1])
     assert proc.returncode == 1 and "error[JS703]" in proc.stdout.decode()
+
+
+def _psij(**fields):
+    return json.dumps({"executable": "/bin/app", "inherit_environment": False, **fields})
+
+
+def test_psij_pre_and_post_launch_wrap_the_program_and_keep_its_status():
+    import subprocess
+
+    conv = convert.from_psij_text(
+        _psij(pre_launch="/tmp/pre me.sh", post_launch="/tmp/post.sh", arguments=["a b"])
+    )
+    cmd = clean(conv.text, "v1")["tasks"][0]["command"]
+    assert cmd[:2] == ["/bin/sh", "-c"] and cmd[3:] == ["psij-launch", "/bin/app", "a b"]
+    assert cmd[2] == ". '/tmp/pre me.sh' || exit $?; \"$@\"; rc=$?; . /tmp/post.sh; exit $rc"
+    # the wrapper as /bin/sh runs it: exports reach the program, its status is the task's
+    script = convert.psij_wrapper("/dev/stdin", None)
+    got = subprocess.run(
+        ["/bin/sh", "-c", script, "x", "sh", "-c", 'echo "$FOO"; exit 3'],
+        input="export FOO=from-pre\n",
+        capture_output=True,
+        text=True,
+    )
+    assert got.stdout == "from-pre\n" and got.returncode == 3
+
+
+def test_psij_inherit_environment_copies_the_converting_environment_or_not():
+    env = {"HOME": "/home/me", "A": "from-env"}
+    inherit = json.dumps({"executable": "/bin/app", "environment": {"A": "own"}})
+    conv = convert.from_psij_text(inherit, environ=env)
+    assert clean(conv.text, "v1")["attributes"]["system"]["environment"] == {
+        "HOME": "/home/me",
+        "A": "own",
+    }
+    assert "the 2 variables of the converting environment are copied" in " ".join(
+        c.message for c in conv.changes
+    )
+    assert [w.code for w in conv.warnings] == []
+    no = json.dumps(
+        {"executable": "/bin/app", "environment": {"A": "own"}, "inherit_environment": False}
+    )
+    conv = convert.from_psij_text(no, environ=env)
+    assert clean(conv.text, "v1")["attributes"]["system"]["environment"] == {"A": "own"}
+
+
+def test_psij_single_launcher_starts_one_process_on_the_reserved_slots():
+    conv = convert.from_psij_text(_psij(launcher="single", resources={"process_count": 2}))
+    js = clean(conv.text, "v1")
+    assert js["resources"][0]["count"] == 2 and js["tasks"][0]["count"] == {"total": 1}
+    bad = convert.from_psij_text(_psij(launcher="mpirn"))
+    assert not bad.ok and "did you mean 'mpirun'?" in bad.blockers[0].message
+
+
+def test_psij_an_unset_stream_is_discarded_and_templates_are_warned():
+    conv = convert.from_psij_text(_psij(stdout_path="/tmp/out-{{id}}.txt"))
+    out = clean(conv.text, "v1")["attributes"]["system"]["shell"]["options"]["output"]
+    assert out == {
+        "stdout": {"type": "file", "path": "/tmp/out-{{id}}.txt"},
+        "stderr": {"type": "file", "path": "/dev/null"},
+    }
+    (w,) = conv.warnings
+    assert "template" in w.message and w.code == "JS711"

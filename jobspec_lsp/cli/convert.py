@@ -123,7 +123,9 @@ def cmd_convert(args) -> int:
         return _usage(f"cannot read {args.file}: {exc}")
     shown = args.file
     if args.source == "psij":
-        conv = convert.from_psij_text(text, language)
+        # inherit_environment (PSI/J's default): this process's environment, as
+        # flux submit copies the submitter's
+        conv = convert.from_psij_text(text, language, environ=dict(os.environ))
         out_language = "yaml"
         if conv.text is not None and args.to == "canonical":
             step = convert.to_canonical(conv.text)
