@@ -1333,7 +1333,8 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
                 "process its own cores (cpu_cores_per_process)",
             )
         )
-    if "total" in count and count["total"] != total_slots:
+    single = "total" in count and count["total"] == 1 and total_slots > 1
+    if "total" in count and count["total"] != total_slots and not single:
         where = "the scheduler" if nodes is None else f"{nodes} nodes"
         blockers.append(
             _diag(
@@ -1363,9 +1364,19 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     job = system.get("job") or {}
     if isinstance(job, dict) and isinstance(job.get("name"), str):
         out["name"] = job["name"]
-    out["executable"] = task["command"][0]
-    if task["command"][1:]:
-        out["arguments"] = task["command"][1:]
+    command = list(task["command"])
+    launch = _psij_unwrap(command)
+    if launch is not None:  # the pre_launch/post_launch wrapper of from_psij
+        pre, post, command = launch
+        if pre:
+            out["pre_launch"] = pre
+        if post:
+            out["post_launch"] = post
+    out["executable"] = command[0]
+    if command[1:]:
+        out["arguments"] = command[1:]
+    if single:
+        out["launcher"] = "single"  # one process on all the slots
     if isinstance(system.get("cwd"), str):
         out["directory"] = system["cwd"]
     out["inherit_environment"] = False  # a jobspec's environment is the whole environment
@@ -1374,7 +1385,9 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     attrs: dict = {}
     duration = system.get("duration")
     if duration:
-        attrs["duration"] = f"{float(duration)} s"
+        # whole seconds as "N s": psij-python 0.9.11 reads its own "600.0 s" as 0 seconds
+        whole = float(duration).is_integer()
+        attrs["duration"] = f"{int(duration)} s" if whole else f"{float(duration)} s"
     else:
         dropped(
             sys_node.get("duration"),
@@ -1397,6 +1410,8 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     ):
         v = (opts.get(group) or {}).get(stream) if isinstance(opts.get(group), dict) else None
         if isinstance(v, dict) and v.get("type") == "file" and isinstance(v.get("path"), str):
+            if v["path"] == "/dev/null" and key != "stdin_path":
+                continue  # PSI/J discards a stream left unset
             out[key] = v["path"]
     out["resources"] = resources
     if attrs:
@@ -1404,6 +1419,26 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     _psij_leftovers(root, sys_node, dropped)
     result = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
     return Conversion(result, [], [], sorted(warnings, key=Diagnostic.sort_key))
+
+
+def _psij_unwrap(command: list) -> tuple[str | None, str | None, list] | None:
+    """(pre_launch, post_launch, the program's command) when ``command`` is the wrapper
+    :func:`psij_wrapper` writes, else None."""
+    if len(command) < 5 or command[:2] != ["/bin/sh", "-c"] or command[3] != "psij-launch":
+        return None
+    m = re.fullmatch(
+        r"(?:\. (.+?) \|\| exit \$\?; )?\"\$@\"(?:; rc=\$\?; \. (.+); exit \$rc)?", command[2]
+    )
+    if m is None:
+        return None
+    try:
+        pre = shlex.split(m.group(1))[0] if m.group(1) else None
+        post = shlex.split(m.group(2))[0] if m.group(2) else None
+    except (ValueError, IndexError):
+        return None
+    if psij_wrapper(pre, post) != command[2]:
+        return None
+    return pre, post, command[4:]
 
 
 def _psij_leftovers(root: Mapping, sys_node: Mapping, dropped) -> None:

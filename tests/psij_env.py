@@ -1,0 +1,54 @@
+"""A Python with psij-python 0.9.11 for the tests, in a cached virtualenv of its own
+(psij-python pins an older `packaging` than the test tools want, so it stays apart)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+VERSION = "0.9.11"
+HERE = Path(__file__).resolve().parent
+
+
+def python() -> str:
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    venv = cache / "jobspec-lsp" / f"psij-{VERSION}"
+    exe = venv / "bin" / "python"
+    if not exe.exists():
+        try:
+            subprocess.run(
+                [sys.executable, "-m", "venv", str(venv)],
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+            subprocess.run(
+                [str(exe), "-m", "pip", "install", "--quiet", f"psij-python=={VERSION}"],
+                check=True,
+                capture_output=True,
+                timeout=600,
+            )
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
+            if os.environ.get("JOBSPEC_REQUIRE_PSIJ") == "1":
+                raise
+            pytest.skip(f"psij-python {VERSION} could not be installed: {err}")
+    return str(exe)
+
+
+def ask(request: dict):
+    """psij-python's answer to one request of psijside.py."""
+    proc = subprocess.run(
+        [python(), str(HERE / "psijside.py")],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    # psij-python's reader prints the field names it meets: the answer is the last line
+    return json.loads(proc.stdout.strip().splitlines()[-1])
