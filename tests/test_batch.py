@@ -129,11 +129,12 @@ def test_no_values_for_a_flag_or_an_open_value():
 def test_queues_come_from_the_project_config(tmp_path):
     from jobspec_lsp import config
 
-    (tmp_path / "pyproject.toml").write_text('[tool.jobspec]\nqueues = ["a", 3, "b"]\n')
+    (tmp_path / "pyproject.toml").write_text('[tool.jobspec]\nqueues = ["a", "b"]\n')
     (tmp_path / "sub").mkdir()
     assert config.queues_for(tmp_path / "sub" / "job.sh") == ["a", "b"]
-    (tmp_path / "pyproject.toml").write_text("[tool.jobspec]\nqueues = 'a'\n")
-    assert config.queues_for(tmp_path / "job.sh") == []
+    (tmp_path / "pyproject.toml").write_text('[tool.jobspec]\nqueues = ["a", 3]\n')
+    assert config.queues_for(tmp_path / "job.sh") == []  # not a list of names: a problem
+    assert "queues must be a list of queue names" in str(config.load(tmp_path).problems[0])
 
 
 def test_shown_jobspec_is_yaml_with_the_script_as_a_block():

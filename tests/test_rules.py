@@ -139,7 +139,11 @@ def test_task_slot_naming_a_non_slot_label():
 def test_duplicate_label_suggests_a_unique_one():
     text = js().replace("    count: 1\n    with:", "    count: 1\n    label: task\n    with:", 1)
     (d,) = diags(text, "JS303")
-    assert d.data == {"suggestion": "task2"}
+    first = text.index("task")
+    assert d.data == {
+        "suggestion": "task2",
+        "related": [[first, first + 4, "label 'task' is first used here"]],
+    }
     assert text.count("task") and text.index("label: task") < d.start
 
 

@@ -41,9 +41,17 @@ def pytest_collection_modifyitems(config, items):
 class Flux:
     """A running single-broker instance and Flux's own tools beside it."""
 
-    def __init__(self, exe: str):
+    def __init__(self, exe: str, config: dict[str, str] | None = None):
+        """``config``: TOML files (name -> text) for the instance's --config-path."""
         self.exe = exe
         self.dir = Path(tempfile.mkdtemp(prefix="jobspec-flux-"))
+        extra = []
+        if config:
+            conf = self.dir / "conf"
+            conf.mkdir()
+            for name, text in config.items():
+                (conf / name).write_text(text)
+            extra = [f"--config-path={conf}"]
         self.require_version = "1"
         uri_file = self.dir / "uri"
         self.proc = subprocess.Popen(
@@ -52,6 +60,7 @@ class Flux:
                 exe,
                 "start",
                 "--test-size=1",
+                *extra,
                 "sh",
                 "-c",
                 f'echo "$FLUX_URI" > {uri_file}.tmp && mv {uri_file}.tmp {uri_file} '
