@@ -1221,7 +1221,9 @@ def _psij_resources(p: _Psij, res):
     if exclusive and n is None:
         p.lost(
             "exclusive_node_use is not carried: jobspec V1 marks nodes exclusive on a node "
-            "vertex, and without node_count or processes_per_node there is none",
+            "vertex, and without node_count or processes_per_node there is none, so the job "
+            "gets only its processes' cores, beside other jobs; give node_count to have "
+            "whole nodes",
             "resources",
             "exclusive_node_use",
         )

@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 
 def python() -> str:
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    venv = cache / "jobspec-lsp" / f"psij-{VERSION}"
+    venv = cache / "jobspec-lsp" / f"psij-{VERSION}-b"
     exe = venv / "bin" / "python"
     if not exe.exists():
         try:
@@ -28,7 +28,19 @@ def python() -> str:
                 timeout=300,
             )
             subprocess.run(
-                [str(exe), "-m", "pip", "install", "--quiet", f"psij-python=={VERSION}"],
+                # cffi, PyYAML and ply: what flux-core's Python bindings need, for
+                # psij-python's own Flux executor (tests/flux/test_flux_psij.py)
+                [
+                    str(exe),
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    f"psij-python=={VERSION}",
+                    "cffi",
+                    "PyYAML",
+                    "ply",
+                ],
                 check=True,
                 capture_output=True,
                 timeout=600,
@@ -40,14 +52,31 @@ def python() -> str:
     return str(exe)
 
 
-def ask(request: dict):
-    """psij-python's answer to one request of psijside.py."""
+def ask(request: dict, env: dict | None = None, flux_exe: str | None = None):
+    """psij-python's answer to one request of psijside.py; with ``flux_exe``, flux-core's
+    Python bindings on its path (for psij-python's Flux executor) and ``env`` (FLUX_URI)."""
+    run_env = dict(env or os.environ)
+    if flux_exe:
+        where = subprocess.run(
+            [
+                flux_exe,
+                "python",
+                "-c",
+                "import flux, os; print(os.path.dirname(os.path.dirname(flux.__file__)))",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=run_env,
+        ).stdout.strip()
+        run_env["PYTHONPATH"] = where
     proc = subprocess.run(
         [python(), str(HERE / "psijside.py")],
         input=json.dumps(request),
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=1800,
+        env=run_env,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     # psij-python's reader prints the field names it meets: the answer is the last line

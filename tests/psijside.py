@@ -7,6 +7,8 @@ code. Reads one JSON request on stdin, writes one JSON answer on stdout.
   psij's JSONSerializer.
 - {"load": [texts]}: each JSON text read by psij's JSONSerializer, written back by it
   (what psij-python makes of a file), or {"error": ...}.
+- {"run": [specs]}: each spec submitted through psij-python's own Flux executor (to the
+  instance of FLUX_URI) and waited for: {"id": Flux job id} or {"error": ...}.
 """
 
 import datetime
@@ -42,6 +44,17 @@ def main():
         }
     elif "serialize" in req:
         out = [s.dumps(build(spec)) for spec in req["serialize"]]
+    elif "run" in req:
+        executor = psij.JobExecutor.get_instance("flux")
+        out = []
+        for spec in req["run"]:
+            try:
+                job = psij.Job(build(spec))
+                executor.submit(job)
+                job.wait(timeout=datetime.timedelta(seconds=120))
+                out.append({"id": str(job.native_id), "state": str(job.status.state)})
+            except Exception as exc:  # noqa: BLE001 - psij's own refusal is the answer
+                out.append({"error": f"{type(exc).__name__}: {exc}"})
     else:
         out = []
         for text in req["load"]:
