@@ -294,3 +294,16 @@ def test_configuration_doc_lists_every_key_and_every_safe_rule():
         assert f"| `{key}` |" in doc, key
     listed = doc.split("The rules whose preferred fix is safe:")[1].split(".")[0]
     assert sorted(c.strip() for c in listed.replace("\n", " ").split(",")) == sorted(fixes.SAFE)
+
+
+def test_json_output_lists_a_file_that_cannot_be_read(tmp_path):
+    good = tmp_path / "a.jobspec.yaml"
+    good.write_text(BROKEN)
+    missing = tmp_path / "gone.jobspec.yaml"
+    missing.symlink_to(tmp_path / "nowhere")  # a dangling link: found, then unreadable
+    proc = run_cli("check", "--format", "json", good, missing)
+    assert proc.returncode == 2
+    files = {Path(f["path"]).name: f for f in json.loads(proc.stdout)["files"]}
+    assert files["gone.jobspec.yaml"]["diagnostics"] == []
+    assert files["gone.jobspec.yaml"]["error"]
+    assert files["a.jobspec.yaml"]["diagnostics"]
