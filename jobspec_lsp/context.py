@@ -197,6 +197,17 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
         block = True
     repaired = text[:line_start] + repl + text[line_end:]
     doc = parse(repaired, language)
+    if doc.root is None and block:
+        # another line is broken too: leave out the top-level sections that do not
+        # parse, else keep only the cursor line's ancestors (by indentation)
+        for narrowed in (
+            _without_broken_sections(repaired, line_start),
+            _ancestors(repaired, line_start),
+        ):
+            if narrowed is not None:
+                doc = parse(narrowed, language)
+                if doc.root is not None:
+                    break
     if doc.root is None:
         return None
     found = _find_marker(doc.root)
@@ -248,6 +259,52 @@ def _json_context(text, line_start, line_end, head, prefix, word_start, word_end
             path[:-1], "value", path[-1], prefix, start, end, present, doc, False, 0, json=True
         )
     return None
+
+
+def _sections(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each top-level section: a line at column 0 that is not a
+    comment, and the indented or blank lines after it."""
+    starts = [m.start() for m in re.finditer(r"^(?=[^\s#])", text, re.M)]
+    if not starts or starts[0] != 0:
+        starts = [0, *starts]
+    return list(zip(starts, [*starts[1:], len(text)]))
+
+
+def _without_broken_sections(text: str, cursor_line: int) -> str | None:
+    """``text`` without the top-level sections, other than the cursor's, that do not
+    parse on their own; None when there is none to leave out."""
+    kept, dropped = [], False
+    for a, b in _sections(text):
+        if a <= cursor_line < b or parse(text[a:b]).root is not None:
+            kept.append(text[a:b])
+        else:
+            kept.append("\n" * text.count("\n", a, b))  # keep the lines where they were
+            dropped = True
+    return "".join(kept) if dropped else None
+
+
+def _ancestors(text: str, cursor_line: int) -> str | None:
+    """Only the cursor line and the lines it is nested in (each earlier line with less
+    indentation, a list item's first line counting at its content's indentation)."""
+    lines = text[:cursor_line].split("\n")[:-1]
+    end = text.find("\n", cursor_line)
+    cur = text[cursor_line : len(text) if end < 0 else end]
+    want = len(cur) - len(cur.lstrip(" "))
+    keep = [cur]
+    for line in reversed(lines):
+        body = line.lstrip(" ")
+        if not body or body.startswith("#"):
+            continue
+        ind = len(line) - len(body)
+        content = ind + (len(body) - len(body.lstrip("- ")) if body.startswith("- ") else 0)
+        if ind < want or (
+            body.startswith("- ") and content == want and not keep[-1].lstrip(" ").startswith("- ")
+        ):
+            keep.append(line)
+            want = ind
+            if ind == 0:
+                break
+    return "\n".join(reversed(keep)) + "\n"
 
 
 def _in_comment(before: str) -> bool:

@@ -2,6 +2,7 @@
 
 import random
 
+import pytest
 from helpers import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -91,3 +92,35 @@ def test_slot_hover_counts_per_slot_with_units_and_varying_counts():
     h = hover.hover(parse(fixed), fixed.index("type: slot") + 7)
     assert "8 slots, each with 2 cores, 24 GB of memory" in h.markdown
     assert "Overall: 16 cores, 192 GB of memory." in h.markdown
+
+
+@pytest.mark.parametrize(
+    "marked,expected",
+    [
+        # another section is broken (an unclosed list): completion still knows where it is
+        (
+            "version: 1\nresources:\n  - type: slot\n    count: [1, 2\n    label: task\n"
+            "attributes:\n  system:\n    qu|\n",
+            "queue",
+        ),
+        # a later section is broken: the slot labels still come from the resources
+        (
+            "version: 1\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
+            "    with:\n      - {type: core, count: 1}\ntasks:\n  - command: [app]\n"
+            "    slot: |\n    count: {per_slot: 1}\nattributes:\n  system: {duration: 0\n",
+            "task",
+        ),
+        # the cursor's own section is broken elsewhere: its ancestors still say where
+        (
+            "version: 1\nresources:\n  - type: slot\n    count: 1\n    label: [task\n"
+            "    with:\n      - type: core\n        cou|\n",
+            "count",
+        ),
+    ],
+)
+def test_completion_works_while_another_line_is_broken(marked, expected):
+    from jobspec_lsp import completion
+
+    offset = marked.index("|")
+    text = marked.replace("|", "")
+    assert expected in [c.label for c in completion.complete(text, offset)]
