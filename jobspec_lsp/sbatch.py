@@ -643,11 +643,12 @@ def _c_gpus_per_task(item, ctx, out):
     out.flux.append(_gpus_per_slot(item, _count(item.value, "--gpus-per-task")))
 
 
-def _gpu_count(value: str, what: str) -> tuple[int, str | None]:
+def _gpu_count(value: str, what: str, out: _Out) -> int:
+    """The count of ``[TYPE:]N``; a type is noted as not carried."""
     kind, _, count = value.rpartition(":")
-    if not kind:  # a bare count
-        return _count(count, what), None
-    return _count(count, what), kind
+    if kind:
+        out.notes.append(f"the gpu type {kind!r} is not carried: Flux counts gpus")
+    return _count(count, what)
 
 
 def _per_node(item, ctx, out, per_node: int, what: str):
@@ -667,34 +668,26 @@ def _per_node(item, ctx, out, per_node: int, what: str):
 
 
 def _c_gpus_per_node(item, ctx, out):
-    n, kind = _gpu_count(item.value, "--gpus-per-node")
-    if kind:
-        out.notes.append(f"the gpu type {kind!r} is not carried: Flux counts gpus")
-    _per_node(item, ctx, out, n, "--gpus-per-node")
+    _per_node(item, ctx, out, _gpu_count(item.value, "--gpus-per-node", out), "--gpus-per-node")
 
 
 def _c_gres(item, ctx, out):
-    for part in item.value.split(","):
-        name, _, rest = part.partition(":")
+    parts = item.value.split(",")
+    for part in parts:
+        name = part.partition(":")[0]
         if name != "gpu":
             raise _NotCarried(
                 f"the generic resource {name!r}: Flux's batch options request "
                 "nodes, cores and gpus only"
             )
-    gpus = [p for p in item.value.split(",")]
-    if len(gpus) != 1:
+    if len(parts) != 1:
         raise _NotCarried("several gpu requests in one --gres")
-    rest = gpus[0][len("gpu") :].lstrip(":")
-    n, kind = _gpu_count(rest or "1", "--gres=gpu")
-    if kind:
-        out.notes.append(f"the gpu type {kind!r} is not carried: Flux counts gpus")
+    n = _gpu_count(parts[0][len("gpu") :].lstrip(":") or "1", "--gres=gpu", out)
     _per_node(item, ctx, out, n, "--gres=gpu")
 
 
 def _c_gpus(item, ctx, out):
-    n, kind = _gpu_count(item.value, "--gpus")
-    if kind:
-        out.notes.append(f"the gpu type {kind!r} is not carried: Flux counts gpus")
+    n = _gpu_count(item.value, "--gpus", out)
     slots = ctx.slots
     if n % slots:
         raise _NotCarried(

@@ -832,9 +832,7 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
                     ),
                 )
             )
-    if _wants(only, FIX_ALL) and (
-        _kinds(only) or any(fixes.SAFE.intersection([d.code]) for d in a.diagnostics)
-    ):
+    if _wants(only, FIX_ALL) and (_kinds(only) or any(d.code in fixes.SAFE for d in a.diagnostics)):
         fix_all = _fix_all_action(ls, uri, a)
         if fix_all is not None:
             actions.append(fix_all)

@@ -88,7 +88,8 @@ def test_a_converted_script_runs_and_its_output_is_where_slurm_said(flux, tmp_pa
         "#SBATCH -o mig-%j-%x.out\n"
         "#SBATCH -t 5 --mem=1G\n"
         "\n"
-        'echo "id=$SLURM_JOB_ID"\n'
+        'echo "id=$SLURM_JOB_ID nodes=${SLURM_NNODES} hosts=$SLURM_JOB_NODELIST"\n'
+        "flux run -n1 sh -c 'echo \"rank=$SLURM_PROCID local=$SLURM_LOCALID\"'\n"
     )
     conv = sbatch.convert_script(text)
     assert conv.text.splitlines()[1:4] == [
@@ -96,12 +97,16 @@ def test_a_converted_script_runs_and_its_output_is_where_slurm_said(flux, tmp_pa
         "#flux: --output='mig-{{id}}-{{name}}.out'",
         "#flux: -t 5m",
     ]
-    # the editor's fix for $SLURM_JOB_ID, applied to the converted text
+    # the editor's fixes for the SLURM_* variables, applied to the converted text: the
+    # Flux equivalents the messages name are what a real job sees
     out = conv.text
-    var = next(d for d in sbatch.diagnostics(out) if d.code == "JS595")
-    (fix,) = fixes.fixes_for(parse(out), var)
-    (edit,) = fix.edits
-    out = out[: edit.start] + edit.text + out[edit.end :]
+    variables = [d for d in sbatch.diagnostics(out) if d.code == "JS595"]
+    assert len(variables) == 5
+    for var in sorted(variables, key=lambda d: d.start, reverse=True):
+        (fix,) = fixes.fixes_for(parse(out), var)
+        (edit,) = fix.edits
+        out = out[: edit.start] + edit.text + out[edit.end :]
+    assert "SLURM_" not in out
     path = tmp_path / "job.sh"
     path.write_text(out)
     sub = subprocess.run(
@@ -118,4 +123,9 @@ def test_a_converted_script_runs_and_its_output_is_where_slurm_said(flux, tmp_pa
     assert done.returncode == 0, done.stderr
     written = tmp_path / f"mig-{jobid}-mig.out"
     assert written.exists(), sorted(p.name for p in tmp_path.iterdir())
-    assert written.read_text().strip() == f"id={jobid}"
+    hosts = flux.run("hostlist", "instance").stdout.strip()
+    assert hosts
+    assert written.read_text().splitlines() == [
+        f"id={jobid} nodes=1 hosts={hosts}",
+        "rank=0 local=0",
+    ]

@@ -33,26 +33,13 @@ function reset() {
 }
 reset();
 
-// enough of VS Code's glob syntax for document filters: **/, *, {a,b}
-function globToRegExp(glob) {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i];
-    if (glob.startsWith("**/", i)) { re += "(?:.*/)?"; i += 2; }
-    else if (ch === "*") re += "[^/]*";
-    else if (ch === "?") re += "[^/]";
-    else if (ch === "{") re += "(?:";
-    else if (ch === "}") re += ")";
-    else if (ch === ",") re += "|";
-    else re += ch.replace(/[.+^$()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
-}
+// VS Code's glob syntax as far as document filters use it: the extension's own matcher
+const { globMatch } = require("../out/config.js");
 
 function matches(filter, doc) {
   return (!filter.language || filter.language === doc.languageId)
     && (!filter.scheme || filter.scheme === doc.uri.scheme)
-    && (!filter.pattern || globToRegExp(filter.pattern).test(doc.uri.fsPath));
+    && (!filter.pattern || globMatch(filter.pattern, doc.uri.fsPath));
 }
 
 /** A text document as VS Code would hand it over. */
@@ -160,4 +147,4 @@ Module._load = function (request, parent, isMain) {
   return original.call(this, request, parent, isMain);
 };
 
-module.exports = { state, reset, doc, CloseAction, globToRegExp };
+module.exports = { state, reset, doc, CloseAction };
