@@ -549,7 +549,10 @@ class _Parser:
         try:
             root = self._build()
         except yaml.MarkedYAMLError as exc:
-            self._syntax_error(exc)
+            if _library_depth_limit(exc):
+                self._library_too_deep(exc)
+            else:
+                self._syntax_error(exc)
             return self._doc(None)
         except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors
             self.report(SYNTAX, f"invalid YAML: {exc}", 0, 0)
@@ -740,6 +743,33 @@ class _Parser:
             self.report(SYNTAX, f"invalid JSON: {exc}", 0, 1)
             return False
         return True
+
+    def _library_too_deep(self, exc: yaml.MarkedYAMLError):
+        """JS908 when the YAML library refuses the nesting before MAX_DEPTH is met.
+
+        libyaml 0.2.6 (in PyYAML 6.0.4's wheels) stops at 1,000 levels, but while scanning
+        ahead: a flow collection is scanned to its end before its first event reaches
+        the check in _events.  The text before the library's stopping point is read
+        again (events stream there), so the diagnostic is the one MAX_DEPTH gives, on
+        the opener past the limit; a library stopping below MAX_DEPTH gets JS908 at its
+        own stopping point."""
+        mark = exc.problem_mark or exc.context_mark
+        off = min(mark.index if mark is not None else 0, len(self.text))
+        if off < len(self.text):
+            head = self.text[:off]
+            probe = _Parser(head, LineIndex(head), "yaml")
+            probe.run()
+            found = [d for d in probe.problems if d.code == TOO_DEEP]
+            if found:
+                self.problems.append(found[0])
+                return
+        self.report(
+            TOO_DEEP,
+            f"nesting is too deep to read: the YAML library stops here ({exc.problem}); "
+            "the document is not analysed",
+            off,
+            min(off + 1, len(self.text)) or off,
+        )
 
     def _syntax_error(self, exc: yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
@@ -1083,6 +1113,15 @@ _JSON_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
 class _Abort(Exception):
     pass
+
+
+def _library_depth_limit(exc: yaml.MarkedYAMLError) -> bool:
+    """Whether ``exc`` is the YAML library's own nesting limit, not a syntax error:
+    libyaml 0.2.6 says "exceeded maximum nesting depth" (while increasing the flow or
+    block level); the words are matched loosely, as another release may put them
+    differently."""
+    problem = (exc.problem or "").lower()
+    return "nesting" in problem and ("depth" in problem or "level" in problem)
 
 
 def _unclosed_opener(text: str) -> int | None:
