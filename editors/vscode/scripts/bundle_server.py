@@ -1,7 +1,12 @@
 """Put the language server and its pure-Python dependencies into the extension, so the
 .vsix runs with the user's Python (3.10 or later) and nothing installed by them.
 
-    python scripts/bundle_server.py [--platform linux-x64|universal]
+    python scripts/bundle_server.py [--platform linux-x64|universal] [--probe]
+
+`npm run package` runs it first (scripts/bundle.js picks the Python: $JOBSPEC_PYTHON,
+else the checkout's .venv, else python3), so the .vsix it builds always carries the
+server. The Python needs pip and the server's dependencies installed (their versions
+are the ones bundled); ``--probe`` only says whether this one has them.
 
 Writes editors/vscode/bundled/: ``server.py`` (the launcher the extension runs) and
 ``libs/`` (jobspec-lsp built from this checkout, pygls, lsprotocol, cattrs, attrs,
@@ -70,11 +75,34 @@ def pinned(name: str) -> str:
     return f"{name}=={md.version(name)}"
 
 
+def missing() -> list[str]:
+    """What this Python lacks to bundle the server: a recent version, pip, and the
+    installed dependencies whose versions are bundled."""
+    if sys.version_info < (3, 10):
+        return [f"Python 3.10 or later (this is {sys.version.split()[0]})"]
+    lack = []
+    for name in ["pip", *PURE, "PyYAML"]:
+        try:
+            md.version(name)
+        except md.PackageNotFoundError:
+            lack.append(name)
+    return lack
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--platform", choices=("linux-x64", "universal"), default="linux-x64")
     ap.add_argument("--out", default=str(EXT / "bundled"))
+    ap.add_argument("--probe", action="store_true",
+                    help="only check that this Python can bundle the server (exit 3 if not)")
     args = ap.parse_args()
+    lack = missing()
+    if lack:
+        print(f"{sys.executable} cannot bundle the server: it lacks {', '.join(lack)}",
+              file=sys.stderr)
+        return 3
+    if args.probe:
+        return 0
     out = Path(args.out)
     shutil.rmtree(out, ignore_errors=True)
     libs = out / "libs"
