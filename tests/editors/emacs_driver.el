@@ -1,14 +1,19 @@
 ;; Drives Emacs like a user: editors/emacs/jobspec-lsp.el (the setup docs/editors.md
 ;; gives), a jobspec or batch script buffer, and the diagnostics flymake shows,
 ;; printed as "DIAG LINE: TEXT"; "SCRIPT t/nil" says whether the buffer counts as a
-;; batch script, and for a script "SHOWN ..." the first line of jobspec-lsp-show.
+;; batch script, and for a script "SHOWN ..." the first line of jobspec-lsp-show;
+;; "MODE ..." the buffer's major mode. With JOBSPEC_NO_YAML_MODE set, yaml-mode is
+;; made unreachable first, as on a machine without it.
 (require 'package)
+(when (getenv "JOBSPEC_NO_YAML_MODE")
+  (setq package-load-list '((yaml-mode nil) all))
+  (setq load-path (seq-remove (lambda (dir) (string-match-p "yaml-mode" dir)) load-path)))
 (package-initialize)
-(require 'yaml-mode)
 (load (expand-file-name "editors/emacs/jobspec-lsp.el" (getenv "JOBSPEC_REPO")))
 (find-file (getenv "JOBSPEC_FILE"))
+(princ (format "MODE %s\n" major-mode))
 (princ (format "SCRIPT %s\n" (if (jobspec-lsp-script-p) "t" "nil")))
-(when (or (derived-mode-p 'yaml-mode) (jobspec-lsp-script-p))
+(when (or (derived-mode-p 'yaml-mode 'yaml-ts-mode 'jobspec-yaml-mode) (jobspec-lsp-script-p))
   ;; eglot-ensure waits for the command loop, which --batch has not: connect now
   (apply #'eglot (eglot--guess-contact))
   (let ((tries 0))
