@@ -28,109 +28,107 @@ E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
 @dataclass(frozen=True)
 class Option:
-    long: str  # without the dashes
+    long: str  # its first long name, without the dashes
     short: str | None
     value: str | None  # its metavar; None for a flag
     doc: str
     repeat: bool = False
     optional_value: bool = False  # --dump[=FILE]
+    aliases: tuple[str, ...] = ()  # other long names (--broker-opt for --broker-opts)
+    integer: bool = False  # Flux reads the value with int()
+    hidden: bool = False  # left out of `flux batch --help`, but taken
 
 
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        "nodes",
-        "N",
-        "N",
-        "spread the slots over N nodes (without -n: one slot per node, the nodes exclusive)",
-    ),
-    Option(
-        "nslots", "n", "N", "how many resource slots the instance gets (each -c cores, -g gpus)"
-    ),
-    Option("cores-per-slot", "c", "N", "cores in each slot (default 1)"),
-    Option("gpus-per-slot", "g", "N", "gpus in each slot"),
-    Option("exclusive", "x", None, "with -N: whole nodes, not only the slots' cores"),
-    Option(
-        "time-limit",
-        "t",
-        "MIN|FSD",
-        "time limit: minutes when a bare number, else a Flux Standard Duration (30s, 1.5h, 2d)",
-    ),
-    Option("queue", "q", "NAME", "the queue to submit to"),
-    Option("bank", "B", "BANK", "the bank to charge"),
-    Option("urgency", None, "N", "urgency 0-31 (0 holds the job, 31 expedites it; default 16)"),
-    Option("job-name", None, "NAME", "the job's name (default: the script's file name)"),
-    Option(
-        "setopt",
-        "o",
-        "OPT[=VAL]",
-        "a job shell option (VAL is JSON, else a string; 1 when absent)",
-        repeat=True,
-    ),
-    Option(
-        "setattr",
-        "S",
-        "ATTR[=VAL]",
-        "a jobspec attribute (system. unless user. or system.; VAL is JSON, else a string)",
-        repeat=True,
-    ),
-    Option("add-file", None, "[NAME=]PATH", "a file put in the job's {{tmpdir}}", repeat=True),
-    Option("dependency", None, "URI", "an RFC 26 dependency (afterok:JOBID, ...)", repeat=True),
-    Option(
-        "requires",
-        None,
-        "CONSTRAINT",
-        "RFC 35 constraints (property names, host:, rank:, and/or/not)",
-        repeat=True,
-    ),
-    Option("begin-time", None, "+FSD|TIME", "do not start before this time"),
-    Option(
-        "env",
-        None,
-        "RULE",
-        "environment rule: PATTERN to copy, VAR=VALUE to set, -PATTERN "
-        "to remove, ^FILE to read rules",
-        repeat=True,
-    ),
-    Option(
-        "env-remove",
-        None,
-        "PATTERN",
-        "remove environment variables (glob, or /regex/)",
-        repeat=True,
-    ),
-    Option("env-file", None, "FILE", "read environment rules from FILE", repeat=True),
-    Option("rlimit", None, "RULE", "which resource limits to copy (-* for none)", repeat=True),
-    Option("unbuffered", "u", None, "no buffering of output"),
-    Option("cwd", None, "DIRECTORY", "the job's working directory"),
-    Option("flags", None, "FLAGS", "submission flags: debug, waitable, novalidate"),
-    Option(
-        "signal",
-        None,
-        "[SIG][@TIME]",
-        "a signal before the time limit (default SIGUSR1 60s before)",
-    ),
-    Option(
-        "output",
-        None,
-        "FILE",
-        "where the instance's standard output goes (default flux-{{id}}.out)",
-    ),
-    Option("error", None, "FILE", "where standard error goes (default: with the output)"),
-    Option(
-        "conf",
-        None,
-        "CONF",
-        "configuration of the child instance (KEY=VALUE, TOML or JSON, or a file)",
-        repeat=True,
-    ),
-    Option("broker-opts", None, "OPTS", "options for the instance's brokers", repeat=True),
-    Option("dump", None, "FILE", "archive the KVS on exit", optional_value=True),
-    Option("wrap", None, None, "wrap the arguments in a /bin/sh script"),
-    Option("dry-run", None, None, "print the jobspec instead of submitting"),
-    Option("quiet", None, None, "do not print the job id"),
-    Option("resources-shape", None, "SHAPE", "an RFC 46 shape as the whole resource request"),
-)
-BY_LONG = {o.long: o for o in OPTIONS}
+# The project's words for each option of `flux batch`, by its first long name. Which
+# options exist, and how Flux reads each (names, value, repeats), is Flux's own, in
+# data/flux_options.json (scripts/flux_options.py asks Flux's parsers); a test fails
+# when an option there has no words here.
+DOCS: dict[str, str] = {
+    "nodes": "spread the slots over N nodes (without -n: one slot per node, the nodes exclusive)",
+    "nslots": "how many resource slots the instance gets (each -c cores, -g gpus)",
+    "cores-per-slot": "cores in each slot (default 1)",
+    "gpus-per-slot": "gpus in each slot",
+    "exclusive": "with -N: whole nodes, not only the slots' cores",
+    "time-limit": "time limit: minutes when a bare number, else a Flux Standard Duration "
+    "(30s, 1.5h, 2d)",
+    "queue": "the queue to submit to",
+    "bank": "the bank to charge",
+    "urgency": "urgency 0-31 (0 holds the job, 31 expedites it; default 16)",
+    "job-name": "the job's name (default: the script's file name)",
+    "setopt": "a job shell option (VAL is JSON, else a string; 1 when absent)",
+    "setattr": "a jobspec attribute (system. unless user. or system.; VAL is JSON, else a "
+    "string)",
+    "add-file": "a file put in the job's {{tmpdir}}",
+    "dependency": "an RFC 26 dependency (afterok:JOBID, ...)",
+    "requires": "RFC 35 constraints (property names, host:, rank:, and/or/not)",
+    "begin-time": "do not start before this time",
+    "env": "environment rule: PATTERN to copy, VAR=VALUE to set, -PATTERN to remove, "
+    "^FILE to read rules",
+    "env-remove": "remove environment variables (glob, or /regex/)",
+    "env-file": "read environment rules from FILE",
+    "rlimit": "which resource limits to copy: NAME[=VALUE], -* for none",
+    "unbuffered": "no buffering of output",
+    "cwd": "the job's working directory",
+    "flags": "submission flags: debug, waitable, novalidate",
+    "signal": "a signal before the time limit (default SIGUSR1 60s before)",
+    "output": "where the instance's standard output goes (default flux-{{id}}.out)",
+    "error": "where standard error goes (default: with the output)",
+    "input": "a file the instance's standard input is read from",
+    "label-io": "prefix each line of output with the rank of the task that wrote it",
+    "conf": "configuration of the child instance: KEY=VALUE, a .toml/.json file, a named "
+    "configuration, or a multi-line TOML/JSON text",
+    "broker-opts": "options for the instance's brokers",
+    "add-brokers": "start the instance with this many more brokers than nodes (testing)",
+    "dump": "archive the KVS on exit",
+    "wrap": "wrap the arguments in a /bin/sh script",
+    "dry-run": "print the jobspec instead of submitting",
+    "quiet": "do not print the job id",
+    "resources-shape": "an RFC 46 shape as the whole resource request",
+    "resources-json": "a file holding the whole resources list (JSON)",
+    "debug-emulate": "a job that only pretends to run (testing)",
+    "list-plugins": "list the command-line plugins and exit",
+    "help": "print help and exit (no job is submitted)",
+}
+
+
+def _load_model() -> tuple[str, dict]:
+    """(Flux version, per-command parser description) from the generated data file."""
+    from importlib import resources
+
+    raw = resources.files("jobspec_lsp").joinpath("data/flux_options.json").read_text("utf-8")
+    versions = json.loads(raw)["versions"]
+    version = sorted(versions)[-1]
+    return version, versions[version]
+
+
+FLUX_VERSION, MODEL = _load_model()
+
+
+def _options(command: str) -> tuple[Option, ...]:
+    out = []
+    for o in MODEL[command]["options"]:
+        longs = [n[2:] for n in o["names"] if n.startswith("--")]
+        shorts = [n[1:] for n in o["names"] if not n.startswith("--")]
+        nargs = o.get("nargs")
+        flag = nargs == 0
+        out.append(
+            Option(
+                longs[0],
+                shorts[0] if shorts else None,
+                None if flag else (o.get("metavar") or o["dest"].upper()),
+                DOCS.get(longs[0], ""),
+                repeat=o["action"] in ("append", "count", "custom"),
+                optional_value=nargs == "?",
+                aliases=tuple(longs[1:]),
+                integer=o.get("type") == "int",
+                hidden=o["hidden"],
+            )
+        )
+    return tuple(out)
+
+
+OPTIONS: tuple[Option, ...] = _options("batch")
+BY_LONG = {name: o for o in OPTIONS for name in (o.long, *o.aliases)}
 BY_SHORT = {o.short: o for o in OPTIONS if o.short}
 
 _S = "#!/bin/sh\n#flux: -N2\n#flux: --job-name=sim\n\nflux run -N2 ./sim\n"
@@ -183,10 +181,12 @@ REPEATED = define(
 NOT_OPTION = define(
     "JS574",
     "directive-not-an-option",
-    E,
-    "A directive word that is not an option.",
-    why="RFC 36 reserves directives that start with '-' for options; `flux batch` reads "
-    "other words as the script and its arguments, which a directive cannot give.",
+    W,
+    "A directive word that is not an option: Flux drops it and the rest of the directive.",
+    why="`flux batch` reads each directive as a command line: the first word that is not "
+    "an option starts the script and its arguments, which the real command line then "
+    "replaces. That word and every word after it in the directive are silently dropped, "
+    "options included (`-n1 foo -N2` never asks for 2 nodes).",
     bad=_S.replace("--job-name=sim", "--job-name sim extra"),
     good=_S,
     script=True,
@@ -235,108 +235,212 @@ class Given:
     value_end: int
 
 
+_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")  # argparse's test for a negative number
+
+
+def _classify(word: str):
+    """What argparse (Python 3.11, as Flux runs it) makes of one word before reading
+    values: None for a positional word, else (option or None when unknown, the option
+    string written, the text after '=' or the rest of a short group, or None)."""
+    if not word or word[0] != "-":
+        return None
+    if word.startswith("--") and word[2:] in BY_LONG:
+        return BY_LONG[word[2:]], word, None
+    if len(word) == 2 and word[1] in BY_SHORT:
+        return BY_SHORT[word[1]], word, None
+    if len(word) == 1:
+        return None
+    if "=" in word:
+        name, _, explicit = word.partition("=")
+        opt = _by_name(name)
+        if opt is not None:
+            return opt, name, explicit
+    if not word.startswith("--") and word[1] in BY_SHORT:
+        # a short option with its value, or flags, attached: -N2, -xN2
+        return BY_SHORT[word[1]], word[:2], word[2:]
+    # Flux's parsers take no abbreviation (allow_abbrev=False): --job-n is unknown
+    if _NEGATIVE.match(word) or " " in word:
+        return None
+    return None, word.partition("=")[0] if word.startswith("--") else word, None
+
+
+def _by_name(name: str) -> Option | None:
+    if name.startswith("--"):
+        return BY_LONG.get(name[2:])
+    return BY_SHORT.get(name[1:]) if len(name) == 2 else None
+
+
 def parse_words(words: list[directives.Word], out: list[Diagnostic]) -> list[Given]:
-    """The options the words give, in order; problems appended to ``out``."""
+    """The options the words of one directive give, in order, read as `flux batch`'s
+    argparse parser reads them; problems appended to ``out``.
+
+    As in Flux: no abbreviations; ``-N=4`` and ``-N4`` are 4; a flag takes no
+    ``=value``; an option's value is the next word unless that word is itself an
+    option (a negative number is not); and the first word that is not an option
+    starts the script's arguments, so it and every word after it in the directive are
+    dropped (JS574 warns)."""
     given: list[Given] = []
+    kinds = [_classify(w.value) for w in words]
     i = 0
     while i < len(words):
-        w = words[i]
-        v = w.value
+        w, kind = words[i], kinds[i]
+        if w.value == "--" or kind is None:
+            _dropped(words[i:], out)
+            break
+        opt, written, explicit = kind
         i += 1
-        if v.startswith("--"):
-            name, eq, val = v[2:].partition("=")
-            opt = _long(name)
-            if opt is None:
-                out.append(_unknown(w, "--" + name, w.start, w.start + len(name) + 2))
-                continue
+        if opt is None:
+            out.append(_unknown(w, written, w.start, w.start + len(written)))
+            continue
+        if explicit is None:
             if opt.value is None:
-                if eq:
-                    out.append(
-                        Diagnostic(BAD_VALUE, E, f"--{opt.long} takes no value", w.start, w.end)
-                    )
                 given.append(Given(opt, w, None, w.end, w.end))
-                continue
-            if eq:
-                vs = w.start + len(name) + 3
-                given.append(Given(opt, w, val, min(vs, w.end), w.end))
-                continue
-            if opt.optional_value:
-                given.append(Given(opt, w, None, w.end, w.end))
-                continue
-            i = _next_value(words, i, opt, w, f"--{opt.long}", given, out)
-            continue
-        if v.startswith("-") and len(v) > 1:
-            k = 1
-            while k < len(v):
-                ch = v[k]
-                opt = BY_SHORT.get(ch)
-                if opt is None:
-                    at = w.start + k - (1 if k == 1 else 0)  # `-Z`, or the `Z` of `-xZ`
-                    out.append(_unknown(w, "-" + ch, at, w.start + k + 1))
-                    break
-                if opt.value is None:
-                    given.append(Given(opt, w, None, w.end, w.end))
-                    k += 1
-                    continue
-                rest = v[k + 1 :]
-                if rest:
-                    given.append(Given(opt, w, rest, min(w.start + k + 1, w.end), w.end))
+            elif opt.optional_value:
+                if i < len(words) and kinds[i] is None and words[i].value != "--":
+                    given.append(Given(opt, w, words[i].value, words[i].start, words[i].end))
+                    i += 1
                 else:
-                    i = _next_value(words, i, opt, w, f"-{ch}", given, out)
-                break
+                    given.append(Given(opt, w, None, w.end, w.end))
+            elif i < len(words) and kinds[i] is None and words[i].value != "--":
+                nxt = words[i]
+                given.append(Given(opt, w, nxt.value, nxt.start, nxt.end))
+                i += 1
+            else:
+                out.append(
+                    Diagnostic(
+                        NEEDS_VALUE, E, f"{written} needs a value ({opt.value})", w.start, w.end
+                    )
+                )
             continue
-        out.append(
-            Diagnostic(
-                NOT_OPTION,
-                E,
-                f"{v!r} is not an option: directives give "
-                "options only (the script is what follows them)",
-                w.start,
-                w.end,
-            )
-        )
+        _explicit(opt, written, explicit, w, given, out)
     return given
 
 
-def _next_value(words, i: int, opt: Option, w, shown: str, given, out) -> int:
-    """``opt`` (written ``shown`` in the word ``w``) takes the next word as its value,
-    unless there is none or it is an option; the index of the word after."""
-    if i < len(words) and not _looks_like_option(words[i].value):
-        nxt = words[i]
-        given.append(Given(opt, w, nxt.value, nxt.start, nxt.end))
-        return i + 1
-    out.append(Diagnostic(NEEDS_VALUE, E, f"{shown} needs a value ({opt.value})", w.start, w.end))
-    return i
+def _explicit(opt: Option, written: str, explicit: str, w, given, out) -> None:
+    """``opt`` written ``written`` with ``explicit`` after it in the same word: its value
+    (``--opt=VAL``, ``-oVAL``) or, after a short flag, more flags (``-xu``, ``-xN2``)."""
+    at = w.start + len(written) + (1 if written.startswith("--") or explicit == "" else 0)
+    if written.startswith("-") and not written.startswith("--") and w.value[2:3] == "=":
+        at = w.start + 3
+    seen: set[str] = set()
+    while True:
+        if opt.value is not None:
+            given.append(Given(opt, w, explicit, min(at, w.end), w.end))
+            return
+        if written.startswith("--") or explicit == "":
+            out.append(
+                Diagnostic(
+                    BAD_VALUE,
+                    E,
+                    f"{written} takes no value (flux batch refuses {_brief(explicit)})",
+                    w.start,
+                    w.end,
+                )
+            )
+            return
+        if opt.long in seen:  # -xxxx: the same flag again, said once per word
+            pass
+        else:
+            seen.add(opt.long)
+            given.append(Given(opt, w, None, w.end, w.end))
+        nxt = BY_SHORT.get(explicit[0])
+        if nxt is None:
+            out.append(
+                Diagnostic(
+                    BAD_VALUE,
+                    E,
+                    f"{written} takes no value, and -{explicit[0]} is not an option of "
+                    f"flux batch: it refuses {_brief(w.value)}",
+                    at,
+                    at + 1,
+                )
+            )
+            return
+        written, explicit, at = "-" + explicit[0], explicit[1:], at + 1
+        if not explicit:
+            if nxt.value is None:
+                if nxt.long not in seen:
+                    given.append(Given(nxt, w, None, w.end, w.end))
+                return
+            out.append(
+                Diagnostic(NEEDS_VALUE, E, f"{written} needs a value ({nxt.value})", w.start, w.end)
+            )
+            return
+        opt = nxt
 
 
-def _looks_like_option(word: str) -> bool:
-    """What argparse will not take as an option's value: a word starting with '-'
-    that is not a negative number."""
-    return word.startswith("-") and not word[1:2].isdigit()
+def _brief(text: str) -> str:
+    return repr(text) if len(text) <= 40 else f"{text[:24]!r}… ({len(text):,} characters)"
+
+
+def _dropped(rest: list[directives.Word], out: list[Diagnostic]) -> None:
+    """The words from the first non-option word on: Flux takes them as the script and
+    its arguments, and the command line replaces them; nothing of them is used."""
+    first, last = rest[0], rest[-1]
+    n = len(rest) - 1
+    more = f" and the {n} word{'s' if n > 1 else ''} after it" if n else ""
+    out.append(
+        Diagnostic(
+            NOT_OPTION,
+            W,
+            f"{_brief(first.value)} is not an option: flux batch drops it{more} "
+            "(directives give options only; the script is what follows them)",
+            first.start,
+            last.end,
+        )
+    )
+
+
+def parse_script(script: directives.Script, out: list[Diagnostic]) -> list[Given]:
+    """The options of every directive of ``script``, each directive read on its own
+    as `flux batch` reads it."""
+    given: list[Given] = []
+    for d in script.directives:
+        given.extend(parse_words(d.words, out))
+    return given
 
 
 def _long(name: str) -> Option | None:
-    if name in BY_LONG:
-        return BY_LONG[name]
-    hits = [o for o in OPTIONS if o.long.startswith(name)] if name else []
-    return hits[0] if len(hits) == 1 else None  # argparse takes a unique prefix
+    return BY_LONG.get(name)  # no abbreviations: Flux's parsers have allow_abbrev=False
 
 
 def _unknown(w: directives.Word, name: str, start: int, end: int) -> Diagnostic:
-    names = ["--" + o.long for o in OPTIONS] + ["-" + o.short for o in OPTIONS if o.short]
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]}?" if close else ""
+    names = [f"--{n}" for n in BY_LONG] + ["-" + o.short for o in OPTIONS if o.short]
+    shown = name if len(name) <= 40 else None
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) if shown else []
+    prefix = [n for n in names if n.startswith(name)] if name.startswith("--") else []
+    hint = ""
+    if len(prefix) == 1:
+        close = prefix
+        hint = f"; Flux takes no abbreviation: write {prefix[0]}"
+    elif close:
+        hint = f"; did you mean {close[0]}?"
     data = {"replacement": close[0]} if close else None
-    return Diagnostic(UNKNOWN, E, f"flux batch has no option {name}{hint}", start, end, data=data)
+    what = shown or _brief(name)
+    return Diagnostic(UNKNOWN, E, f"flux batch has no option {what}{hint}", start, end, data=data)
 
 
 # --------------------------------------------------------------------------- values
+_COUNT_MAX = 2**63 - 1  # a jobspec count is a 64-bit integer to Flux's JSON reader
+
+
 def _int(value: str, least: int) -> int | None:
-    try:
-        n = int(value)
-    except ValueError:
-        return None
-    return n if n >= least else None
+    """``value`` as Flux's ``type=int`` reads it, when at least ``least`` and small
+    enough for a jobspec; None otherwise."""
+    n = formats.python_int(value)
+    return n if n is not None and least <= n <= _COUNT_MAX else None
+
+
+def _int_problem(opt: Option, value: str, least: int) -> str | None:
+    n = formats.python_int(value)
+    shown = _brief(value)
+    if n is None:
+        return f"--{opt.long} takes a whole number, not {shown}"
+    if n < least:
+        return f"--{opt.long} takes a whole number of at least {least}, not {shown}"
+    if n > _COUNT_MAX:
+        return f"--{opt.long} {shown} is too large: Flux refuses counts beyond 64 bits"
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -345,15 +449,17 @@ def value_problem(opt: Option, value: str) -> str | None:
     the same values are checked again on every edit of a script."""
     name = opt.long
     if name in ("nodes", "nslots", "cores-per-slot"):
-        return (
-            None
-            if _int(value, 1) is not None
-            else f"--{name} takes a whole number of at least 1, not {value!r}"
-        )
+        return _int_problem(opt, value, 1)
     if name == "gpus-per-slot":
-        return (
-            None if _int(value, 0) is not None else f"--{name} takes a whole number, not {value!r}"
-        )
+        return _int_problem(opt, value, 0)
+    if opt.integer:
+        return _int_problem(opt, value, 0)
+    if name == "rlimit":
+        return rlimit_problem(value)
+    if name == "conf":
+        return conf_problem(value)
+    if name == "begin-time":
+        return begin_time_problem(value)
     if name == "urgency":
         if value in ("hold", "expedite", "default"):  # flux-core's names for 0, 31, 16
             return None
@@ -386,22 +492,11 @@ def value_problem(opt: Option, value: str) -> str | None:
         if not key or any(not part for part in key.lstrip(".^").split(".")):
             return f"--{name} takes KEY[=VALUE] with a key, not {value!r}"
         return None
-    if name == "begin-time" and _ISO_T.fullmatch(value):
-        return (
-            f"flux-core 0.88 misreads the 'T' form (the job would begin at another time): "
-            f"write {value.replace('T', ' ')!r}"
-        )
     if name == "signal":
         try:
             signal_option(value)
         except BatchError as err:
             return str(err)
-        return None
-    if name == "begin-time" and value.startswith("+"):
-        try:
-            formats.parse_fsd(value[1:])
-        except formats.FormatError:
-            return f"--begin-time +FSD takes a Flux Standard Duration after '+', not {value!r}"
         return None
     if name == "cwd" and not value:
         return "--cwd needs a directory"
@@ -418,35 +513,157 @@ def value_problem(opt: Option, value: str) -> str | None:
     return None
 
 
+def begin_time_problem(value: str) -> str | None:
+    """Why flux batch refuses ``--begin-time=value``, or reads it as another time; None
+    when it is fine or a form only Flux's date parser knows (``tomorrow 3pm``)."""
+    if _ISO_T.fullmatch(value):
+        return (
+            f"flux-core 0.88 misreads the 'T' form (the job would begin at another time): "
+            f"write {value.replace('T', ' ')!r}"
+        )
+    if value[:1] in ("+", "-"):
+        try:
+            formats.parse_fsd(value[1:])
+        except formats.FormatError:
+            return (
+                f"--begin-time {value[0]}FSD takes a Flux Standard Duration after "
+                f"{value[0]!r}, not {_brief(value)}"
+            )
+        return None
+    try:
+        begin_timestamp(value, now=0.0)
+    except BatchError as err:
+        if "Invalid datetime" in str(err):
+            return str(err)
+    return None
+
+
 _ISO_T = re.compile(r"\d{4}-\d\d-\d\dT\d\d?:\d\d(?::\d\d(?:\.\d+)?)?")
 _DATE_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)(?: (\d\d?):(\d\d)(?::(\d\d))?)?")
 _TIME = re.compile(r"(\d\d?):(\d\d)(?::(\d\d))?")
 
 
 def signal_option(value: str) -> dict:
-    """``--signal=[SIG][@TIME]`` as the job shell option flux-core writes."""
+    """``--signal=[SIG][@TIME]`` as the job shell option flux-core writes: SIG a number
+    (as int() reads it) or a signal name in capitals, with or without SIG (SIGTERM,
+    TERM); TIME a number of seconds or a Flux Standard Duration."""
     import signal as signals
 
     sig, _, when = value.partition("@")
     signum = int(signals.SIGUSR1)
     if sig:
-        if sig.isdigit():
-            signum = int(sig)
+        number = formats.python_int(sig)
+        if number is not None:
+            signum = number
         else:
-            name = sig.upper() if sig.upper().startswith("SIG") else "SIG" + sig.upper()
-            try:
-                signum = int(signals.Signals[name])
-            except KeyError:
-                raise BatchError(f"--signal: {sig!r} is not a signal name or number") from None
+            named = getattr(signals.Signals, sig, None) or getattr(signals.Signals, "SIG" + sig, None)
+            if named is None:
+                hint = ""
+                upper = sig.upper()
+                if getattr(signals.Signals, upper, None) or getattr(
+                    signals.Signals, "SIG" + upper, None
+                ):
+                    hint = f" (signal names are in capitals: {upper})"
+                raise BatchError(f"--signal: {_brief(sig)} is not a signal name or number{hint}")
+            signum = int(named)
         if signum <= 0:
             raise BatchError("--signal: the signal must be above 0")
     timeleft: float = 60
     if when:
-        try:
-            timeleft = formats.parse_fsd(when)
-        except formats.FormatError:
-            raise BatchError(f"--signal: {when!r} is not a Flux Standard Duration") from None
+        seconds = formats.python_float(when)
+        if seconds is None:
+            try:
+                seconds = formats.parse_fsd(when)
+            except formats.FormatError:
+                raise BatchError(
+                    f"--signal: {_brief(when)} is not a Flux Standard Duration"
+                ) from None
+        timeleft = seconds
     return {"signum": signum, "timeleft": timeleft}
+
+
+def rlimit_problem(value: str) -> str | None:
+    """Why flux batch refuses ``--rlimit=value`` (comma-separated rules: -PATTERN to
+    leave limits out, NAME to copy one, NAME=VALUE to set one), or None."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not a POSIX system: nothing to compare with
+        return None
+    import fnmatch
+
+    names = [n for n in dir(resource) if n.startswith("RLIMIT_")]
+    for rule in value.split(","):
+        if rule.startswith("-"):
+            continue
+        name, eq, limit = rule.partition("=")
+        if not eq:
+            if not fnmatch.filter(names, f"RLIMIT_{name}".upper()):
+                return f"--rlimit: no resource limit matches {_brief(name)}"
+            continue
+        if not hasattr(resource, f"RLIMIT_{name}".upper()):
+            known = ", ".join(n[7:].lower() for n in sorted(names))
+            close = difflib.get_close_matches(name.lower(), known.split(", "), n=1)
+            hint = f"; did you mean {close[0]}?" if close else f" (one of {known})"
+            return f"--rlimit: {_brief(name)} is not a resource limit{hint}"
+        if limit not in ("unlimited", "infinity", "inf") and formats.python_int(limit) is None:
+            return (
+                f"--rlimit {_brief(rule)}: the limit must be a whole number or unlimited, "
+                f"not {_brief(limit)}"
+            )
+    return None
+
+
+def conf_problem(value: str) -> str | None:
+    """Why flux batch refuses ``--conf=value``, read as Flux reads it: a text with a
+    line break is TOML or JSON; else KEY=VALUE; else a path ending in .toml/.json
+    (read when the job is submitted); else a named configuration looked up in the
+    submitter's Flux configuration directories."""
+    if "\n" in value:
+        try:
+            json.loads(value)
+        except (ValueError, RecursionError):
+            try:
+                _toml().loads(value)
+            except Exception:  # noqa: BLE001 - any TOML error is a refusal
+                return "--conf: the multi-line text is neither TOML nor JSON"
+        return None
+    if "=" in value:
+        key = value.partition("=")[0]
+        if not key or any(not part for part in key.split(".")):
+            return f"--conf {_brief(value)}: the key has an empty part"
+        return None
+    import os
+    import pathlib
+
+    if pathlib.PurePath(value).suffix in (".toml", ".json"):
+        return None
+    for where in _named_conf_dirs():
+        for ext in (".toml", ".json"):
+            if os.path.exists(os.path.join(where, value + ext)):
+                return None
+    return (
+        f"--conf: no named configuration {_brief(value)} (Flux looks for {value}.toml "
+        "or .json in its configuration directories; write KEY=VALUE or a file name "
+        "ending in .toml or .json)"
+    )
+
+
+def _named_conf_dirs() -> list[str]:
+    """Where Flux looks for a named --conf: flux/config under $XDG_CONFIG_HOME (or
+    ~/.config) and each of $XDG_CONFIG_DIRS (or /etc/xdg)."""
+    import os
+
+    home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    dirs = [home] + (os.environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":")
+    return [os.path.join(d, "flux", "config") for d in dirs if d]
+
+
+def _toml():
+    try:
+        import tomllib
+    except ImportError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    return tomllib
 
 
 def begin_timestamp(value: str, now: float | None = None) -> float:
@@ -468,17 +685,27 @@ def begin_timestamp(value: str, now: float | None = None) -> float:
     }
     if value.lower() in named:
         return named[value.lower()].timestamp()
+    invalid = BatchError(
+        f"--begin-time {_brief(value)}: Invalid datetime (flux batch refuses it: "
+        "hours 0-23, minutes and seconds 0-59, months 1-12, days in the month)"
+    )
     m = _TIME.fullmatch(value)
     if m:
         h, mi, se = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
-        return today.replace(hour=h, minute=mi, second=se).timestamp()
+        try:
+            return today.replace(hour=h, minute=mi, second=se).timestamp()
+        except ValueError:
+            raise invalid from None
     m = _DATE_TIME.fullmatch(value)
     if m:
         y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        if m.group(4) is None:
-            return current.replace(year=y, month=mo, day=d, microsecond=0).timestamp()
-        h, mi, se = int(m.group(4)), int(m.group(5)), int(m.group(6) or 0)
-        return dt.datetime(y, mo, d, h, mi, se).timestamp()
+        try:
+            if m.group(4) is None:
+                return current.replace(year=y, month=mo, day=d, microsecond=0).timestamp()
+            h, mi, se = int(m.group(4)), int(m.group(5)), int(m.group(6) or 0)
+            return dt.datetime(y, mo, d, h, mi, se).timestamp()
+        except (ValueError, OverflowError):
+            raise invalid from None
     raise BatchError(
         f"--begin-time {value!r}: flux batch reads it with its own date parser; this "
         "tool computes +FSD, today, midnight, noon, tomorrow, HH:MM and YYYY-MM-DD [HH:MM]"
@@ -510,7 +737,7 @@ def _flux_checks(text: str) -> list[Diagnostic]:
     out = list(script.problems)
     if script.sentinel is None:
         return out
-    given = parse_words(script.words, out)
+    given = parse_script(script, out)
     seen: dict[str, Given] = {}
     for g in given:
         if g.value is not None:
@@ -598,7 +825,7 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
         raise BatchError(problems[0].message)
     diags: list[Diagnostic] = []
     words = [directives.Word(w, 0, 0) for w in extra]
-    given = parse_words(script.words + words, diags)
+    given = parse_script(script, diags) + parse_words(words, diags)
     if diags:
         raise BatchError(diags[0].message)
     o: dict = {}
@@ -815,7 +1042,7 @@ def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
     if script.sentinel is None:
         return None
     sink: list[Diagnostic] = []
-    for g in parse_words(script.words, sink):
+    for g in parse_script(script, sink):
         lo, hi = g.name.start, max(g.name.end, g.value_end)
         if lo <= offset <= hi:
             md = option_doc(g.option)

@@ -1808,6 +1808,17 @@ def parse_dependency(uri: str) -> dict:
     if not _SCHEME.match(scheme):
         raise UsageError(f"--dependency {uri!r}: expected scheme:value[?key=val&...]")
     value, _, query = rest.partition("?")
+    if scheme in ("after", "afterany", "afterok", "afternotok"):
+        why = formats.jobid_problem(value)
+        if why:
+            raise UsageError(f"--dependency {uri!r}: {why}; Flux refuses the job")
+    elif scheme == "begin-time":
+        stamp = formats.python_float(value)
+        if stamp is None or not stamp >= 0 or stamp == float("inf"):
+            raise UsageError(
+                f"--dependency {uri!r}: begin-time takes a time stamp (seconds since "
+                "1970, at least 0); Flux refuses the job"
+            )
     entry: dict = {"scheme": scheme, "value": value}
     for key, vals in parse_qs(query, keep_blank_values=True).items():
         conv = [_number(v) for v in vals]

@@ -123,11 +123,16 @@ def has_sentinel(text: str) -> bool:
 
 
 def read(text: str) -> Script:
-    """The directives of a script, as `flux batch` reads them."""
+    """The directives of a script, as `flux batch` reads them (flux-core's
+    ``flux.job.directives``: each line after the sentinel has its paired triple quotes
+    quoted, an open triple quote gathers the following directives into one literal,
+    and the text is split by ``shlex`` in POSIX mode with punctuation characters and
+    white-space splitting)."""
     script = Script(text)
     lines = _Lines(text)
     sentinel = prefix = None
     ended_at = None  # the line that ended the block
+    multi: _Multi | None = None
     i = 0
     while (span := lines.get(i)) is not None:
         start, end = span
@@ -156,7 +161,16 @@ def read(text: str) -> Script:
                     )
                 )
             break
-        if m and m.group(0) != sentinel:
+        if not m:
+            if multi is not None:
+                _unclosed(script, multi)
+                multi = None
+            assert prefix is not None
+            if line.strip() and not line.startswith(prefix.rstrip()):
+                ended_at = i
+            i += 1
+            continue
+        if m.group(0) != sentinel:
             script.problems.append(
                 Diagnostic(
                     SENTINEL_CHANGED,
@@ -170,14 +184,151 @@ def read(text: str) -> Script:
             )
             i += 1
             continue
-        if m:
-            i = _directive(script, lines, i, len(sentinel))
+        body = start + m.end()
+        value = _triplequote(script, text[body:end], list(range(body, end)))
+        if value is None:  # refused; reported
+            i += 1
             continue
-        assert prefix is not None
-        if line.strip() and not line.startswith(prefix):
-            ended_at = i
+        vtext, vwhere = value
+        if vtext.endswith(('"""', "'''")):
+            if multi is None:
+                multi = _Multi(vtext[-3:], i, body, vwhere[-3] if vwhere else body)
+                indent = vtext[: len(vtext) - len(vtext.lstrip())]
+                multi.indent = indent
+                multi.add(vtext[:-3], vwhere[:-3])
+            elif vtext[-3:] != multi.quote:
+                multi.add(vtext, vwhere)
+            else:
+                multi.add(vtext[:-3], vwhere[:-3])
+                _finish(script, multi, vwhere[-3] if vwhere else body, end)
+                multi = None
+        elif multi is not None:
+            multi.add(vtext, vwhere)
+        elif vtext:
+            d = Directive(i, body, end)
+            d.words = _words(script, vtext, vwhere, body)
+            script.directives.append(d)
         i += 1
+    if multi is not None:
+        _unclosed(script, multi)
     return script
+
+
+class _Multi:
+    """A multi-line triple-quoted literal being gathered, as flux-core gathers it: the
+    first line's indent is removed from each line that starts with it."""
+
+    def __init__(self, quote: str, line: int, body: int, quote_at: int):
+        self.quote, self.line, self.body, self.quote_at = quote, line, body, quote_at
+        self.indent = ""
+        self.lines: list[tuple[str, list[int]]] = []
+
+    def add(self, value: str, where: list[int]) -> None:
+        if value.startswith(self.indent):
+            cut = len(self.indent)
+            value, where = value[cut:], where[cut:]
+        self.lines.append((value, where))
+
+
+def _unclosed(script: Script, multi: _Multi) -> None:
+    script.problems.append(
+        Diagnostic(
+            TRIPLE,
+            E,
+            f"the triple quote {multi.quote} is never closed: end the literal with a "
+            f"directive ending in {multi.quote} (every line between needs the sentinel)",
+            multi.quote_at,
+            multi.quote_at + 3,
+        )
+    )
+
+
+def _finish(script: Script, multi: _Multi, close_at: int, end: int) -> None:
+    head, head_where = multi.lines[0]
+    rest = multi.lines[1:]
+    joined = "\n".join(v for v, _ in rest)
+    where: list[int] = []
+    for k, (v, w) in enumerate(rest):
+        if k:
+            where.append(w[0] - 1 if w else close_at)  # the line break before it
+        where.extend(w)
+    quoted, qwhere = _quote(joined, where, multi.quote_at, close_at + 2)
+    logical, lwhere = head + quoted, head_where + qwhere
+    if multi.quote in logical:
+        k = logical.index(multi.quote)
+        at = lwhere[k] if k < len(lwhere) else close_at
+        script.problems.append(
+            Diagnostic(
+                TRIPLE,
+                E,
+                f"the literal holds another {multi.quote}: flux batch refuses an "
+                "improperly ended triple-quoted string",
+                at,
+                at + 3,
+            )
+        )
+        return
+    d = Directive(multi.line, multi.body, end)
+    d.words = _words(script, logical, lwhere, multi.body)
+    script.directives.append(d)
+
+
+_SAFE = re.compile(r"[\w@%+=:,./-]+\Z", re.ASCII)
+
+
+def _quote(s: str, where: list[int], open_at: int, close_at: int) -> tuple[str, list[int]]:
+    """``shlex.quote(s)``, what flux-core does to a triple-quoted literal, with the
+    source offset of each character it writes."""
+    if _SAFE.match(s):
+        return s, list(where)
+    out, pos = ["'"], [open_at]
+    for ch, p in zip(s, where):
+        if ch == "'":
+            out.append("'\"'\"'")
+            pos.extend([p] * 5)
+        else:
+            out.append(ch)
+            pos.append(p)
+    out.append("'")
+    pos.append(close_at)
+    return "".join(out), pos
+
+
+_PAIRED = re.compile(r"""((?:["']){3})(.*)\1""")
+_TRIPLE_THEN = re.compile(r"""((?:["']){3}).""")
+
+
+def _triplequote(script: Script, value: str, where: list[int]):
+    """A directive's text with its paired triple quotes quoted for the shell, as
+    flux-core does (the first to the last, greedily); None, reported, for a triple
+    quote with text after it that is not paired."""
+    if _paired(value.count('"""')) or _paired(value.count("'''")):
+        m = _PAIRED.search(value)
+        if m:
+            inner, iwhere = m.group(2), where[m.start(2) : m.end(2)]
+            quoted, qwhere = _quote(inner, iwhere, where[m.start()], where[m.end() - 1])
+            value = value[: m.start()] + quoted + value[m.end() :]
+            where = where[: m.start()] + qwhere + where[m.end() :]
+        return value, where
+    m = _TRIPLE_THEN.search(value)
+    if m:
+        at = where[m.start()]
+        script.problems.append(
+            Diagnostic(
+                TRIPLE,
+                E,
+                "three quote characters in a row with text after them: flux batch reads "
+                "them as a triple quote, which must end the line or be closed on it",
+                at,
+                at + 3,
+            )
+        )
+        return None
+    return value, where
+
+
+def _paired(n: int) -> bool:
+    return n > 0 and n % 2 == 0
 
 
 _ANY_SENTINEL = re.compile(r"^[^\w\n\r]*(?:flux|FLUX):", re.M)
@@ -228,108 +379,6 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-_OPEN_TRIPLE = re.compile(r"(\"\"\"|''')[ \t]*$")
-
-
-def _directive(script: Script, lines, i: int, width: int) -> int:
-    """Read the directive on line ``i`` (and the lines of a multi-line literal it
-    opens); return the index of the next line to look at."""
-    text = script.text
-    start, end = lines.get(i) or (0, 0)
-    body_start = start + width
-    # the logical text and, for each of its characters, where it is in the source
-    pieces: list[tuple[str, int]] = [(text[body_start:end], body_start)]
-    last_end = end
-    nxt = i + 1
-    opener = _open_literal(text[body_start:end])
-    if opener is not None:
-        quote, at = opener
-        content: list[tuple[str, int]] = []
-        closed = False
-        close_at = 0
-        j = i + 1
-        while (span := lines.get(j)) is not None:
-            ls, le = span
-            line = text[ls:le]
-            m = SENTINEL.match(line)
-            if not m or m.group(0) != script.sentinel:
-                break
-            inner = line[m.end() :]
-            if inner.strip() == quote:
-                closed = True
-                last_end = le
-                close_at = ls + m.end() + inner.index(quote)
-                j += 1
-                break
-            content.append((inner, ls + m.end()))
-            j += 1
-        if not closed:
-            script.problems.append(
-                Diagnostic(
-                    TRIPLE,
-                    E,
-                    f"the triple quote {quote} is never closed: end the literal with a "
-                    f"directive holding only {quote}",
-                    body_start + at,
-                    body_start + at + 3,
-                )
-            )
-            script.directives.append(Directive(i, body_start, end))
-            return j
-        # the text of the literal: its lines, their common indentation stripped
-        indent = _common_indent([c for c, _ in content])
-        head_text = text[body_start:end].rstrip()
-        pieces = [(head_text, body_start)]
-        for c, pos in content:
-            cut = min(indent, len(c))
-            pieces.append((c[cut:] + "\n", pos + cut))
-        pieces.append((quote, close_at))
-        nxt = j
-    logical, where = _join(pieces)
-    d = Directive(i, body_start, last_end)
-    d.words = _words(script, logical, where, body_start)
-    script.directives.append(d)
-    return nxt
-
-
-def _open_literal(body: str) -> tuple[str, int] | None:
-    """A triple quote left open at the end of a directive: (quote, its offset)."""
-    m = _OPEN_TRIPLE.search(body)
-    if m is None:
-        return None
-    quote = m.group(1)
-    before = body[: m.start()]
-    if before.count(quote) % 2 == 1:  # it closes one opened earlier on the line
-        return None
-    if "#" in _unquoted(before):
-        return None  # commented out
-    return quote, m.start()
-
-
-def _unquoted(s: str) -> str:
-    return re.sub(r"'''[\s\S]*?'''|\"\"\"[\s\S]*?\"\"\"|'[^']*'|\"(?:[^\"\\\\]|\\\\.)*\"", "", s)
-
-
-def _common_indent(lines: list[str]) -> int:
-    widths = [len(c) - len(c.lstrip(" \t")) for c in lines if c.strip()]
-    return min(widths) if widths else 0
-
-
-def _join(pieces) -> tuple[str, list[int]]:
-    text = []
-    where: list[int] = []
-    for s, pos in pieces:
-        text.append(s)
-        where.extend(range(pos, pos + len(s)))
-    joined = "".join(text)
-    if len(where) < len(joined):  # an added line break: it sits at the end of its line
-        where.extend([where[-1] if where else 0] * (len(joined) - len(where)))
-    return joined, where[: len(joined)]
-
-
-_PLAIN_WORD = re.compile(r"[^\s#]+")
-
-
 def _words(script: Script, logical: str, where: list[int], body_start: int) -> list[Word]:
     def at(k: int) -> int:
         return where[k] if k < len(where) else (where[-1] + 1 if where else body_start)
@@ -363,43 +412,86 @@ def _words(script: Script, logical: str, where: list[int], body_start: int) -> l
     return [Word(value, at(s), at(e - 1) + 1) for value, s, e in split]
 
 
+# shlex's classes of characters, as flux-core sets its lexer up (posix=True,
+# punctuation_chars=True, whitespace_split=True, escapedquotes of both quotes)
+_WHITE = " \t\r\n"
+_PUNCT = "();<>|&"
+_QUOTES = "\'\""
+
+
 @functools.lru_cache(maxsize=4096)
 def _split(logical: str) -> tuple[tuple[str, int, int], ...] | str:
-    """The words of one directive's text as (value, start, end) offsets into it, or,
-    when it cannot be read, the offset of the character at fault (as a string).
+    """The words of one directive's text as (value, start, end) offsets into it, as
+    Python's ``shlex`` splits it for flux-core: words end at ASCII white space only
+    (a no-break space is part of a word), a run of ``();<>|&`` is a word of its own,
+    '#' outside quotes ends the directive (also inside a word), a backslash escapes
+    the next character (inside either kind of quote only a backslash or that quote).
+    When it cannot be read, the offset of the character at fault (as a string).
     Cached: a directive is split again on every edit of its script."""
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput
-
-    if not any(ch in logical for ch in "'\"\\"):
-        # no quoting at all (most directives): the grammar would give exactly the
-        # white-space separated words up to the first '#'; skip building its tree
-        cut = logical.find("#")
-        plain = logical if cut < 0 else logical[:cut]
-        return tuple((m.group(0), m.start(), m.end()) for m in _PLAIN_WORD.finditer(plain))
-    try:
-        tree = formats.parser("directive").parse(logical)
-    except UnexpectedCharacters as err:
-        return str(err.pos_in_stream or 0)
-    except UnexpectedInput:  # pragma: no cover - the lexer fails first
-        return "0"
-    out = []
-    for word in tree.children:
-        if getattr(word, "data", None) != "word":
-            continue  # the comment
-        parts = word.children
-        out.append(("".join(_unquote(p) for p in parts), parts[0].start_pos, parts[-1].end_pos))
+    out: list[tuple[str, int, int]] = []
+    n = len(logical)
+    i = 0
+    while i < n:
+        ch = logical[i]
+        if ch in _WHITE:
+            i += 1
+            continue
+        if ch == "#":
+            nl = logical.find("\n", i)
+            if nl < 0:
+                break
+            i = nl + 1
+            continue
+        start = i
+        if ch in _PUNCT:
+            while i < n and logical[i] in _PUNCT:
+                i += 1
+            out.append((logical[start:i], start, i))
+            continue
+        token: list[str] = []
+        quoted = False
+        while i < n:
+            ch = logical[i]
+            if ch in _WHITE or ch == "#" or ch in _PUNCT:
+                break
+            if ch == "\\":
+                if i + 1 >= n:
+                    return str(i)
+                token.append(logical[i + 1])
+                i += 2
+                continue
+            if ch in _QUOTES:
+                quoted = True
+                q = ch
+                opened = i
+                i += 1
+                while True:
+                    if i >= n:
+                        return str(opened)
+                    c = logical[i]
+                    if c == q:
+                        i += 1
+                        break
+                    if c == "\\":
+                        if i + 1 >= n:
+                            return str(opened)
+                        nxt = logical[i + 1]
+                        if nxt != q and nxt != "\\":
+                            token.append("\\")
+                        token.append(nxt)
+                        i += 2
+                        continue
+                    token.append(c)
+                    i += 1
+                continue
+            token.append(ch)
+            i += 1
+        word = "".join(token)
+        if word or quoted:
+            out.append((word, start, i))
+        if i < n and logical[i] == "#":
+            nl = logical.find("\n", i)
+            if nl < 0:
+                break
+            i = nl + 1
     return tuple(out)
-
-
-def _unquote(tok) -> str:
-    s = str(tok)
-    kind = tok.type
-    if kind in ("TDQ", "TSQ"):
-        return s[3:-3]
-    if kind == "SQ":
-        return s[1:-1]
-    if kind == "ESC":
-        return s[1:]
-    if kind == "DQ":  # inside double quotes a backslash escapes only \\ " $ ` and a newline
-        return re.sub(r'\\([\\"$`\n])', lambda m: "" if m.group(1) == "\n" else m.group(1), s[1:-1])
-    return s

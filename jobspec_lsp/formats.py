@@ -31,6 +31,36 @@ from typing import Any
 MAX_DIGITS = 18
 
 
+def python_int(text: str) -> int | None:
+    """``int(text)`` as Flux's Python commands read an option (Unicode digits,
+    ``_`` separators, surrounding white space), or None where int() refuses: not a
+    number, or more digits than Python converts (its 4,300-digit limit, which
+    flux-core's own tools hit too). The one place user text becomes a Python int."""
+    if len(text) > 4300 + 64:  # beyond the limit whatever the separators: refuse early
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def ascii_int(text: str) -> int | None:
+    """A run of ASCII digits 0-9 (nothing else: no sign, no '²', no '_') as an int, or
+    None; ``str.isdigit()`` is true for characters int() refuses and for others it
+    reads differently, so text is never tested with it."""
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    return python_int(text)
+
+
+def python_float(text: str) -> float | None:
+    """``float(text)`` or None where it refuses (never an exception)."""
+    try:
+        return float(text)
+    except (ValueError, OverflowError):
+        return None
+
+
 class FormatError(ValueError):
     """A string that does not parse, or parses to a value the format forbids.
 
@@ -584,3 +614,52 @@ def parse_fsd(s: str) -> float:
             end,
         )
     return seconds
+
+
+# --------------------------------------------------------------------------- job ids
+_F58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_F58_VALUE = {c: i for i, c in enumerate(_F58)}
+_DOTHEX = re.compile(r"[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){3}\Z")
+_JOBID_WORDS = re.compile(r"[a-z]+-[a-z]+-[a-z]+--[a-z]+-[a-z]+-[a-z]+\Z")
+_JOBID_MAX = 2**64 - 1
+
+
+def jobid_problem(text: str) -> str | None:
+    """Why ``text`` is not a Flux job id (None when it is one): decimal, F58 (``ƒ`` or
+    ``f`` then base-58 digits), ``0x`` hex, dotted hex, ``job.`` + dotted hex, or the
+    mnemonic words form, each at most 64 bits, as flux-core's job id parser reads them."""
+    if not text:
+        return "the job id is empty"
+    if "$" in text or "`" in text:
+        return (
+            f"{text!r} is not a job id: a directive is not read by the shell, so a "
+            "variable there is never expanded"
+        )
+    body = text.lstrip(" \t\n")
+    if body.startswith("+"):
+        body = body[1:]
+    if body.isascii() and body.isdigit():
+        return None if len(body) <= 20 and int(body) <= _JOBID_MAX else f"{text!r} is too large for a job id"
+    if text.startswith("0x") and re.fullmatch(r"[0-9a-fA-F]+", text[2:]):
+        digits = text[2:].lstrip("0")
+        return None if len(digits) <= 16 else f"{text!r} is too large for a job id"
+    if _DOTHEX.match(text) or (text.startswith("job.") and _DOTHEX.match(text[4:])):
+        return None
+    if _JOBID_WORDS.match(text):
+        return None
+    if text[:1] in ("ƒ", "f") and len(text) > 1:
+        rest = text[1:]
+        if rest.isascii():
+            value = 0
+            for ch in rest:
+                if ch not in _F58_VALUE:
+                    return f"{text!r} is not a job id ({ch!r} is not an F58 digit)"
+                value = value * 58 + _F58_VALUE[ch]
+                if value > _JOBID_MAX:
+                    return f"{text!r} is too large for a job id"
+            return None if value else f"{text!r} is not a job id (F58 ids start at 1)"
+        return None  # the emoji form of F58
+    return (
+        f"{text!r} is not a job id (decimal, ƒ/f F58, 0x hex, dotted hex or the "
+        "words form)"
+    )

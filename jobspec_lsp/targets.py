@@ -30,6 +30,7 @@ from typing import cast
 from . import examples, formats
 from .diagnostics import Diagnostic, Severity, define
 from .document import Document, Mapping, Node, Scalar, Sequence, to_python
+from .formats import ascii_int
 
 TARGETS = ("rfc", "flux-core", "flux-core-any", "fluxion")
 DEFAULT = "rfc"
@@ -559,7 +560,9 @@ class _Fluxion(_Checker):
                         "version, resources, tasks, attributes",
                     )
         version = root.get("version")
-        if version is not None and not (self.unsigned(version) and 1 <= int(version.value) <= 9999):
+        if version is not None and not (
+            self.unsigned(version) and 1 <= (ascii_int(str(version.value).strip()) or 0) <= 9999
+        ):
             self.reject(version, "only jobspec version 1-9999 is supported")
         resources = root.get("resources")
         if resources is not None:

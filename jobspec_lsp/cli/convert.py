@@ -290,8 +290,9 @@ def _from_batch(argv: list[str]) -> int:
         _, text = read_text(None if path == "-" else Path(path))
     except CannotRead as exc:
         return _usage(f"cannot read {path}: {exc}")
+    lines = LineIndex(text)
     for d in batch.check_script(text):
-        pos = LineIndex(text).position(d.start)
+        pos = lines.position(d.start)
         print(
             f"{path}:{pos.line + 1}:{pos.character + 1}: {d.severity.label}[{d.code}] {d.message}",
             file=sys.stderr,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import examples
 from ..diagnostics import Severity, define
 from ..document import Mapping, Sequence
+from ..formats import python_float
 from .base import Context, anchor_for_missing, describe, did_you_mean, is_str, suggest
 
 E, W = Severity.ERROR, Severity.WARNING
@@ -155,10 +156,8 @@ def _check_dep(ctx, dep: Mapping) -> None:
     elif name == "begin-time":
         value = dep.get("value")
         if is_str(value):
-            try:
-                ok = float(value.value) >= 0
-            except ValueError:
-                ok = False
+            seconds = python_float(value.value)
+            ok = seconds is not None and seconds >= 0
             if not ok:
                 ctx.report(
                     BEGIN_TIME,

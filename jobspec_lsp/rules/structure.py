@@ -226,9 +226,11 @@ def check(ctx: Context) -> None:
 
 
 def _int_fix(node):
-    if isinstance(node, Scalar) and isinstance(node.value, str) and node.value.strip().isdigit():
-        n = int(node.value)
-        if n >= 1:
+    from ..formats import ascii_int
+
+    if isinstance(node, Scalar) and isinstance(node.value, str):
+        n = ascii_int(node.value.strip())
+        if n is not None and n >= 1:
             return {"replacement": str(n)}
     return None
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .. import vocabulary
 from ..diagnostics import Severity, define
 from ..document import Mapping, Node, Scalar
+from ..formats import ascii_int
 from .attributes import SYSTEM_KEYS
 from .base import Context, Vertex, anchor_for_missing, describe, is_str
 
@@ -283,8 +284,9 @@ def _check_resources(ctx: Context) -> None:
         count = v.node.get("count")
         if isinstance(count, Mapping) or is_str(count):
             data = None
-            if is_str(count) and count.value.isdigit() and int(count.value) >= 1:
-                data = {"replacement": str(int(count.value))}
+            n = ascii_int(count.value) if is_str(count) else None
+            if n is not None and n >= 1:
+                data = {"replacement": str(n)}
             ctx.report(
                 COUNT_INT, count, f"V1 counts are plain integers, not {describe(count)}", data=data
             )
