@@ -1,13 +1,19 @@
 """The pre-commit hooks, run by the real pre-commit (`try-repo`) in a throwaway repo:
-the first run fixes and fails, the second passes."""
+the first run fixes and fails, the second passes; the scripts hook sees only batch
+scripts."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import yaml
 from helpers import REPO
+
+from jobspec_lsp.cli import precommit
+from jobspec_lsp.sources import SCRIPT_SUFFIXES
 
 MESSY = """version: 1
 tasks:
@@ -126,3 +132,61 @@ def test_precommit_try_repo(tmp_path):
     git("add", "-A", cwd=work)
     strict = run("jobspec-check")
     assert strict.returncode == 1 and "JS913" in strict.stdout, strict.stdout
+    (work / "jobspec.toml").unlink()
+    (work / "run.jobspec.yaml").write_text(TIDY)
+    # batch scripts: a bad directive fails the scripts hook; a plain shell script, a
+    # Slurm-only one and the jobspec are not its business
+    (work / "sim.sh").write_text(SCRIPT.replace("-t 10", "--tme 10"))
+    (work / "plain.sh").write_text(PLAIN)
+    (work / "slurm.sh").write_text("#!/bin/sh\n#SBATCH -N 2\nsrun ./sim\n")
+    (work / "job.flux").write_text(SCRIPT)
+    git("add", "-A", cwd=work)
+    scripts = run("jobspec-check-scripts")
+    assert scripts.returncode == 1, scripts.stdout + scripts.stderr
+    assert "sim.sh:3:8: error[JS570] flux batch has no option --tme" in scripts.stdout
+    for other in ("plain.sh", "slurm.sh", "job.flux", "run.jobspec.yaml"):
+        assert other not in scripts.stdout, scripts.stdout
+    assert run("jobspec-check").returncode == 0  # the jobspec hook does not read scripts
+    (work / "sim.sh").write_text(SCRIPT)
+    git("add", "-A", cwd=work)
+    fixed = run("jobspec-check-scripts")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    # only plain scripts: the hook runs and passes without a word
+    for f in ("sim.sh", "job.flux"):
+        (work / f).unlink()
+    git("add", "-A", cwd=work)
+    plain = run("jobspec-check-scripts")
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    assert "jobspec check (batch scripts)" in plain.stdout and "error" not in plain.stdout
+
+
+SCRIPT = "#!/bin/bash\n#flux: -N2 -n4\n#flux: -t 10\n\nflux run ./sim\n"
+PLAIN = "#!/bin/sh\n# flux run is not a directive\necho hello\n"
+
+
+def test_check_scripts_hook_takes_only_batch_scripts(tmp_path, capsys):
+    sim = tmp_path / "sim.sh"
+    sim.write_text(SCRIPT.replace("-t 10", "--tme 10"))
+    plain = tmp_path / "plain.sh"
+    plain.write_text(PLAIN)
+    assert precommit.main(["check-scripts", str(plain)]) == 0
+    assert capsys.readouterr() == ("", "")  # nothing checked, nothing said
+    # the hook's own args come first; they reach `jobspec check`
+    assert precommit.main(["check-scripts", str(plain), str(sim)]) == 1
+    out = capsys.readouterr().out
+    assert f"{sim}:3:8: error[JS570]" in out and "plain.sh" not in out
+    assert precommit.main(["check-scripts", "--ignore", "JS570", str(plain), str(sim)]) == 0
+    capsys.readouterr()
+    # an unreadable file is kept, so `jobspec check` says why
+    assert precommit.main(["check-scripts", str(tmp_path / "gone.sh")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert precommit.main(["nothing"]) == 2
+
+
+def test_scripts_hook_files_are_the_directory_search_suffixes():
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    pattern = re.compile(hooks["jobspec-check-scripts"]["files"])
+    for suffix in SCRIPT_SUFFIXES:
+        assert pattern.search(f"jobs/run{suffix}"), suffix
+    for other in ("run.py", "run.jobspec.yaml", "shell.sh.orig"):
+        assert not pattern.search(other), other
