@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from . import targets
+from .diagnostics import CodeList, read_codes, unknown_code
 
 # every key, its expected type in words, and what it does (docs/configuration.md)
 KEYS: dict[str, tuple[str, str]] = {
@@ -183,18 +184,28 @@ def _where(cfg: Path, key: str, sub: str | None = None) -> tuple[int, int]:
     return 1, 1
 
 
-def _codes(value) -> tuple[str, ...] | None:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+def _codes(value) -> CodeList | None:
+    """A configured list of codes read by the core's one reader; None for a value that
+    is no list of strings (nor one comma-separated string)."""
+    try:
+        return read_codes(value)
+    except TypeError:
         return None
-    from .diagnostics import RULES
 
-    out = []
-    for c in value:
-        code = c.strip().upper()
-        if not code.startswith("JS") or not any(r.startswith(code) for r in RULES):
-            return None
-        out.append(code)
-    return tuple(out)
+
+def _where_word(cfg: Path, line: int, column: int, word: str) -> tuple[int, int]:
+    """Line and column of ``word`` at or after (line, column): where an unknown code
+    is written in a list; (line, column) when it is not found."""
+    got = _load(cfg)
+    lines = (got[2] if got else "").splitlines()
+    for i in range(line - 1, len(lines)):
+        text = lines[i]
+        start = column - 1 if i == line - 1 else 0
+        for m in re.finditer(re.escape(word), text[start:]):
+            a, b = start + m.start(), start + m.end()
+            if (a == 0 or not text[a - 1].isalnum()) and (b == len(text) or not text[b].isalnum()):
+                return i + 1, a + 1
+    return line, column
 
 
 def load(path) -> Config:
@@ -218,6 +229,10 @@ def _build(cfg: Path | None, table: dict) -> Config:
         line, col = _where(cfg, key, sub)
         problems.append(Problem(cfg, line, col, message))
 
+    def bad_code(key: str, word: str, message: str, sub: str | None = None) -> None:
+        line, col = _where_word(cfg, *_where(cfg, key, sub), word)
+        problems.append(Problem(cfg, line, col, message))
+
     for key, value in table.items():
         if key not in KEYS:
             close = difflib.get_close_matches(key, list(KEYS), n=1)
@@ -230,7 +245,9 @@ def _build(cfg: Path | None, table: dict) -> Config:
             if codes is None:
                 bad(key, f"{where} {key} must be {want} (JS prefixes), not {value!r}")
             else:
-                kw[key] = codes
+                for word in codes.unknown:
+                    bad_code(key, word, f"{where} {key}: {unknown_code(word)}")
+                kw[key] = codes.codes
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 bad(key, f"{where} per-file-ignores must be {want}")
@@ -245,7 +262,10 @@ def _build(cfg: Path | None, table: dict) -> Config:
                         sub=glob,
                     )
                 else:
-                    pairs.append((glob, got))
+                    for word in got.unknown:
+                        message = f"{where} per-file-ignores {glob!r}: {unknown_code(word)}"
+                        bad_code(key, word, message, sub=glob)
+                    pairs.append((glob, got.codes))
             kw["per_file_ignores"] = tuple(pairs)
         elif key == "target":
             if value not in targets.TARGETS:

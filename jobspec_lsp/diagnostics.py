@@ -9,7 +9,11 @@ can use.  How it is shown (terminal, JSON, LSP) is the edges' business.
 
 from __future__ import annotations
 
+import difflib
 import enum
+import importlib
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +58,48 @@ class Diagnostic:
         return (self.start, self.end, self.code)
 
 
-RULES: dict[str, Rule] = {}
+# Every module that defines rules. Rules register when their module is imported; the
+# registry imports these on its first read, so whoever reads it sees every rule (a test
+# walks the package for `define(` calls and holds this list to them).
+RULE_MODULES = ("document", "targets", "rules", "suppress", "directives", "batch", "sbatch")
+
+
+class Registry(Mapping[str, Rule]):
+    """Code -> rule, complete before anyone reads it: the first read imports every
+    module of ``RULE_MODULES`` (lazily, so that those modules can import this one)."""
+
+    def __init__(self) -> None:
+        self._rules: dict[str, Rule] = {}
+        self._complete = False
+        self._loading = False
+
+    def _load(self) -> dict[str, Rule]:
+        if not self._complete and not self._loading:
+            self._loading = True  # a read while the modules are imported sees what is there
+            try:
+                for name in RULE_MODULES:
+                    importlib.import_module(f".{name}", __package__)
+                self._complete = True
+            finally:
+                self._loading = False
+        return self._rules
+
+    def add(self, rule: Rule) -> None:
+        if rule.code in self._rules:
+            raise ValueError(f"rule code {rule.code} defined twice")
+        self._rules[rule.code] = rule
+
+    def __getitem__(self, code: str) -> Rule:
+        return self._load()[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+RULES = Registry()
 
 # LSP diagnostic tags a rule's findings carry: "deprecated" (struck through) or
 # "unnecessary" (faded) -- the `after` dependency scheme, an unused suppression.
@@ -74,14 +119,69 @@ def define(
     **example_options,
 ) -> str:
     """Register a rule.  Codes are forever: never renumber or reuse one."""
-    if code in RULES:
-        raise ValueError(f"rule code {code} defined twice")
-    RULES[code] = Rule(
-        code, name, severity, summary, why.strip(), bad, good, applies, example_options
-    )
+    RULES.add(Rule(code, name, severity, summary, why.strip(), bad, good, applies, example_options))
     return code
 
 
 def matches(code: str, patterns) -> bool:
     """True when ``code`` starts with one of ``patterns`` (ruff-style prefixes: JS, JS2, JS201)."""
     return any(code.startswith(p) for p in patterns)
+
+
+# ------------------------------------------------------------------- lists of codes
+@dataclass(frozen=True)
+class CodeList:
+    """A list of rule codes or prefixes as a user wrote it, read (``read_codes``)."""
+
+    codes: tuple[str, ...]  # the ones that name a rule or a family, upper case, in order
+    unknown: tuple[str, ...]  # the ones that name no rule, as written (blanks stripped)
+
+    def problems(self) -> list[str]:
+        return [unknown_code(u) for u in self.unknown]
+
+
+def read_codes(value) -> CodeList:
+    """The one reader of rule-code lists, for the command line, the project
+    configuration and the editor's settings: a string of comma-separated codes, or a
+    list of such strings; commas and blanks separate, case does not matter.
+    A code or a prefix (``JS2``, ``JS20``, ``JS201``) is known when some rule's code
+    starts with it. ``TypeError`` for a value that is neither a string nor a list of
+    strings."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise TypeError("expected rule codes: a list of strings or one comma-separated string")
+    codes: list[str] = []
+    unknown: list[str] = []
+    for item in value:
+        for word in re.split(r"[,\s]+", item):
+            if not word:
+                continue
+            code = word.upper()
+            if not is_code_or_prefix(code):
+                if word not in unknown:
+                    unknown.append(word)
+            elif code not in codes:
+                codes.append(code)
+    return CodeList(tuple(codes), tuple(unknown))
+
+
+def is_code_or_prefix(code: str) -> bool:
+    """Whether ``code`` (upper case) is a rule's code or the start of one's."""
+    return code.startswith("JS") and any(c.startswith(code) for c in RULES)
+
+
+def unknown_code(word: str) -> str:
+    """What is wrong with a code that names no rule, with the nearest one if any."""
+    code = word.strip().upper()
+    family = code.rstrip("X")  # JS57x, JS5xx: a family written as in the docs
+    if family != code and is_code_or_prefix(family):
+        every = family + "x" * (len(code) - len(family))
+        return f"unknown rule code or prefix {word!r}; did you mean {family} (every {every})?"
+    close = difflib.get_close_matches(code, list(RULES), n=1, cutoff=0.6)
+    hint = (
+        f"; did you mean {close[0]}?"
+        if close
+        else " (a code is JS and three digits, such as JS201; `jobspec rules` lists them)"
+    )
+    return f"unknown rule code or prefix {word!r}{hint}"

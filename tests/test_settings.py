@@ -40,7 +40,7 @@ def test_an_empty_target_means_the_projects():
     [
         ({"target": "flux"}, "target", "jobspec.target: expected rfc, flux-core"),
         ({"versionRules": "V1"}, "version_rules", "jobspec.versionRules: expected auto or"),
-        ({"select": "JS2"}, "select", "jobspec.select: expected a list"),
+        ({"select": 2}, "select", "jobspec.select: expected a list"),
         ({"ignore": [8]}, "ignore", "jobspec.ignore: expected a list"),
         ({"files": []}, "files", "jobspec.files: expected a non-empty list"),
         ({"format": {"sortKeys": "yes"}}, "sort_keys", "jobspec.format.sortKeys: expected true"),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..analysis import VERSION_RULES, check
-from ..diagnostics import RULES, Severity
+from ..diagnostics import RULES, Severity, is_code_or_prefix, read_codes, unknown_code
 from ..document import parse, parse_bytes
 from ..sources import (
     CannotRead,
@@ -138,8 +138,8 @@ def _rediagnose(text: str, *, path, language, args, cfg, select, ignore):
 def cmd_check(args) -> int:
     from ..fixes import apply_fixes
 
-    cli_select = _codes(args.select)
-    cli_ignore = _codes(args.ignore) or []
+    cli_select = _codes(args.select, "--select")
+    cli_ignore = _codes(args.ignore, "--ignore") or []
     status = 0
     counts = {s: 0 for s in Severity}
     files_json = []
@@ -322,34 +322,37 @@ def _sarif(results: list[dict]) -> dict:
     }
 
 
-def _codes(values):
+def _codes(values, option: str):
+    """--select/--ignore (each may be given again, each a comma-separated list): the
+    codes, or a usage error naming every code that is no rule's."""
     if not values:
         return None
-    out = []
-    for v in values:
-        for code in v.split(","):
-            code = code.strip().upper()
-            if not code:
-                continue
-            if not code.startswith("JS") or not any(c.startswith(code) for c in RULES):
-                raise UsageError(f"unknown rule code or prefix {code!r} (see `jobspec rules`)")
-            out.append(code)
-    return out
+    got = read_codes(values)
+    if got.unknown:
+        raise UsageError("\njobspec: error: ".join(f"{option}: {p}" for p in got.problems()))
+    return list(got.codes) or None
 
 
 def cmd_rules(args) -> int:
     if args.code:
-        code = args.code.upper()
+        code = args.code.strip().upper()
         rule = RULES.get(code)
+        if rule is None and is_code_or_prefix(code):  # a family: its rules, as the list
+            for c in sorted(c for c in RULES if c.startswith(code)):
+                _rule_line(RULES[c])
+            return 0
         if rule is None:
-            raise UsageError(f"unknown rule code {args.code!r}")
+            raise UsageError(unknown_code(args.code))
         print(f"{rule.code} {rule.name} ({rule.severity.label})\n\n{rule.summary}\n\n{rule.why}\n")
         print("Bad:\n" + _indent(rule.bad) + "\nFixed:\n" + _indent(rule.good))
         return 0
     for code in sorted(RULES):
-        rule = RULES[code]
-        print(f"{rule.code}  {rule.severity.label:<11}  {rule.name:<32}  {rule.summary}")
+        _rule_line(RULES[code])
     return 0
+
+
+def _rule_line(rule) -> None:
+    print(f"{rule.code}  {rule.severity.label:<11}  {rule.name:<32}  {rule.summary}")
 
 
 def cmd_shape(args) -> int:
@@ -591,8 +594,8 @@ def build_parser() -> argparse.ArgumentParser:
     convert_cli.register(sub)  # one implementation of `jobspec convert` and `jobspec new`
     schema_cli.register(sub)  # one implementation of `jobspec schema`
 
-    r = sub.add_parser("rules", help="list rule codes, or explain one")
-    r.add_argument("code", nargs="?")
+    r = sub.add_parser("rules", help="list rule codes, explain one, or list a family (JS57)")
+    r.add_argument("code", nargs="?", metavar="CODE")
     r.set_defaults(func=cmd_rules)
 
     sh = sub.add_parser(

@@ -135,6 +135,7 @@ class JobspecServer(LanguageServer):
         self.cache: dict[str, Analysis] = {}
         self.project_targets: dict[str, str] = {}  # uri -> [tool.jobspec] target
         self.config_problems: set[str] = set()  # shown once each
+        self.settings_problems = ""  # what the settings got wrong, as last shown
         self.debouncer = Debouncer(self._publish)
         self.pull = False
         self.published: dict[str, int | None] = {}
@@ -464,13 +465,31 @@ def initialize(ls: JobspecServer, params: T.InitializeParams):
 
 
 def _use_settings(ls: JobspecServer, raw) -> None:
-    """Take a complete set of settings; what it gets wrong is logged, once per text."""
+    """Take a complete set of settings; what it gets wrong is logged, and shown in one
+    message when it differs from what the previous settings got wrong (so once per
+    change, not per document: initializationOptions and workspace/configuration
+    usually send the same)."""
     ls.settings = Settings.from_dict(raw)
+    shown = "\n".join(ls.settings.problems)
+    tell = bool(shown) and shown != ls.settings_problems
+    ls.settings_problems = shown
     for problem in ls.settings.problems:
         log.warning("settings: %s", problem)
         try:
             ls.window_log_message(
                 T.LogMessageParams(type=T.MessageType.Warning, message=f"jobspec-lsp: {problem}")
+            )
+        except Exception:  # noqa: BLE001 - no client to tell (tests): the log has it
+            pass
+    if tell:
+        n = len(ls.settings.problems)
+        try:
+            ls.window_show_message(
+                T.ShowMessageParams(
+                    T.MessageType.Warning,
+                    f"jobspec: {n} problem{'s' if n != 1 else ''} in the settings: "
+                    + "; ".join(ls.settings.problems),
+                )
             )
         except Exception:  # noqa: BLE001 - no client to tell (tests): the log has it
             pass

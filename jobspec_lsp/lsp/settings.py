@@ -9,7 +9,10 @@ sort-keys``), and an unset one falls back to the project's, then the default.
 
 A value of the wrong type or outside its choices is ignored (the default stays)
 and reported, so a typo in an editor's settings is seen instead of silently
-doing nothing. Pure: no LSP types.
+doing nothing. ``select``/``ignore`` are read by the core's one reader of code
+lists (:func:`jobspec_lsp.diagnostics.read_codes`): a code that names no rule is
+reported and left out, the others apply; a ``select`` of only unknown codes
+selects nothing, so every rule is reported. Pure: no LSP types.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import analysis
+from ..diagnostics import CodeList, read_codes
 from ..sources import JOBSPEC_GLOBS
 
 # keys clients send for themselves (VS Code, Neovim configs): not the server's, not errors
@@ -48,24 +52,32 @@ class Settings:
         def bad(key: str, want: str) -> None:
             s.problems.append(f"jobspec.{key}: expected {want}, not {raw[key]!r}; ignored")
 
-        def codes(key: str) -> list[str] | None:
+        def codes(key: str) -> CodeList | None:
             v = raw.get(key)
             if v is None:
                 return None
-            if isinstance(v, list) and all(isinstance(c, str) for c in v):
-                return [c.upper() for c in v]
-            bad(key, 'a list of rule codes or prefixes such as ["JS8"]')
-            return None
+            try:
+                got = read_codes(v)
+            except TypeError:
+                bad(key, 'a list of rule codes or prefixes such as ["JS8"]')
+                return None
+            s.problems.extend(f"jobspec.{key}: {p} -- left out" for p in got.problems())
+            return got
 
         for key in raw:
             if key not in KNOWN and key not in CLIENT_KEYS:
                 s.problems.append(f"jobspec.{key}: unknown setting (known: {', '.join(KNOWN)})")
         got = codes("select")
         if got is not None:
-            s.select = got or None
+            s.select = list(got.codes) or None
+            if got.unknown and not got.codes:  # never an empty selection that hides all
+                s.problems.append(
+                    "jobspec.select names no known rule, so every rule is reported (as "
+                    "without a select)"
+                )
         got = codes("ignore")
         if got is not None:
-            s.ignore = got
+            s.ignore = list(got.codes)
         if "versionRules" in raw:
             if raw["versionRules"] in analysis.VERSION_RULES:
                 s.version_rules = raw["versionRules"]
