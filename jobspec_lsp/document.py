@@ -731,8 +731,9 @@ class _Parser:
                     break
             return False
         except json.JSONDecodeError as exc:
-            off = exc.pos
-            self.report(SYNTAX, f"invalid JSON: {exc.msg}", off, min(off + 1, len(self.text)))
+            from .json_errors import describe
+
+            self.report(SYNTAX, *describe(self.text, exc))
             return False
         except RecursionError:
             self.report(
