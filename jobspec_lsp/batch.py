@@ -479,7 +479,7 @@ def value_problem(opt: Option, value: str) -> str | None:
         try:
             convert.parse_requires(value)
         except convert.UsageError as err:
-            return str(err)
+            return Limit(err) if "too deeply" in str(err) else str(err)
         return None
     if name == "dependency":
         try:
@@ -508,9 +508,15 @@ def value_problem(opt: Option, value: str) -> str | None:
         try:
             shape.expand(value)
         except shape.ShapeError as err:
-            return f"--resources-shape: {err.message}"
+            why = f"--resources-shape: {err.message}"
+            return Limit(why) if "levels" in err.message else why
         return None
     return None
+
+
+class Limit(str):
+    """A value this tool does not analyse (beyond its nesting limits) though Flux may
+    take it: a warning in checks, and `jobspec new` stops with it."""
 
 
 def begin_time_problem(value: str) -> str | None:
@@ -642,9 +648,9 @@ def conf_problem(value: str) -> str | None:
             if os.path.exists(os.path.join(where, value + ext)):
                 return None
     return (
-        f"--conf: no named configuration {_brief(value)} (Flux looks for {value}.toml "
-        "or .json in its configuration directories; write KEY=VALUE or a file name "
-        "ending in .toml or .json)"
+        f"--conf: no named configuration {_brief(value)} (Flux looks for NAME.toml or "
+        "NAME.json in its configuration directories, flux/config under $XDG_CONFIG_HOME "
+        "and $XDG_CONFIG_DIRS; write KEY=VALUE, or a file name ending in .toml or .json)"
     )
 
 
@@ -743,15 +749,9 @@ def _flux_checks(text: str) -> list[Diagnostic]:
         if g.value is not None:
             why = value_problem(g.option, g.value)
             if why:
-                out.append(
-                    Diagnostic(
-                        BAD_VALUE,
-                        E,
-                        why,
-                        g.value_start,
-                        min(max(g.value_end, g.value_start + 1), len(text)),
-                    )
-                )
+                a, b = _value_range(g)
+                severity = W if isinstance(why, Limit) else E
+                out.append(Diagnostic(BAD_VALUE, severity, why, a, b))
         if not g.option.repeat and g.option.long in seen:
             first = seen[g.option.long]
             out.append(
@@ -802,13 +802,122 @@ def _flux_checks(text: str) -> list[Diagnostic]:
                         nodes.value_end,
                     )
                 )
+    if not text.startswith("#!"):
+        out.append(
+            Diagnostic(
+                NO_SHEBANG,
+                E,
+                "flux batch refuses a script that does not start with '#!' (say which "
+                "interpreter runs it: #!/bin/sh, #!/bin/bash, ...)",
+                0,
+                max(1, min(len(text), text.find("\n") if "\n" in text else len(text))),
+            )
+        )
+    if not any(d.severity == E for d in out) and (
+        "setattr" in seen or "setopt" in seen or "conf" in seen
+    ):
+        out.extend(_built_problems(text, given))
     out.sort(key=Diagnostic.sort_key)
     return out
 
 
+def _value_range(g: Given) -> tuple[int, int]:
+    if g.value_end > g.value_start:
+        return g.value_start, g.value_end
+    return g.name.start, g.name.end
+
+
+def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
+    """What Flux refuses only once the jobspec is built from every option: a
+    --setattr/--setopt into a value that is not a mapping, a --conf that cannot be
+    merged, and attribute values job-ingest refuses (``system.duration=1h``), each at
+    the option that set it."""
+    from . import analysis
+    from .document import parse
+
+    try:
+        js = _build(text, "script", "/")
+    except BatchError as err:
+        if err.at is None:
+            return []
+        a, b = _value_range(err.at)
+        return [Diagnostic(BAD_VALUE, E, str(err), a, b)]
+    sets = [g for g in given if g.option.long == "setattr" and g.value]
+    if not sets:
+        return []
+    dumped = json.dumps(js)
+    doc = parse(dumped, "json")
+    out: list[Diagnostic] = []
+    for d in analysis.check(doc, language="json", target="flux-core"):
+        if d.severity != E:
+            continue
+        where = _path_at(doc.root, d.start)
+        g = next((g for g in reversed(sets) if _setattr_path(g.value or "")[: len(where)] == where or where[: len(_setattr_path(g.value or ""))] == _setattr_path(g.value or "")), None)
+        if g is not None:
+            a, b = _value_range(g)
+            out.append(Diagnostic(BAD_VALUE, E, f"{d.message} (Flux refuses the job)", a, b))
+    return out
+
+
+def _setattr_path(item: str) -> list[str]:
+    """The path under the jobspec of ``--setattr KEY[=VAL]``'s key."""
+    key = item.partition("=")[0]
+    if key.startswith("."):
+        return ["attributes", *key[1:].split(".")]
+    if key.startswith("attributes."):
+        return key.split(".")
+    if key.startswith(("user.", "system.")):
+        return ["attributes", *key.split(".")]
+    return ["attributes", "system", *key.split(".")]
+
+
+def _path_at(node, offset: int) -> list[str]:
+    """The keys leading to the innermost mapping entry holding ``offset``."""
+    from .document import Mapping, Sequence
+
+    path: list[str] = []
+    while True:
+        if isinstance(node, Mapping):
+            for k, v in node.pairs:
+                if k.start <= offset < max(v.end, k.end):
+                    path.append(str(k.value))
+                    node = v
+                    break
+            else:
+                return path
+        elif isinstance(node, Sequence):
+            for k, v in enumerate(node.items):
+                if v.start <= offset < v.end:
+                    path.append(str(k))
+                    node = v
+                    break
+            else:
+                return path
+        else:
+            return path
+
+
+NO_SHEBANG = define(
+    "JS583",
+    "batch-no-shebang",
+    E,
+    "A batch script that does not start with '#!'.",
+    why="`flux batch` runs the script as a program, so it refuses one whose first line "
+    "does not say which interpreter runs it (\"does not appear to start with '#!'\").",
+    bad=_S.replace("#!/bin/sh\n", "\n"),
+    good=_S,
+    script=True,
+)
+
+
 # --------------------------------------------------------------------------- jobspec
 class BatchError(ValueError):
-    pass
+    """A script `flux batch` refuses; ``at`` is the option given at fault, when one is."""
+
+    def __init__(self, message: str, at: Given | None = None, ours: bool = False):
+        super().__init__(message)
+        self.at = at
+        self.ours = ours  # this tool cannot build it, though Flux may
 
 
 SCRIPT_MODE = 0o100700  # a regular file, rwx for its owner: what flux batch writes
@@ -819,10 +928,18 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     ``text`` named ``name`` submitted from ``cwd``, without the environment and the
     resource limits (copied from the submitter).  :class:`BatchError` for a
     script `flux batch` refuses."""
-    script = directives.read(text)
     problems = [p for p in check_script(text) if p.severity == E]
     if problems:
         raise BatchError(problems[0].message)
+    limits = [p for p in check_script(text) if p.code == BAD_VALUE]
+    if limits:
+        raise BatchError(limits[0].message, ours=True)
+    return _build(text, name, cwd, extra)
+
+
+def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
+    """:func:`jobspec` for a script whose directives have been checked."""
+    script = directives.read(text)
     diags: list[Diagnostic] = []
     words = [directives.Word(w, 0, 0) for w in extra]
     given = parse_script(script, diags) + parse_words(words, diags)
@@ -834,10 +951,12 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
         if g.value is not None:
             why = value_problem(g.option, g.value)
             if why:
-                raise BatchError(why)
+                raise BatchError(why, g, ours=isinstance(why, Limit))
         if g.option.long == "begin-time":  # flux-core adds it to the dependencies, in order
             stamp = begin_timestamp(g.value or "")
             lists.setdefault("dependency", []).append(f"begin-time:{stamp}")
+        elif g.option.long in ("setopt", "setattr"):
+            lists.setdefault(g.option.long, []).append((g.value or "", g))
         elif g.option.repeat:
             lists.setdefault(g.option.long, []).append(g.value or "")
         else:
@@ -888,7 +1007,7 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     files: dict = {}
     conf: dict = {}
     for c in lists.get("conf", []):
-        conf = _merge_conf(conf, c)
+        conf = _merge_conf(conf, c, cwd)
     for b in lists.get("broker-opts", []):
         command.extend(b.split())
     if conf:
@@ -910,19 +1029,15 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     shell["exit-timeout"] = "none"
     if "signal" in o:
         shell["signal"] = signal_option(o["signal"])
-    for item in lists.get("setopt", []):
+    for item, g in lists.get("setopt", []):
         key, eq, raw = item.partition("=")
         val: object = 1
         if eq:
             try:
                 val = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):
                 val = raw
-        node = shell
-        parts = key.split(".")
-        for part in parts[:-1]:
-            node = node.setdefault(part, {})
-        node[parts[-1]] = val
+        _set_tree(shell, key, val, f"attributes.system.shell.options.{key}", g)
     system: dict = {
         "duration": 0,
         "cwd": o.get("cwd", cwd),
@@ -947,9 +1062,30 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
         "attributes": {"system": system},
         "version": 1,
     }
-    for item in lists.get("setattr", []):
-        convert._setattr(js, item)
+    for item, g in lists.get("setattr", []):
+        try:
+            convert._setattr(js, item)
+        except convert.UsageError as err:
+            raise BatchError(str(err), g) from None
+        except TypeError as err:
+            raise BatchError(f"--setattr {_brief(item)}: {err}", g) from None
     return js
+
+
+def _set_tree(tree: dict, key: str, value: object, shown: str, g: Given | None) -> None:
+    """``tree[a][b][c] = value`` for the key ``a.b.c``, levels made on demand, as Flux's
+    set_treedict does; :class:`BatchError` where a level is not a mapping."""
+    parts = key.split(".")
+    node = tree
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise BatchError(
+                f"failed to set {shown} to {_brief(json.dumps(value))}: {part} is already "
+                f"{_brief(json.dumps(node))}, not a mapping",
+                g,
+            )
+    node[parts[-1]] = value
 
 
 def shown_jobspec(text: str, path: str, fmt: str = "yaml") -> str:
@@ -968,38 +1104,65 @@ def shown_jobspec(text: str, path: str, fmt: str = "yaml") -> str:
     )
 
 
-def _merge_conf(conf: dict, value: str) -> dict:
-    """``--conf KEY=VALUE`` (VALUE JSON when it parses) or a JSON object; TOML and
-    files are not read here."""
-    text = value.strip()
-    if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError as err:
-            raise BatchError(f"--conf: {err}") from None
-        return _deep_merge(conf, data)
-    key, eq, raw = value.partition("=")
-    if not eq:
-        raise BatchError(f"--conf {value!r}: only KEY=VALUE and JSON are read here")
+def _merge_conf(conf: dict, value: str, cwd: str = ".") -> dict:
+    """``--conf=value`` merged into ``conf`` as Flux reads it (see :func:`conf_problem`):
+    a multi-line TOML or JSON text, KEY=VALUE (VALUE JSON when it parses), a .toml or
+    .json file (from ``cwd``), or a named configuration."""
+    import os
+
+    why = conf_problem(value)
+    if why:
+        raise BatchError(why)
     try:
-        val = json.loads(raw)
-    except ValueError:
-        val = raw
-    node: dict = {}
-    cur = node
-    parts = key.split(".")
-    for part in parts[:-1]:
-        cur = cur.setdefault(part, {})
-    cur[parts[-1]] = val
-    return _deep_merge(conf, node)
+        if "\n" in value:
+            try:
+                data = json.loads(value)
+            except ValueError:
+                data = _toml().loads(value)
+            return _deep_merge(conf, data)
+        if "=" in value:
+            key, _, raw = value.partition("=")
+            try:
+                val = json.loads(raw)
+            except ValueError:
+                val = raw
+            out = _deep_merge(conf, {})
+            _set_tree(out, key, val, key, None)
+            return out
+        suffix = os.path.splitext(value)[1]
+        paths = [os.path.join(cwd, value)] if suffix else []
+        for where in [] if suffix else _named_conf_dirs():
+            paths += [os.path.join(where, value + ext) for ext in (".toml", ".json")]
+        for path in paths:
+            if os.path.exists(path):
+                with open(path, "rb") as f:
+                    raw_bytes = f.read()
+                if path.endswith(".json"):
+                    return _deep_merge(conf, json.loads(raw_bytes))
+                return _deep_merge(conf, _toml().loads(raw_bytes.decode("utf-8")))
+        raise BatchError(f"--conf: {value}: no such file")
+    except RecursionError:
+        raise BatchError("--conf: the configuration nests too deeply to read") from None
+    except (OSError, ValueError) as err:
+        if isinstance(err, BatchError):
+            raise
+        raise BatchError(f"--conf {_brief(value)}: {err}") from None
 
 
 def _deep_merge(a: dict, b: dict) -> dict:
+    """``b`` merged into a copy of ``a`` (mappings merged key by key, anything else
+    replaced), without recursion: a configuration may nest thousands of levels."""
     out = dict(a)
-    for k, v in b.items():
-        out[k] = (
-            _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-        )
+    stack = [(out, b)]
+    while stack:
+        into, new = stack.pop()
+        for k, v in new.items():
+            old = into.get(k)
+            if isinstance(v, dict) and isinstance(old, dict):
+                into[k] = dict(old)
+                stack.append((into[k], v))
+            else:
+                into[k] = v
     return out
 
 

@@ -70,7 +70,21 @@ def parse(query: str) -> dict:
     except UnexpectedInput as err:  # pragma: no cover - the two above cover LALR
         pos = getattr(err, "pos_in_stream", 0) or 0
         raise ConstraintError(f"syntax error at column {pos + 1}", pos, pos + 1) from None
+    deep = formats.too_deep(tree, formats.MAX_NESTING * 3)  # a level is a few tree levels
+    if deep is not None:
+        at = _first_pos(deep)
+        raise ConstraintError(
+            f"the query nests too deeply to read (more than {formats.MAX_NESTING} levels "
+            "of parentheses or operators)",
+            at,
+            at + 1,
+        )
     return _Compiler(query).expr(tree.children[0])
+
+
+def _first_pos(tree) -> int:
+    tok = formats.leftmost_token(tree)
+    return (getattr(tok, "start_pos", 0) or 0) if tok is not None else 0
 
 
 def _unclosed_quote(query: str, pos: int) -> ConstraintError | None:

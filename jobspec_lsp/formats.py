@@ -31,6 +31,38 @@ from typing import Any
 MAX_DIGITS = 18
 
 
+# How deep a parsed string (a shape, a constraint query) may nest: far beyond any real
+# one, and well inside Python's recursion limit for the code that walks it.
+MAX_NESTING = 100
+
+
+def too_deep(tree, limit: int = MAX_NESTING):
+    """The first lark subtree nested deeper than ``limit`` levels (None when there is
+    none), found without recursion."""
+    from lark import Tree
+
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return node
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+    return None
+
+
+def leftmost_token(tree):
+    """The first token under a lark tree (None when it holds none), without recursion."""
+    from lark import Tree
+
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Tree):
+            return node
+        stack.extend(reversed(node.children))
+    return None
+
+
 def python_int(text: str) -> int | None:
     """``int(text)`` as Flux's Python commands read an option (Unicode digits,
     ``_`` separators, surrounding white space), or None where int() refuses: not a
@@ -181,6 +213,7 @@ _WORDS = {
     "SHAPE_NAME": "a name",
     "SHAPE_COUNT": "a count",
     "SHAPE_STRING": "a quoted string",
+    "SHAPE_SQSTRING": "a quoted string",
     "SHAPE_WORD": "a value",
 }
 

@@ -57,6 +57,15 @@ def parse_tree(text: str) -> Tree:
 def expand(text: str, label: str = DEFAULT_LABEL) -> list[dict]:
     """Shape string -> RFC 14 resources list (plain data)."""
     tree = parse_tree(text)
+    deep = formats.too_deep(tree, formats.MAX_NESTING * 2 + 1)  # a level: two tree levels
+    if deep is not None:
+        tok = formats.leftmost_token(deep)
+        raise ShapeError(
+            f"the shape nests more than {formats.MAX_NESTING} levels: jobspec-lsp reads no "
+            "deeper (no machine has such a resource graph)",
+            tok.start_pos,
+            tok.end_pos,
+        )
     vertices = _list(tree.children[0], text)
     slots = [v for v in _walk(vertices) if v[0] == "slot"]
     unlabeled = [v for v in slots if v[3] is None]
@@ -82,8 +91,8 @@ def _walk(vertices):
 
 def _vertex(node: Tree, text: str):
     """-> (type, type token, count, label, items, children, slash seen)"""
-    type_tok: Any = node.children[0]  # a SHAPE_NAME token (lark types its positions Optional)
-    vtype = str(type_tok)
+    type_tok: Any = node.children[0].children[0]  # lark types its positions Optional
+    vtype = _type_name(type_tok)
     count, items, children, label, has_with = 1, [], [], None, False
     for child in node.children[1:]:
         if child.data == "count":
@@ -129,6 +138,15 @@ def _vertex(node: Tree, text: str):
             type_tok.end_pos + 1,
         )
     return (vtype, type_tok, count, label, fields, children)
+
+
+def _type_name(tok) -> str:
+    text = str(tok)
+    if tok.type == "SHAPE_STRING":
+        return json.loads(text)
+    if tok.type == "SHAPE_SQSTRING":
+        return text[1:-1]
+    return text
 
 
 def _count(node: Tree):
@@ -254,11 +272,12 @@ def _collapse_vertex(v, path, sole_slot, label) -> str:
     if not isinstance(v, dict):
         raise ShapeError(f"{path} is not a mapping", path=path)
     vtype = v.get("type")
-    if not isinstance(vtype, str) or not _NAME.match(vtype):
+    if not isinstance(vtype, str) or not vtype:
         raise ShapeError(f"{path}: type {vtype!r} cannot be written in a shape", path=path)
     if "count" not in v:
         raise ShapeError(f"{path} ({vtype}) has no count", path=path)
-    out = vtype + _collapse_count(v["count"], f"{path} ({vtype})")
+    written = vtype if _NAME.match(vtype) else json.dumps(vtype)
+    out = written + _collapse_count(v["count"], f"{path} ({vtype})")
     items = []
     if vtype == "slot":
         lab = v.get("label")

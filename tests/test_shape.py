@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobspec_lsp.analysis import check
+from jobspec_lsp import formats, shape
 from jobspec_lsp.shape import ShapeError, collapse, expand, shape_of
 
 
@@ -222,7 +223,7 @@ def test_items_values_and_brackets(shape, expected):
         ("", 0, 0, "empty"),
         ("[node;core", 10, 10, "expected ';' or ']' at column 11"),
         ("node{a:1", 8, 8, "expected"),
-        ("node/", 5, 5, "expected '[' or a name at column 6"),
+        ("node/", 5, 5, "expected '[', a name or a quoted string at column 6"),
         ("node=", 5, 5, "expected"),
         ("node=/core", 5, 6, "found '/'"),
         ("node=0", 5, 6, "at least 1"),
@@ -260,7 +261,7 @@ def test_errors_have_offsets_and_say_what_was_expected(shape, start, end, words)
         ([{"type": "slot", "count": 1, "label": "a"}], "without resources"),
         ([{"type": "node", "count": 1, "with": []}], "non-empty"),
         ([], "non-empty"),
-        ([{"type": "a b", "count": 1}], "cannot be written"),
+        ([{"type": "", "count": 1}], "cannot be written"),
     ],
 )
 def test_collapse_names_the_vertex_it_cannot_write(resources, words):
@@ -405,3 +406,34 @@ def test_collapse_refuses_an_empty_count_string_with_its_reason():
     with pytest.raises(ShapeError) as info:
         collapse(res)
     assert "empty idset" in info.value.message and "resources[0].with[0]" in info.value.message
+
+
+@pytest.mark.parametrize(
+    "text,vtype",
+    [('slot/"gpu:a100"=2', "gpu:a100"), ("slot/'gpu'=2", "gpu"), ('slot/"a b"', "a b")],
+)
+def test_a_quoted_vertex_type_is_read_as_flux_reads_it(text, vtype):
+    """RFC 46 and Flux's own shape parser take any text in quotes as a type; collapse
+    writes it back quoted when it is no plain name."""
+    (slot,) = shape.expand(text)
+    (child,) = slot["with"]
+    assert child["type"] == vtype
+    assert shape.expand(shape.collapse([slot])) == [slot]
+
+
+def test_a_shape_nested_beyond_the_limit_is_refused_at_its_vertex():
+    text = "/".join(["node"] * 200)
+    with pytest.raises(shape.ShapeError) as err:
+        shape.expand(text)
+    assert "nests more than" in err.value.message
+    # the vertex past the limit: the 101st 'node'
+    assert err.value.start == len("node/") * formats.MAX_NESTING
+
+
+def test_cli_a_200_level_shape_is_refused_cleanly():
+    """Regression: a 200-level shape ended in a RecursionError traceback."""
+    proc = run_cli("shape", "/".join(["node"] * 200))
+    assert proc.returncode == 1
+    err = proc.stderr.decode()
+    assert "Traceback" not in err and "nests more than 100 levels" in err
+    assert len(err) < 1000

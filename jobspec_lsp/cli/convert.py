@@ -300,7 +300,10 @@ def _from_batch(argv: list[str]) -> int:
     try:
         js = batch.jobspec(text, path, os.getcwd(), extra)
     except batch.BatchError as err:
-        print(f"jobspec new: error: flux batch would refuse {path}: {err}", file=sys.stderr)
+        if err.ours:
+            print(f"jobspec new: error: cannot build the jobspec of {path}: {err}", file=sys.stderr)
+        else:
+            print(f"jobspec new: error: flux batch would refuse {path}: {err}", file=sys.stderr)
         return 1
     if fmt == "json":
         sys.stdout.write(json.dumps(js, indent=2, ensure_ascii=False) + "\n")
