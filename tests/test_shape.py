@@ -374,7 +374,7 @@ def test_cli_expands_to_yaml_and_json():
 
 def test_cli_error_echoes_the_shape_with_a_caret():
     proc = run_cli("shape", "slot=4/node/[socket=2;core=4")
-    assert proc.returncode == 2
+    assert proc.returncode == 1
     err = proc.stderr.decode().splitlines()
     assert err[0] == "jobspec: error: expected ';' or ']' at column 29, the end"
     assert err[1] == "  slot=4/node/[socket=2;core=4"
@@ -395,7 +395,7 @@ def test_cli_from_file(tmp_path):
     bad = tmp_path / "b.yaml"
     bad.write_text("resources: [{type: node, count: '1-3'}]\n")
     proc = run_cli("shape", "--from", bad)
-    assert proc.returncode == 2 and "resources[0] (node)" in proc.stderr.decode()
+    assert proc.returncode == 1 and "resources[0] (node)" in proc.stderr.decode()
     assert run_cli("shape").returncode == 2
 
 

@@ -383,7 +383,7 @@ def cmd_shape(args) -> int:
             print(shapes.collapse(resources, label=args.label))
         except shapes.ShapeError as err:
             print(f"jobspec: error: {path}: {err.message}", file=sys.stderr)
-            return 2
+            return 1
         return 0
     if args.shape is None:
         raise UsageError("give a SHAPE (e.g. slot=4/node/core=2) or --from FILE")
@@ -391,8 +391,12 @@ def cmd_shape(args) -> int:
         resources = shapes.expand(args.shape, label=args.label)
     except shapes.ShapeError as err:
         caret = " " * err.start + "^" * max(1, err.end - err.start)
-        print(f"jobspec: error: {err.message}\n  {args.shape}\n  {caret}", file=sys.stderr)
-        return 2
+        shown = args.shape
+        if len(shown) > 200:  # the part around the error, not a kilobyte of shape
+            lo = max(0, err.start - 60)
+            shown, caret = shown[lo : err.start + 80], caret[lo:]
+        print(f"jobspec: error: {err.message}\n  {shown}\n  {caret}", file=sys.stderr)
+        return 1  # a shape it refuses, as check's exit 1 (2 is for usage errors)
     if args.format == "json":
         print(json.dumps(resources, indent=2))
     else:
