@@ -52,7 +52,7 @@ def check(
         out = _for_target(doc, out, target, select, ignore)
     out.sort(key=Diagnostic.sort_key)
     if doc.language != "json":  # `# jobspec: ignore[...]` comments (JSON has none)
-        out = suppress.apply(doc.text, out, select, ignore)
+        out = suppress.apply(doc.text, out, select, ignore, doc)
     return out
 
 

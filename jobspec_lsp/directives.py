@@ -50,6 +50,17 @@ TRIPLE = define(
     good=_SCRIPT.replace("--job-name=sim", '--setattr=user.conf="""\n#flux: [x]\n#flux: """'),
     script=True,
 )
+LOOKALIKE = define(
+    "JS565",
+    "directive-sentinel-case",
+    E,
+    "A line that looks like a directive but whose sentinel Flux does not read.",
+    why="Flux reads `flux:` and `FLUX:` only; `#Flux:` (or any other mix of cases) is an "
+    "ordinary comment to it, so the options on that line are silently not used.",
+    bad=_SCRIPT.replace("#flux: --job-name", "#Flux: --job-name"),
+    good=_SCRIPT,
+    script=True,
+)
 SENTINEL_CHANGED = define(
     "JS562",
     "directive-sentinel-changed",
@@ -118,8 +129,13 @@ class Script:
 
 
 def has_sentinel(text: str) -> bool:
-    """Whether ``text`` holds an RFC 36 directive (a line starting with a sentinel)."""
-    return any(SENTINEL.match(line) for line in text.splitlines())
+    """Whether ``text`` holds an RFC 36 directive (a line starting with a sentinel), or
+    a line that looks like one in another case (``#Flux:``, which Flux ignores)."""
+    return _LOOKALIKE.search(text) is not None
+
+
+# a sentinel in any case: `#Flux:` is meant as one, but Flux reads only flux: and FLUX:
+_LOOKALIKE = re.compile(r"^[^\w\n\r]*flux:", re.M | re.I)
 
 
 def read(text: str) -> Script:
@@ -130,6 +146,7 @@ def read(text: str) -> Script:
     white-space splitting)."""
     script = Script(text)
     lines = _Lines(text)
+    _lookalikes(script)
     sentinel = prefix = None
     ended_at = None  # the line that ended the block
     multi: _Multi | None = None
@@ -212,6 +229,29 @@ def read(text: str) -> Script:
     if multi is not None:
         _unclosed(script, multi)
     return script
+
+
+def _lookalikes(script: Script) -> None:
+    """JS565 for each line whose sentinel is `flux:` in a case Flux does not read."""
+    text = script.text
+    for m in _LOOKALIKE.finditer(text):
+        tag = m.group(0)[-5:-1]
+        if tag in ("flux", "FLUX"):
+            continue
+        script.problems.append(
+            Diagnostic(
+                LOOKALIKE,
+                E,
+                f"{tag + ':'!r} is not a directive sentinel: Flux reads only 'flux:' or "
+                "'FLUX:', so it ignores this line (write "
+                f"{m.group(0)[:-5] + 'flux:'!r})",
+                m.end() - 5,
+                m.end(),
+                data={"replacement": "flux:"},
+            )
+        )
+        if len(script.problems) > 1000:
+            break
 
 
 class _Multi:

@@ -166,18 +166,31 @@ def explain_count(value, rtype: str | None) -> str:
     return "Not a valid count."
 
 
+_BEYOND = 2**64  # no count of resources comes near it; the series stops there
+
+
 def _series(lo, hi, op, operand, limit=6) -> str:
+    """The first terms of a range count. Each term is computed only while it stays
+    below 2**64: ``2 ^ 100`` would otherwise grow to numbers of millions of digits."""
     out: list[str] = []
     x = lo
+    if not isinstance(operand, int) or isinstance(operand, bool) or x >= _BEYOND:
+        return str(x) if isinstance(x, int) and x < _BEYOND else ""
     while len(out) < limit and (hi is None or x <= hi):
         out.append(x)
-        nxt = x + operand if op == "+" else x * operand if op == "*" else x**operand
+        if op == "^" and x > 1 and operand * x.bit_length() > 2 * _BEYOND.bit_length():
+            nxt = _BEYOND  # too large to compute, and beyond any count anyway
+        else:
+            nxt = x + operand if op == "+" else x * operand if op == "*" else x**operand
         if nxt <= x:
+            break
+        if nxt >= _BEYOND:
+            x = nxt
             break
         x = nxt
     if not out:
         return ""
-    more = hi is None or (x <= hi and len(out) == limit)
+    more = hi is None or x <= hi  # stopped at the limit, or past 64 bits, before max
     return ", ".join(map(str, out)) + (", …" if more else "")
 
 

@@ -75,15 +75,22 @@ def is_jobspec_name(name: str) -> bool:
 SCRIPT_SUFFIXES = (".sh", ".bash", ".batch", ".flux")  # searched in directories
 
 
-def is_script(name: str | None, text: str, slurm: bool = True) -> bool:
-    """Whether to check a file as a batch script: its name is not a jobspec's and it
-    holds an RFC 36 sentinel (or, with ``slurm``, an `#SBATCH` directive)."""
+def is_script(name: str | None, text: str, slurm: bool = True, shebang: bool = True) -> bool:
+    """Whether a file is a script rather than a jobspec: its name is not a jobspec's,
+    and it holds an RFC 36 sentinel (or a line that looks like one, ``#Flux:``), or,
+    with ``slurm``, an `#SBATCH` directive, or, with ``shebang``, it starts with ``#!``
+    or is named like a script (``SCRIPT_SUFFIXES``). A script is never read as YAML,
+    and never formatted."""
     from .directives import has_sentinel
     from .sbatch import has_directives
 
     if name and is_jobspec_name(Path(name).name):
         return False
-    return has_sentinel(text) or (slurm and has_directives(text))
+    if has_sentinel(text) or (slurm and has_directives(text)):
+        return True
+    return shebang and (
+        text.startswith(("#!", "\ufeff#!")) or bool(name and name.lower().endswith(SCRIPT_SUFFIXES))
+    )
 
 
 def _script_in_dir(path: Path) -> bool:
@@ -94,7 +101,8 @@ def _script_in_dir(path: Path) -> bool:
             head = fh.read(1 << 20).decode("utf-8", "replace")
     except OSError:
         return False
-    return is_script(path.name, head, slurm=False)  # a Slurm-only script is not ours to check
+    # a Slurm-only or a plain script is not ours to check
+    return is_script(path.name, head, slurm=False, shebang=False)
 
 
 def discover(paths) -> Iterator[tuple[str, Path | None, str | None]]:

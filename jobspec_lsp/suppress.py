@@ -41,9 +41,21 @@ class _Suppression:
     used: set
 
 
-def _find(text: str) -> list[_Suppression]:
+def _find(text: str, doc=None) -> list[_Suppression]:
+    """The suppression comments of ``text``: only real comments count, never the same
+    words inside a string (a YAML scalar of ``doc``, or a quoted part of the line)."""
+    import bisect
+
+    spans = _scalar_spans(doc) if doc is not None and doc.root is not None else None
+    starts = [a for a, _ in spans] if spans else []
     out = []
     for m in _COMMENT.finditer(text):
+        if spans is not None:
+            k = bisect.bisect_right(starts, m.start()) - 1
+            if k >= 0 and spans[k][0] <= m.start() < spans[k][1]:
+                continue  # inside a string's text
+        elif _quoted_at(text, m.start()):
+            continue
         codes = None
         if m.group(2) is not None:
             codes = tuple(c.strip().upper() for c in m.group(2).split(",") if c.strip())
@@ -52,12 +64,56 @@ def _find(text: str) -> list[_Suppression]:
     return out
 
 
-def apply(text: str, diags: list[Diagnostic], select=None, ignore=None) -> list[Diagnostic]:
+def _scalar_spans(doc) -> list[tuple[int, int]]:
+    """(start, end) of every scalar of a parsed document, in text order, found
+    without recursion."""
+    from .document import Mapping, Scalar, Sequence
+
+    spans = []
+    stack = [doc.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Scalar):
+            if node.style is not None:  # quoted and block scalars hold text a '#' may be in
+                spans.append((node.start, node.end))
+        elif isinstance(node, Mapping):
+            for k, v in node.pairs:
+                stack.extend((k, v))
+        elif isinstance(node, Sequence):
+            stack.extend(node.items)
+    spans.sort()
+    return spans
+
+
+def _quoted_at(text: str, at: int) -> bool:
+    """Whether ``at`` is inside '...' or "..." on its line (a script's line, or a YAML
+    document that could not be parsed)."""
+    quote = None
+    i = text.rfind("\n", 0, at) + 1
+    while i < at:
+        ch = text[i]
+        if quote is None:
+            if ch in "'\"":
+                quote = ch
+            elif ch == "\\":
+                i += 1
+        elif ch == quote:
+            quote = None
+        elif ch == "\\" and quote == '"':
+            i += 1
+        i += 1
+    return quote is not None
+
+
+def apply(
+    text: str, diags: list[Diagnostic], select=None, ignore=None, doc=None
+) -> list[Diagnostic]:
     """``diags`` without the suppressed ones, plus JS913 for each suppression (or listed
-    code) that suppressed nothing; ``select``/``ignore`` say which codes are enabled."""
+    code) that suppressed nothing; ``select``/``ignore`` say which codes are enabled;
+    ``doc``, the parsed document of ``text`` when there is one, tells its strings."""
     if "jobspec:" not in text:
         return diags
-    found = _find(text)
+    found = _find(text, doc)
     if not found:
         return diags
 

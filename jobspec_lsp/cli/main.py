@@ -189,7 +189,6 @@ def cmd_check(args) -> int:
             )
             new, applied = apply_fixes(analyse, text, unsafe=bool(args.unsafe_fixes))
             if applied:
-                fixed_total += len(applied)
                 if path is None:
                     sys.stdout.write(new)  # stdin: the fixed text goes to stdout
                 else:
@@ -202,6 +201,7 @@ def cmd_check(args) -> int:
                         )
                         status = 2
                         continue
+                fixed_total += len(applied)  # counted once they are on disk
                 if not args.quiet:
                     for code, title in applied:
                         print(f"{shown_path(shown)}: fixed {code}: {title}", file=sys.stderr)
@@ -416,7 +416,7 @@ def cmd_fmt(args) -> int:
     from ..positions import LineIndex
 
     status = 0
-    changed = unchanged = 0
+    changed = unchanged = unwritten = 0
     seen = 0
     warned: set[str] = set()
     for shown, path, error in discover(args.paths):
@@ -428,6 +428,15 @@ def cmd_fmt(args) -> int:
         if error is not None:
             print(f"jobspec: error: cannot read {shown}: {error}", file=sys.stderr)
             status = 2
+            continue
+        name = args.stdin_filename if path is None else str(path)
+        if is_script(name, text):
+            # fmt formats jobspec only: a script's text is the shell's (or Slurm's), and
+            # rewriting it as YAML would change what it does
+            if path is not None and shown == str(path) and shown in args.paths:
+                print(f"jobspec: {shown}: a script, not a jobspec: left as it is", file=sys.stderr)
+            if path is None and not (args.check or args.diff):
+                sys.stdout.write(text)
             continue
         seen += 1
         if path is None:
@@ -466,7 +475,8 @@ def cmd_fmt(args) -> int:
         if new == text:
             unchanged += 1
             continue
-        changed += 1
+        if args.diff or args.check:
+            changed += 1  # would be: nothing is written
         if args.diff:
             sys.stdout.writelines(
                 difflib.unified_diff(
@@ -489,14 +499,17 @@ def cmd_fmt(args) -> int:
                     f"jobspec: error: cannot write {shown}: {exc.strerror or exc}", file=sys.stderr
                 )
                 status = 2
+                unwritten += 1
                 continue
+            changed += 1  # counted once it is on disk
             if not args.quiet:
                 print(f"reformatted {shown}", file=sys.stderr)
-    if not args.quiet and (changed or unchanged):
+    if not args.quiet and (changed or unchanged or unwritten):
         verb = "would be reformatted" if (args.check or args.diff) else "reformatted"
         print(
             f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} "
-            f"{'already formatted' if (args.check or args.diff) else 'left unchanged'}",
+            f"{'already formatted' if (args.check or args.diff) else 'left unchanged'}"
+            + (f", {unwritten} could not be written" if unwritten else ""),
             file=sys.stderr,
         )
     if not seen and status == 0:

@@ -32,7 +32,7 @@ def is_batch_script(path: str) -> bool:
             head = fh.read(HEAD).decode("utf-8", "replace")
     except OSError:
         return True
-    return is_script(Path(path).name, head, slurm=False)
+    return is_script(Path(path).name, head, slurm=False, shebang=False)
 
 
 def check_scripts(argv: list[str]) -> int:
