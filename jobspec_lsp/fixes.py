@@ -8,9 +8,10 @@ the server turns them into LSP code actions.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Severity
 from .document import Document, Mapping, Scalar, Sequence
 
 
@@ -27,27 +28,41 @@ class Fix:
     edits: tuple[Edit, ...]
     code: str
     preferred: bool = False
+    # this fix of a rule in SAFE cannot, here, be shown to keep what Flux reads (a
+    # suppression inside a string, a command with shell syntax, a guessed encoding, ...)
+    unsafe: bool = False
 
     @property
     def safe(self) -> bool:
         """Whether `check --fix` applies it without --unsafe-fixes: the preferred fix of
-        a rule whose fix keeps what the user meant (see ``SAFE``)."""
-        return self.preferred and self.code in SAFE
+        a rule in ``SAFE``, unless this one is marked unsafe."""
+        return self.preferred and self.code in SAFE and not self.unsafe
 
 
-# Rules whose preferred fix writes the same meaning in the form Flux wants, never a
-# guess: a number for a quoted number, seconds for "1h", a quoted string where a
-# string is required, the file type bits a mode lacks, the size data has, a shape
-# spelt out, the unlimited duration V1 requires. Everything else -- a did-you-mean, a
-# removed key, a rewritten script -- is unsafe: shown in the editor, applied by
-# `check --fix` only with --unsafe-fixes.
-SAFE = frozenset(
+# What Flux reads is the data of the document (YAML 1.1, or JSON), or for a batch
+# script the jobspec `flux batch` builds from it with the lines its shell runs. A safe
+# fix is one of two kinds (docs/configuration.md, "Fixes"):
+#
+# REPAIRS fix an error Flux would refuse or misread, and change the one value the
+# error is about to what its message says: a number for a quoted number, seconds for
+# "1h", the string as written where a string is required, a command string's words,
+# the file type bits a mode lacks, the size the data has, a shape spelt out, the
+# unlimited duration V1 requires, utf-8 for utf8. Only on an error: they are reported
+# as errors, and a case where the intended value is a guess is marked unsafe.
+REPAIRS = frozenset(
     {
         "JS103", "JS104", "JS113", "JS313", "JS405", "JS406", "JS407", "JS409", "JS410",
-        "JS515", "JS525", "JS527", "JS528", "JS605", "JS608", "JS609", "JS905", "JS910",
-        "JS913",
+        "JS525", "JS527", "JS528", "JS605", "JS608", "JS609", "JS910",
     }
 )  # fmt: skip
+# COSMETIC fixes change how the document is written, never what Flux reads: a YAML 1.1
+# value written as every reader reads it (`yes` -> true), an unused suppression
+# comment removed. On a document with no error they are the only safe ones.
+COSMETIC = frozenset({"JS905", "JS913"})
+# Everything else -- a did-you-mean, a removed key, `after` renamed `afterstart` (the
+# same to flux-core, but another value), a rewritten script -- is unsafe: shown in the
+# editor, applied by `check --fix` only with --unsafe-fixes.
+SAFE = REPAIRS | COSMETIC
 
 
 def fixes_for(doc: Document, diag: Diagnostic) -> list[Fix]:
@@ -55,16 +70,71 @@ def fixes_for(doc: Document, diag: Diagnostic) -> list[Fix]:
     if fn is None:
         return []
     try:
-        return [f for f in fn(doc, diag) if f is not None]
+        got = [f for f in fn(doc, diag) if f is not None]
     except (KeyError, TypeError, ValueError, AttributeError):  # a fix never breaks the server
         return []
+    if diag.severity != Severity.ERROR and diag.code in REPAIRS:
+        # a repair changes what Flux reads: only safe on an error (a --target that
+        # accepts the value makes the finding a warning)
+        got = [replace(f, unsafe=True) for f in got]
+    return got
 
 
-def _replace(doc, d, text, title=None, preferred=True) -> Fix:
+def _replace(doc, d, text, title=None, preferred=True, unsafe=False) -> Fix | None:
     old = doc.text[d.start : d.end]
+    if doc.language != "script" and old[:1] in ("&", "!", "*"):
+        # an anchored, tagged or aliased node: the rules' replacements are written from
+        # the value alone, and would drop the anchor (breaking its aliases) or the tag
+        return None
+    if d.code in REPAIRS and (d.start, d.end) in _shared(doc):
+        unsafe = True  # the value is also used through an alias, where nothing is wrong
     return Fix(
-        title or f"Replace {old!r} with {text}", (Edit(d.start, d.end, text),), d.code, preferred
+        title or f"Replace {old!r} with {text}",
+        (Edit(d.start, d.end, text),),
+        d.code,
+        preferred,
+        unsafe,
     )
+
+
+def _shared(doc) -> set[tuple[int, int]]:
+    """The spans of the nodes reached by more than one path (an anchored node that
+    aliases or merge keys use again, and everything in it): computed once per
+    document, each node visited once."""
+    got = doc.derived.get("shared")
+    if got is not None:
+        return got
+    refs: dict[int, int] = {}
+    nodes: dict[int, object] = {}
+    children: dict[int, list] = {}
+    stack = [doc.root] if doc.root is not None else []
+    while stack:
+        n = stack.pop()
+        if id(n) in nodes:
+            continue
+        nodes[id(n)] = n
+        if isinstance(n, Mapping):
+            kids = [x for pair in n.pairs for x in pair if x is not None]
+        elif isinstance(n, Sequence):
+            kids = list(n.items)
+        else:
+            kids = []
+        children[id(n)] = kids
+        for k in kids:
+            refs[id(k)] = refs.get(id(k), 0) + 1
+            stack.append(k)
+    got = set()
+    stack = [nodes[i] for i, c in refs.items() if c > 1]
+    seen: set[int] = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        got.add((n.start, n.end))  # type: ignore[attr-defined]
+        stack.extend(children.get(id(n), ()))
+    doc.derived["shared"] = got
+    return got
 
 
 def _data(d, key):
@@ -75,9 +145,46 @@ def _replacement(doc, d):
     rep = _data(d, "replacement")
     if rep is None:
         return []
+    old = doc.text[d.start : d.end]
+    unsafe = False
     if isinstance(rep, list):  # a command string split into words
-        rep = "[" + ", ".join(_yaml_scalar(w) for w in rep) + "]"
-    return [_replace(doc, d, str(rep))]
+        unsafe = not _plain_words(old)
+        if doc.language == "json":
+            rep = json.dumps(rep, ensure_ascii=False)
+        else:
+            rep = "[" + ", ".join(_yaml_scalar(w) for w in rep) + "]"
+    elif rep == f'"{old}"' or rep == json.dumps(old):  # the value as written, quoted
+        unsafe = old in _NULLS  # "null" for null is no evident meaning: remove it, or name it
+    elif d.code == "JS525":  # a near encoding: only its own name spelt otherwise
+        unsafe = _spelling(_unquoted(old)) != _spelling(str(rep))
+    elif d.code == "JS527":  # the file type bits of a regular file: only an entry with data
+        entry = _parent_mapping(doc, d.start)
+        unsafe = entry is None or entry.key_node("data") is None
+    return [_replace(doc, d, str(rep), unsafe=unsafe)]
+
+
+# what YAML 1.1 (and JSON) read as null
+_NULLS = frozenset({"~", "null", "Null", "NULL"})
+# characters a shell gives a meaning to: a command string holding one is not just words
+_SHELL = frozenset("'\"\\$`|&;<>()*?[]{}~#!\n\r")
+
+
+def _plain_words(source: str) -> bool:
+    """Whether a command string (its source text) is words a shell would split the same
+    way, none of them an assignment: then its list of words is what was meant."""
+    text = _unquoted(source)
+    words = text.split()
+    return bool(words) and not (set(text) & _SHELL) and "=" not in words[0]
+
+
+def _unquoted(source: str) -> str:
+    if len(source) >= 2 and source[0] == source[-1] and source[0] in "'\"":
+        return source[1:-1]
+    return source
+
+
+def _spelling(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
 
 
 def _suggestion(doc, d):
@@ -91,7 +198,8 @@ def _suggestion(doc, d):
         and any(k.start == d.start for k, _ in mapping.pairs)
     ):
         return []  # renaming this key would duplicate an existing one
-    return [_replace(doc, d, s, f"Change to {s!r}")]
+    fix = _replace(doc, d, s, f"Change to {s!r}")
+    return [fix] if fix else []
 
 
 def _ambiguous(doc, d):
@@ -108,7 +216,9 @@ def _ambiguous(doc, d):
     out = []
     for i, alt in enumerate(alts):
         title = f"Write {alt} (what Flux reads)" if i == 0 else f"Write {alt} (keep it a string)"
-        out.append(_replace(doc, d, alt, title, preferred=i == preferred))
+        # the string is another value: where a string is required that repairs the
+        # error reported there (JS313, JS407), whose own fix is the safe one
+        out.append(_replace(doc, d, alt, title, preferred=i == preferred, unsafe=i > 0))
     return out
 
 
@@ -222,11 +332,12 @@ def add_system_edits(doc) -> list[Edit]:
     key = doc.root.key_node("attributes")
     if not isinstance(attrs, Mapping):
         return []
-    if attrs.flow:
+    if attrs.flow or doc.language == "json":
+        system = '"system": {"duration": 0}' if doc.language == "json" else "system: {duration: 0}"
         if attrs.pairs:
             first = attrs.pairs[0][0]
-            return [Edit(first.start, first.start, "system: {duration: 0}, ")]
-        return [Edit(attrs.start, attrs.end, "{system: {duration: 0}}")]
+            return [Edit(first.start, first.start, system + ", ")]
+        return [Edit(attrs.start, attrs.end, "{" + system + "}")]
     col = _child_indent(doc, attrs, key.start - _line_bounds(doc, key.start)[1])
     first = attrs.pairs[0][0]
     line, start, _ = _line_bounds(doc, first.start)
@@ -239,11 +350,12 @@ def add_duration_edits(doc) -> list[Edit]:
     system = attrs.get("system") if isinstance(attrs, Mapping) else None
     if not isinstance(system, Mapping):
         return []
-    if system.flow:
+    if system.flow or doc.language == "json":
+        duration = '"duration": 0' if doc.language == "json" else "duration: 0"
         if system.pairs:
             first = system.pairs[0][0]
-            return [Edit(first.start, first.start, "duration: 0, ")]
-        return [Edit(system.start, system.end, "{duration: 0}")]
+            return [Edit(first.start, first.start, duration + ", ")]
+        return [Edit(system.start, system.end, "{" + duration + "}")]
     first = system.pairs[0][0]
     line, start, _ = _line_bounds(doc, first.start)
     return [Edit(start, start, " " * (first.start - start) + "duration: 0\n")]
@@ -251,16 +363,19 @@ def add_duration_edits(doc) -> list[Edit]:
 
 def _add_system(doc, d):
     edits = add_system_edits(doc)
-    return (
-        [Fix("Add attributes.system with duration: 0 (unlimited)", tuple(edits), d.code, True)]
-        if edits
-        else []
-    )
+    attrs = doc.root.get("attributes")
+    shared = attrs is not None and (attrs.start, attrs.end) in _shared(doc)
+    title = "Add attributes.system with duration: 0 (unlimited)"
+    return [Fix(title, tuple(edits), d.code, True, shared)] if edits else []
 
 
 def _add_duration(doc, d):
     edits = add_duration_edits(doc)
-    return [Fix("Add duration: 0 (unlimited)", tuple(edits), d.code, True)] if edits else []
+    if not edits:
+        return []
+    system = doc.root.get("attributes").get("system")
+    shared = (system.start, system.end) in _shared(doc)
+    return [Fix("Add duration: 0 (unlimited)", tuple(edits), d.code, True, shared)]
 
 
 def _remove_key(doc, d):
@@ -292,17 +407,16 @@ def _expand_shape(doc, d):
 
     key = doc.root.key_node("resources")
     value = doc.root.get("resources")
+    title = f"Expand the shape {_data(d, 'shape')!r} into resource vertices"
+    if doc.language == "json":
+        text = json.dumps(resources, ensure_ascii=False)
+        return [Fix(title, (Edit(value.start, value.end, text),), d.code, True)]
+    if doc.text[key.end : value.start].strip() != ":" or doc.text[value.start] in "&!*":
+        return []  # the value is written elsewhere (an alias), tagged or anchored
     col = key.start - _line_bounds(doc, key.start)[1]
     dumped = yaml.safe_dump(resources, sort_keys=False, default_flow_style=False, indent=2)
     body = "".join("\n" + " " * (col + 2) + line if line else "\n" for line in dumped.splitlines())
-    return [
-        Fix(
-            f"Expand the shape {_data(d, 'shape')!r} into resource vertices",
-            (Edit(key.end + 1, value.end, body),),
-            d.code,
-            True,
-        )
-    ]
+    return [Fix(title, (Edit(key.end + 1, value.end, body),), d.code, True)]
 
 
 def _yaml_scalar(s: str) -> str:
@@ -323,15 +437,110 @@ def _edits(doc, d):
     return [Fix(_data(d, "title"), tuple(Edit(a, b, t) for a, b, t in edits), d.code, True)]
 
 
+def _unused_suppression(doc, d):
+    """JS913: the comment removed -- safe only where it is a comment to every reader:
+    outside every YAML value; in a script, a line the shell skips and no directive word
+    (the script's text is part of what Flux runs)."""
+    got = _edits(doc, d)
+    if not got:
+        return []
+    (fix,) = got
+    line_end = doc.text.find("\n", d.end)
+    rest = doc.text[d.end : len(doc.text) if line_end < 0 else line_end]
+    if rest.strip() and any(e.text == "" for e in fix.edits):
+        # more comment text after it ("# jobspec: ignore[JS201] why"): removing only the
+        # suppression would make that text part of the line's value; keep it a comment
+        fix = replace(fix, edits=(Edit(d.start, d.end, "#"),))
+    if doc.language == "script":
+        only_comment = all(_script_comment(doc.text, e) for e in fix.edits)
+    else:
+        only_comment = all(_yaml_comment(doc, e) for e in fix.edits)
+    return [fix if only_comment else replace(fix, unsafe=True)]
+
+
+def _yaml_comment(doc, e: Edit) -> bool:
+    """Whether the text ``e`` removes holds no part of any value (a `# jobspec:` inside a
+    quoted or block scalar is the value's text) and its removal joins no blank lines to
+    a block scalar's end (a `|+` scalar keeps them)."""
+    for node in _scalars(doc):
+        if node.start < e.end and e.start < node.end:
+            return False
+        if (
+            node.style in ("|", ">")
+            and node.end <= e.start
+            and not doc.text[node.end : e.start].strip()
+        ):
+            return False
+    return True
+
+
+def _scalars(doc) -> list[Scalar]:
+    """Every scalar of the document, keys too (computed once per document)."""
+    got = doc.derived.get("scalars")
+    if got is None:
+        got = []
+        stack = [doc.root] if doc.root is not None else []
+        while stack:
+            n = stack.pop()
+            if isinstance(n, Scalar):
+                got.append(n)
+            elif isinstance(n, Mapping):
+                for k, v in n.pairs:
+                    stack.extend(x for x in (k, v) if x is not None)
+            elif isinstance(n, Sequence):
+                stack.extend(n.items)
+        doc.derived["scalars"] = got
+    return got
+
+
+# a script run by a POSIX shell: `#!/bin/sh`, `#!/usr/bin/env bash -l`, ...
+_SHELL_LINE = re.compile(
+    r"#![ \t]*\S*/(?:env[ \t]+(?:-\S*[ \t]+)*)?(?:ba|da|k|mk|z)?sh(?:[ \t]|$)", re.M
+)
+# in a script's body, what could make a later '#' part of a word, a string or a
+# here-document rather than a comment: then removing it is not shown to be harmless
+_SHELL_OPENERS = ("'", '"', "`", "\\", "<<", "$(", "${", "((")
+
+
+def _script_comment(text: str, e: Edit) -> bool:
+    """Whether the text ``e`` removes from a batch script is a comment to the shell and
+    to `flux batch`: in the leading comment lines (not the interpreter line, outside
+    every directive word), or in a body where nothing before it opens a string."""
+    from . import directives
+
+    if not _SHELL_LINE.match(text):
+        return False  # another interpreter: its comments and strings are not the shell's
+    line_start = text.rfind("\n", 0, e.start) + 1
+    if line_start == 0:
+        return False  # the interpreter line: the kernel passes the rest to the interpreter
+    lines = text[:line_start].splitlines()
+    header = all(not ln.strip() or ln.lstrip().startswith("#") for ln in lines)
+    if header and text[line_start : e.start].lstrip().startswith("#"):
+        script = directives.read(text)
+        if script.problems:
+            return False
+        return not any(w.start < e.end and e.start < w.end for w in script.words)
+    body = len("".join(ln + "\n" for ln in lines[: _header_lines(lines)]))
+    return not any(o in text[body : e.start] for o in _SHELL_OPENERS)
+
+
+def _header_lines(lines: list[str]) -> int:
+    n = 0
+    while n < len(lines) and (not lines[n].strip() or lines[n].lstrip().startswith("#")):
+        n += 1
+    return n
+
+
 def _slurm_variable(doc, d):
     rep = _data(d, "replace")
-    return [_replace(doc, d, rep, _data(d, "title"))] if rep else []
+    fix = _replace(doc, d, rep, _data(d, "title")) if rep else None
+    return [fix] if fix else []
 
 
 _FIXERS = {
     "JS570": _replacement,  # a batch directive's misspelt option
     "JS590": _edits,
-    "JS913": _edits,
+    "JS913": _unused_suppression,
     "JS595": _slurm_variable,
     "JS102": _suggestion,
     "JS306": _suggestion,

@@ -1,0 +1,3 @@
+#!/bin/sh # jobspec: ignore
+#flux: -N1
+hostname
