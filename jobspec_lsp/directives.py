@@ -535,3 +535,26 @@ def _split(logical: str) -> tuple[tuple[str, int, int], ...] | str:
                 break
             i = nl + 1
     return tuple(out)
+
+
+_RUN_OF_QUOTES = re.compile(r"""["']{3}""")
+
+
+def quote(value: str) -> str:
+    """``value`` written as one directive word that Flux reads back exactly: bare when
+    it can be, else in double quotes, else in single quotes (shell quoting such as
+    ``'it'"'"'s'`` holds three quote characters in a row, which Flux's directive
+    reader takes for a triple quote and refuses). Checked against this module's own
+    reading, which is Flux's."""
+    import shlex
+
+    candidates = [shlex.quote(value)]  # the usual shell spelling, when Flux reads it
+    candidates.append('"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    candidates.append("'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'")
+    for c in candidates:
+        if _RUN_OF_QUOTES.search(c) or "\n" in c:
+            continue
+        words = _split(c)
+        if not isinstance(words, str) and len(words) == 1 and words[0][0] == value:
+            return c
+    raise ValueError(f"{value!r} cannot be written in one directive")

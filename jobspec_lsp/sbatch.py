@@ -19,7 +19,6 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -543,7 +542,20 @@ class _Context:
     nodes: int | None = None
     ntasks: int | None = None
     per_node: int | None = None
+    cpus: int = 1  # --cpus-per-task
+    node_gpus: int | None = None  # --gres=gpu:N or --gpus-per-node=N
     sized: bool = False  # some option gives the size
+    sentinel: str = "#flux:"  # the one the script already uses, else Flux's usual
+
+    @property
+    def node_slots(self) -> bool:
+        """Whether the job is carried as one slot per node holding the node's tasks'
+        cores and its gpus: a gpu count per node that its tasks cannot share evenly
+        (-N2 --ntasks-per-node=4 --gres=gpu:2) is kept that way, not dropped."""
+        s = self.slots_per_node
+        return bool(
+            self.nodes and self.node_gpus and s and s > 1 and self.node_gpus % s != 0
+        )
 
     @property
     def slots(self) -> int:
@@ -598,12 +610,31 @@ def _opt(item: _Item, short: str | None, long: str, value: str | None = None) ->
 
 
 def _q(value: str) -> str:
-    return shlex.quote(value) if value else "''"
+    """``value`` as one word of a `#flux:` directive, quoted so Flux reads it back."""
+    from . import directives
+
+    try:
+        return directives.quote(value)
+    except ValueError:
+        raise _NotCarried(f"{value!r} cannot be written in one directive") from None
+
+
+_NODE_SLOTS = "carried by the slot per node (see -N)"
 
 
 def _c_nodes(item, ctx, out):
     n, ranged = _node_count(item.value)
     out.flux.append(_opt(item, "N", "nodes", str(n)))
+    if ctx.node_slots:
+        s = ctx.slots_per_node
+        out.flux.extend([f"--nslots={n}", f"--cores-per-slot={s * ctx.cpus}"])
+        out.notes.append(
+            f"each node is one slot of {s * ctx.cpus} cores and {ctx.node_gpus} gpus, as "
+            f"its {s} tasks cannot share {ctx.node_gpus} gpus evenly in Flux; start them "
+            f"inside with flux run -N{n} -n{n * s}"
+            + (f" -c{ctx.cpus}" if ctx.cpus > 1 else "")
+        )
+        return
     if ranged:
         out.notes.append(f"a node range: Flux gets exactly {n} nodes, the minimum")
     if not ctx.ntasks and not ctx.per_node:
@@ -613,11 +644,17 @@ def _c_nodes(item, ctx, out):
 
 
 def _c_ntasks(item, ctx, out):
+    if ctx.node_slots:
+        out.notes.append(_NODE_SLOTS)
+        return
     out.flux.append(_opt(item, "n", "nslots", str(_count(item.value, "--ntasks"))))
 
 
 def _c_tasks_per_node(item, ctx, out):
     k = _count(item.value, "--ntasks-per-node")
+    if ctx.node_slots:
+        out.notes.append(_NODE_SLOTS)
+        return
     if ctx.ntasks:
         if ctx.nodes and ctx.ntasks != ctx.nodes * k:
             raise _NotCarried(
@@ -632,6 +669,9 @@ def _c_tasks_per_node(item, ctx, out):
 
 
 def _c_cpus_per_task(item, ctx, out):
+    if ctx.node_slots:
+        out.notes.append(_NODE_SLOTS)
+        return
     out.flux.append(_opt(item, "c", "cores-per-slot", str(_count(item.value, "--cpus-per-task"))))
 
 
@@ -652,6 +692,9 @@ def _gpu_count(value: str, what: str, out: _Out) -> int:
 
 
 def _per_node(item, ctx, out, per_node: int, what: str):
+    if ctx.node_slots:
+        out.flux.append(_gpus_per_slot(item, per_node))
+        return
     s = ctx.slots_per_node
     if s is None:
         raise _NotCarried(
@@ -1041,11 +1084,36 @@ def _context(reading: Reading) -> _Context:
                     ctx.ntasks = _count(it.value or "", "")
                 elif it.option.how == "tasks_per_node":
                     ctx.per_node = _count(it.value or "", "")
+                elif it.option.how == "cpus_per_task":
+                    ctx.cpus = _count(it.value or "", "")
+                elif it.option.how == "gpus_per_node":
+                    ctx.node_gpus = _gpu_count(it.value or "", "", _Out())
+                elif it.option.how == "gres":
+                    parts = (it.value or "").split(",")
+                    if len(parts) == 1 and parts[0].partition(":")[0] == "gpu":
+                        ctx.node_gpus = _gpu_count(
+                            parts[0][len("gpu") :].lstrip(":") or "1", "", _Out()
+                        )
             except _NotCarried:
                 continue
             if it.option.how in SIZE:
                 ctx.sized = True
     return ctx
+
+
+def _flux_block(text: str, ctx: _Context) -> bool:
+    """Read the script's own Flux directives, if any: their sentinel becomes the one
+    the conversion writes (Flux refuses a second one), and whether they already give
+    the job a size (then no `--nslots=1` is added: converting twice changes nothing)."""
+    from . import batch, directives
+
+    script = directives.read(text)
+    if script.sentinel is None:
+        return False
+    ctx.sentinel = script.sentinel
+    sink: list[Diagnostic] = []
+    given = {g.option.long for g in batch.parse_script(script, sink)}
+    return bool(given & {"nodes", "nslots", "resources-shape"})
 
 
 @functools.lru_cache(maxsize=64)
@@ -1065,6 +1133,7 @@ def convert_script(text: str) -> Conversion:
             )
         )
     ctx = _context(reading)
+    flux_sized = _flux_block(text, ctx)
     edits: list[Edit] = []
     replaced: dict[int, str] = {}
     last_end = None
@@ -1112,7 +1181,7 @@ def convert_script(text: str) -> Conversion:
         trailing = text[line.words_end : line.end]
         parts = []
         if flux:
-            parts.append("#flux: " + " ".join(flux) + trailing)
+            parts.append(f"{ctx.sentinel} " + " ".join(flux) + trailing)
         if kept:
             words = " ".join(w for _, w in sorted(kept))
             parts.append("#SBATCH " + words + ("" if flux else trailing))
@@ -1125,7 +1194,7 @@ def convert_script(text: str) -> Conversion:
             cut = line.end + (1 if text[line.end : line.end + 1] == "\n" else 0)
             edits.append(Edit(line.start, cut, ""))
             replaced[line.start] = ""
-    if reading.lines and not ctx.sized:
+    if reading.lines and not ctx.sized and not flux_sized:
         first = reading.lines[0]
         diags.append(
             Diagnostic(
@@ -1138,7 +1207,7 @@ def convert_script(text: str) -> Conversion:
             )
         )
         at = last_end if last_end is not None else reading.lines[-1].end
-        edits.append(Edit(at, at, "\n#flux: --nslots=1"))
+        edits.append(Edit(at, at, f"\n{ctx.sentinel} --nslots=1"))
     diags.sort(key=Diagnostic.sort_key)
     edits.sort(key=lambda e: (e.start, e.end))
     out_text = apply(text, edits)
@@ -1164,11 +1233,100 @@ _CMD = re.compile(r"s(?:" + "|".join(c[1:] for c in COMMANDS) + r")(?![\w.-])")
 _WORDISH = re.compile(r"[\w.$-]")
 
 
+_SHELL_STOP = re.compile(r"[#\\'\"\n]|<<")
+_HEREDOC = re.compile(r"<<(-?)[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([A-Za-z_][\w]*))")
+
+
+def shell_literals(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the parts of a shell script where `$` expands nothing: comments,
+    '...' strings, a backslash-escaped character, and here-documents whose delimiter is
+    quoted (``<<'EOF'``). One pass over the text, in order; a reading good enough to keep
+    the SLURM_* findings and their fixes out of text the shell prints as it is."""
+    spans: list[tuple[int, int]] = []
+    heredocs: list[tuple[str, bool, bool]] = []  # (delimiter, literal, strip tabs)
+    n = len(text)
+    i = 0
+    dquote = False
+    while i < n:
+        m = _SHELL_STOP.search(text, i)
+        if m is None:
+            break
+        i = m.start()
+        ch = m.group(0)
+        if ch == "\n":
+            i += 1
+            while heredocs and not dquote:  # the bodies start on the next line
+                delim, literal, strip = heredocs.pop(0)
+                body = i
+                while i < n:
+                    nl = text.find("\n", i)
+                    end = n if nl < 0 else nl
+                    line = text[i:end]
+                    if (line.lstrip("\t") if strip else line) == delim:
+                        if literal:
+                            spans.append((body, i))
+                        i = end + 1 if nl >= 0 else n
+                        break
+                    i = end + 1 if nl >= 0 else n
+                else:
+                    if literal:
+                        spans.append((body, n))
+            continue
+        if ch == "\\":
+            spans.append((i, min(i + 2, n)))
+            i += 2
+            continue
+        if ch == '"':
+            dquote = not dquote
+            i += 1
+            continue
+        if dquote:
+            i += 1
+            continue
+        if ch == "'":
+            end = text.find("'", i + 1)
+            end = n if end < 0 else end + 1
+            spans.append((i, end))
+            i = end
+            continue
+        if ch == "#":
+            if i == 0 or text[i - 1] in " \t\n;&|()":
+                end = text.find("\n", i)
+                end = n if end < 0 else end
+                spans.append((i, end))
+                i = end
+            else:
+                i += 1
+            continue
+        h = _HEREDOC.match(text, i)
+        if h is None:
+            i += 2
+            continue
+        quoted = h.group(2) is not None or h.group(3) is not None or text[i + 2 :].lstrip(
+            "-  \t"
+        ).startswith("\\")
+        delim = next(g for g in h.group(2, 3, 4) if g is not None)
+        heredocs.append((delim, quoted, bool(h.group(1))))
+        i = h.end()
+    return spans
+
+
 def body_diagnostics(text: str) -> list[Diagnostic]:
-    """`SLURM_*` variables and Slurm commands in the script's non-comment lines."""
+    """`SLURM_*` variables and Slurm commands in the script's non-comment lines; a
+    variable where the shell expands nothing ('...', \\$, a quoted here-document) is
+    left alone: it means the same under Flux."""
+    import bisect
+
     out: list[Diagnostic] = []
     if "SLURM_" not in text and not any(c in text for c in COMMANDS):
         return out
+    literal = shell_literals(text)
+    starts = [a for a, _ in literal]
+
+    def in_literal(pos: int) -> bool:
+        k = bisect.bisect_right(starts, pos) - 1
+        return k >= 0 and literal[k][0] <= pos < literal[k][1]
+
     comment: dict[int, bool] = {}  # line start -> whether the line is a comment
 
     def in_comment(pos: int) -> bool:
@@ -1189,8 +1347,8 @@ def body_diagnostics(text: str) -> list[Diagnostic]:
         elif before and (before.isalnum() or before == "_"):
             continue  # MY_SLURM_X: another name
         bare = not text.startswith("$", start)
-        if in_comment(start):
-            continue
+        if in_comment(start) or (not bare and in_literal(start)):
+            continue  # a bare name is code reading the environment, quoted or not
         repl, words = VARIABLES.get(
             name, (None, "Slurm sets it; Flux does not, so it is empty under Flux")
         )

@@ -8,7 +8,7 @@ import pytest
 from helpers import run_cli
 from sbatch_cases import CASES
 
-from jobspec_lsp import batch, fixes, sbatch
+from jobspec_lsp import batch, directives, fixes, sbatch
 from jobspec_lsp.document import parse
 
 
@@ -113,7 +113,7 @@ def test_values_sbatch_refuses_are_errors_at_the_value(block, at, words):
     [
         ("#SBATCH -n 4 --exclusive", "--exclusive", "add --nodes"),
         ("#SBATCH -n 4 --gres=gpu:2", "gpu:2", "without a node count"),
-        ("#SBATCH -N 2 -n 4 --gres=gpu:3", "gpu:3", "do not divide"),
+        ("#SBATCH -n 4 --gres=gpu:3", "gpu:3", "without a node count"),
         ("#SBATCH -n 3 -G 4", "4", "do not divide"),
         ("#SBATCH -n 1 --gres=nvme:1", "nvme:1", "'nvme'"),
         ("#SBATCH -n 1 -d afterok:1?afterok:2", "afterok:1?afterok:2", "waits for all"),
@@ -322,3 +322,65 @@ def test_check_reports_an_explicit_slurm_script_but_skips_it_in_a_directory(tmp_
     assert b"JS591" in one.stdout and one.returncode == 0  # warnings only
     folder = run_cli("check", tmp_path)
     assert b"slurm.sh" not in folder.stdout
+
+
+def test_gpus_per_node_that_tasks_cannot_share_become_one_slot_per_node():
+    """Regression (sbatch-gpus-per-node-kept): -N2 --ntasks-per-node=4 --gres=gpu:2 left
+    the gpus as #SBATCH; the job got none in Flux."""
+    text = script("#SBATCH -N 2\n#SBATCH --ntasks-per-node=4\n#SBATCH -c 2\n#SBATCH --gres=gpu:2")
+    conv = sbatch.convert_script(text)
+    assert "#SBATCH" not in conv.text
+    assert "-N 2 --nslots=2 --cores-per-slot=8" in conv.text
+    assert "--gpus-per-slot=2" in conv.text
+    notes = [d.message for d in conv.diagnostics if d.code == "JS593"]
+    assert any("flux run -N2 -n8 -c2" in n for n in notes)
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "#SBATCH --ntasks=16\n#SBATCH --qos=normal",
+        "#SBATCH -N 2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gres=gpu:2",
+        "#SBATCH -J \"it's\"\n#SBATCH -n 1",
+        "#SBATCH --mem=4G",
+    ],
+)
+def test_converting_a_converted_script_changes_nothing(block):
+    """Regression (sbatch-convert-own-output-twice): each conversion added another
+    `#flux: --nslots=1`, the existing #flux: lines ignored."""
+    once = sbatch.convert_script(script(block)).text
+    assert sbatch.convert_script(once).text == once
+
+
+def test_the_conversion_writes_the_sentinel_the_script_uses():
+    """Regression: #flux: written beside #FLUX:, which Flux refuses."""
+    text = script("#FLUX: -t 5m\n#SBATCH -N 2")
+    out = sbatch.convert_script(text).text
+    assert "#FLUX: -N 2" in out and "#flux:" not in out
+    assert not [p for p in directives.read(out).problems]
+
+
+@pytest.mark.parametrize("value", ["it's", 'say "hi"', "a'''b", "back\\slash", "x;y", "#hash"])
+def test_a_converted_value_is_read_back_by_flux_reader(value):
+    """Regression (sbatch-convert-quote-flux-reads): shell quoting 'it'"'"'s' holds three
+    quote characters in a row, which Flux's directive reader refuses."""
+    written = directives.quote(value)
+    (word,) = directives.read(f"#!/bin/sh\n#flux: --job-name={written}\n").words
+    assert word.value == f"--job-name={value}"
+
+
+def test_slurm_variables_where_the_shell_expands_nothing_are_left_alone():
+    """Regression (slurm-variable-fixes-respect-shell-quoting): the fixes rewrote
+    \\$SLURM_NNODES, '...' text and a <<'EOF' body, and bash could not parse the result."""
+    body = (
+        "echo '$SLURM_JOB_ID is printed as is'\n"
+        "echo \\$SLURM_NNODES\n"
+        "cat <<'EOF'\n$SLURM_JOB_ID\nEOF\n"
+        "cat <<EOF\n$SLURM_NNODES\nEOF\n"
+        'echo "$SLURM_JOB_ID"\n'
+    )
+    text = script("#flux: -n1", body)
+    found = [text[d.start : d.end] for d in sbatch.diagnostics(text) if d.code == "JS595"]
+    assert found == ["$SLURM_NNODES", "$SLURM_JOB_ID"]
+    at = [text.index("cat <<EOF\n$SLURM_NNODES") + 10, text.index('echo "$SLURM_JOB_ID"') + 6]
+    assert [d.start for d in sbatch.diagnostics(text) if d.code == "JS595"] == at
