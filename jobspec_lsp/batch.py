@@ -810,7 +810,7 @@ def _flux_checks(text: str) -> list[Diagnostic]:
                 "flux batch refuses a script that does not start with '#!' (say which "
                 "interpreter runs it: #!/bin/sh, #!/bin/bash, ...)",
                 0,
-                max(1, min(len(text), text.find("\n") if "\n" in text else len(text))),
+                len(re.match(r"[^\r\n]*", text).group(0)),  # type: ignore[union-attr]
             )
         )
     if not any(d.severity == E for d in out) and (
@@ -904,7 +904,7 @@ NO_SHEBANG = define(
     "A batch script that does not start with '#!'.",
     why="`flux batch` runs the script as a program, so it refuses one whose first line "
     "does not say which interpreter runs it (\"does not appear to start with '#!'\").",
-    bad=_S.replace("#!/bin/sh\n", "\n"),
+    bad=_S.replace("#!/bin/sh\n", "# my job\n"),
     good=_S,
     script=True,
 )

@@ -54,8 +54,31 @@ class Diagnostic:
     end: int
     data: dict[str, Any] | None = None
 
+    def __post_init__(self):
+        # A message quotes the user's text; a word of it may be kilobytes long (a
+        # 40 KB directive word, a 4,400-digit number). Every message is held to a
+        # readable size here, once, whatever rule wrote it.
+        if len(self.message) > MESSAGE_LIMIT:
+            object.__setattr__(self, "message", brief_message(self.message))
+
     def sort_key(self):
         return (self.start, self.end, self.code)
+
+
+MESSAGE_LIMIT = 400
+_LONG_WORD = re.compile(r"\S{81,}")
+
+
+def brief_message(message: str) -> str:
+    """``message`` with every word over 80 characters cut in its middle (its length
+    said), and at most :data:`MESSAGE_LIMIT` characters in all."""
+
+    def cut(m: re.Match) -> str:
+        w = m.group(0)
+        return f"{w[:40]}…{w[-20:]} ({len(w):,} characters)"
+
+    out = _LONG_WORD.sub(cut, message)
+    return out if len(out) <= MESSAGE_LIMIT else out[: MESSAGE_LIMIT - 1] + "…"
 
 
 # Every module that defines rules. Rules register when their module is imported; the

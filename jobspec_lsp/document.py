@@ -717,7 +717,17 @@ class _Parser:
 
     def _check_json(self) -> bool:
         try:
-            json.loads(self.text, parse_constant=_no_constant)
+            json.loads(self.text, parse_constant=_no_constant, parse_int=_json_int)
+        except _HugeJSONNumber as exc:
+            at = self.text.find(exc.digits)
+            self.report(
+                SYNTAX,
+                f"invalid JSON: a number of {len(exc.digits):,} digits is too large to read "
+                "(Flux reads integers of up to 64 bits)",
+                max(at, 0),
+                max(at, 0) + len(exc.digits) if at >= 0 else 1,
+            )
+            return False
         except _NotJSONConstant:
             for m in _JSON_CONSTANT.finditer(self.text):
                 if m.group(1):
@@ -997,7 +1007,7 @@ class _Parser:
         # what is reported is kept out of the value: no later step meets a lone surrogate
         return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in value)
 
-    def _json_plain(self, raw):
+    def _json_plain(self, raw):  # _check_json has refused numbers int() cannot read
         if raw == "true":
             return True
         if raw == "false":
@@ -1106,6 +1116,21 @@ class _NotJSONConstant(ValueError):
 
 def _no_constant(name):
     raise _NotJSONConstant(name)
+
+
+class _HugeJSONNumber(ValueError):
+    def __init__(self, digits: str):
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _json_int(digits: str) -> int:
+    from .formats import python_int
+
+    n = python_int(digits)
+    if n is None:
+        raise _HugeJSONNumber(digits)
+    return n
 
 
 # a JSON string, or one of the constants Python's json module reads and JSON has not

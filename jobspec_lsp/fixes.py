@@ -254,28 +254,47 @@ def apply_fixes(analyse, text: str, unsafe: bool = False, rounds: int = 10):
     diagnostics).  Returns (new text, [(code, title)] applied).
     Edits of one round never overlap (a later overlapping fix waits for the next
     round, on the new text)."""
+    import bisect
+
     applied: list[tuple[str, str]] = []
     for _ in range(rounds):
         doc, diags = analyse(text)
         chosen: list[Fix] = []
-        taken: list[tuple[int, int]] = []
+        taken: list[tuple[int, int]] = []  # sorted, never overlapping: found by bisection
         for d in diags:
             for fix in fixes_for(doc, d):
                 if not fix.preferred or not (fix.safe or unsafe):
                     continue
                 spans = [(e.start, e.end) for e in fix.edits]
-                if any(a < y and x < b or a == b == x for a, b in spans for x, y in taken):
+                if any(_overlaps(taken, a, b) for a, b in spans):
                     continue
                 chosen.append(fix)
-                taken.extend(spans)
+                for span in spans:
+                    bisect.insort(taken, span)
                 break
         if not chosen:
             break
-        edits = sorted((e for f in chosen for e in f.edits), key=lambda e: e.start, reverse=True)
+        edits = sorted((e for f in chosen for e in f.edits), key=lambda e: e.start)
+        parts, pos = [], 0  # one pass: 4,000 edits do not copy the text 4,000 times
         for e in edits:
-            text = text[: e.start] + e.text + text[e.end :]
+            parts.append(text[pos : e.start])
+            parts.append(e.text)
+            pos = e.end
+        parts.append(text[pos:])
+        text = "".join(parts)
         applied.extend((f.code, f.title) for f in chosen)
     return text, applied
+
+
+def _overlaps(taken: list[tuple[int, int]], a: int, b: int) -> bool:
+    """Whether [a, b) meets a span of ``taken`` (two insertions at one place do too)."""
+    import bisect
+
+    k = bisect.bisect_left(taken, (a, a))
+    for x, y in taken[max(0, k - 1) : k + 2]:
+        if (a < y and x < b) or a == b == x or (x == y == a):
+            return True
+    return False
 
 
 def _line_bounds(doc, offset):
