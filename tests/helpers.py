@@ -49,16 +49,23 @@ def run_cli(*args, input=None, cwd=None, timeout=60):
 
 
 def yamlls_command() -> list[str]:
-    """yaml-language-server from npm (benchmarks/yamlls), installed on first use."""
+    """yaml-language-server from npm (benchmarks/yamlls), installed on first use (aside,
+    then renamed into place: atomic_setup.py)."""
     import shutil
 
+    from atomic_setup import build_once, is_complete, npm_install_into
+
     yamlls = REPO / "benchmarks" / "yamlls"
-    exe = yamlls / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
-    if not exe.exists():
+    modules = yamlls / "node_modules"
+    if not is_complete(modules):
         assert shutil.which("npm"), "npm is missing"
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=yamlls, check=True
+        build_once(
+            modules,
+            lambda tmp: npm_install_into(
+                tmp, yamlls, ["ci", "--no-audit", "--no-fund", "--loglevel=error"]
+            ),
         )
+    exe = modules / "yaml-language-server" / "bin" / "yaml-language-server"
     return ["node", str(exe), "--stdio"]
 
 

@@ -5,7 +5,6 @@ through the CLI as a user runs it."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -249,24 +248,20 @@ def test_json_has_no_comments_so_no_suppressions():
 
 # ------------------------------------------------------------------ SARIF
 def _sarif_schema() -> dict:
+    from atomic_setup import build_once, npm_install_into
+
     folder = REPO / "tests" / "sarif"
-    schema = (
-        folder
-        / "node_modules"
-        / "@microsoft"
-        / "jest-sarif"
-        / "lib"
-        / "schemas"
-        / ("sarif-2.1.0-rtm.5.json")
-    )
-    if not schema.exists():
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--ignore-scripts"],
-            cwd=folder,
-            check=True,
+    # installed aside, then renamed into place (atomic_setup.py)
+    modules = build_once(
+        folder / "node_modules",
+        lambda tmp: npm_install_into(
+            tmp,
+            folder,
+            ["install", "--no-audit", "--no-fund", "--loglevel=error", "--ignore-scripts"],
             timeout=300,
-            capture_output=True,
-        )
+        ),
+    )
+    schema = modules / "@microsoft" / "jest-sarif" / "lib" / "schemas" / "sarif-2.1.0-rtm.5.json"
     return json.loads(schema.read_text(encoding="utf-8"))
 
 

@@ -71,15 +71,16 @@ def _cache() -> Path | None:
     if env:
         return Path(env)
     root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "jobspec-lsp"
-    found = sorted(root.glob("vscode-e2e-*/code-server/node_modules/.bin/code-server"))
-    return found[-1].parents[3] if found else None
+    # complete caches only: scripts/setup-vscode-e2e writes the marker last
+    found = sorted(root.glob("vscode-e2e-*/.jobspec-complete"))
+    return found[-1].parent if found else None
 
 
 @pytest.fixture(scope="module")
 def tools():
     cache = _cache()
-    if cache is None or not (cache / "code-server/node_modules/.bin/code-server").exists():
-        _require("code-server is not installed: run scripts/setup-vscode-e2e")
+    if cache is None or not (cache / ".jobspec-complete").exists():
+        _require("code-server is not installed (or not completely): run scripts/setup-vscode-e2e")
     vsix = sorted((REPO / "editors" / "vscode").glob("jobspec-lsp-linux-x64-*.vsix"))
     if not vsix:
         _require("no .vsix: run scripts/test-vscode (scripts/test does)")
