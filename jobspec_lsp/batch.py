@@ -56,8 +56,7 @@ DOCS: dict[str, str] = {
     "urgency": "urgency 0-31 (0 holds the job, 31 expedites it; default 16)",
     "job-name": "the job's name (default: the script's file name)",
     "setopt": "a job shell option (VAL is JSON, else a string; 1 when absent)",
-    "setattr": "a jobspec attribute (system. unless user. or system.; VAL is JSON, else a "
-    "string)",
+    "setattr": "a jobspec attribute (system. unless user. or system.; VAL is JSON, else a string)",
     "add-file": "a file put in the job's {{tmpdir}}",
     "dependency": "an RFC 26 dependency (afterok:JOBID, ...)",
     "requires": "RFC 35 constraints (property names, host:, rank:, and/or/not)",
@@ -186,7 +185,8 @@ NOT_OPTION = define(
     why="`flux batch` reads each directive as a command line: the first word that is not "
     "an option starts the script and its arguments, which the real command line then "
     "replaces. That word and every word after it in the directive are silently dropped, "
-    "options included (`-n1 foo -N2` never asks for 2 nodes).",
+    "options included (`-n1 foo -N2` never asks for 2 nodes). A directive whose first word "
+    "is not an option is refused outright (an error).",
     bad=_S.replace("--job-name=sim", "--job-name sim extra"),
     good=_S,
     script=True,
@@ -280,6 +280,19 @@ def parse_words(words: list[directives.Word], out: list[Diagnostic]) -> list[Giv
     starts the script's arguments, so it and every word after it in the directive are
     dropped (JS574 warns)."""
     given: list[Given] = []
+    if words and not words[0].value.startswith("-"):
+        first, last = words[0], words[-1]
+        out.append(
+            Diagnostic(
+                NOT_OPTION,
+                E,
+                f"a directive starts with an option: flux batch refuses the script at "
+                f"{_brief(first.value)} (an unknown directive)",
+                first.start,
+                last.end,
+            )
+        )
+        return given
     kinds = [_classify(w.value) for w in words]
     i = 0
     while i < len(words):
@@ -443,10 +456,17 @@ def _int_problem(opt: Option, value: str, least: int) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=4096)
 def value_problem(opt: Option, value: str) -> str | None:
-    """Why ``value`` is not one `flux batch` takes for ``opt`` (None: it is).  Cached:
-    the same values are checked again on every edit of a script."""
+    """Why ``value`` is not one `flux batch` takes for ``opt`` (None: it is)."""
+    if opt.long == "conf":  # looks at the submitter's files: never cached
+        return conf_problem(value)
+    return _value_problem(opt, value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _value_problem(opt: Option, value: str) -> str | None:
+    """:func:`value_problem` of a value that depends on nothing else. Cached: the same
+    values are checked again on every edit of a script."""
     name = opt.long
     if name in ("nodes", "nslots", "cores-per-slot"):
         return _int_problem(opt, value, 1)
@@ -456,8 +476,6 @@ def value_problem(opt: Option, value: str) -> str | None:
         return _int_problem(opt, value, 0)
     if name == "rlimit":
         return rlimit_problem(value)
-    if name == "conf":
-        return conf_problem(value)
     if name == "begin-time":
         return begin_time_problem(value)
     if name == "urgency":
@@ -562,7 +580,9 @@ def signal_option(value: str) -> dict:
         if number is not None:
             signum = number
         else:
-            named = getattr(signals.Signals, sig, None) or getattr(signals.Signals, "SIG" + sig, None)
+            named = getattr(signals.Signals, sig, None) or getattr(
+                signals.Signals, "SIG" + sig, None
+            )
             if named is None:
                 hint = ""
                 upper = sig.upper()
@@ -852,7 +872,15 @@ def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
         if d.severity != E:
             continue
         where = _path_at(doc.root, d.start)
-        g = next((g for g in reversed(sets) if _setattr_path(g.value or "")[: len(where)] == where or where[: len(_setattr_path(g.value or ""))] == _setattr_path(g.value or "")), None)
+        g = next(
+            (
+                g
+                for g in reversed(sets)
+                if _setattr_path(g.value or "")[: len(where)] == where
+                or where[: len(_setattr_path(g.value or ""))] == _setattr_path(g.value or "")
+            ),
+            None,
+        )
         if g is not None:
             a, b = _value_range(g)
             out.append(Diagnostic(BAD_VALUE, E, f"{d.message} (Flux refuses the job)", a, b))
@@ -943,8 +971,9 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     diags: list[Diagnostic] = []
     words = [directives.Word(w, 0, 0) for w in extra]
     given = parse_script(script, diags) + parse_words(words, diags)
-    if diags:
-        raise BatchError(diags[0].message)
+    errors = [d for d in diags if d.severity == E]
+    if errors:
+        raise BatchError(errors[0].message)
     o: dict = {}
     lists: dict[str, list[str]] = {}
     for g in given:

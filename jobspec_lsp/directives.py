@@ -1,12 +1,15 @@
 """RFC 36 submission directives: the ``#flux:`` lines of a batch script.
 
-:func:`read` finds the sentinel, applies the block rule, joins multi-line
-triple-quoted literals and splits each directive into shell words with
-``grammars/directive.lark``; every word keeps the source range it came from.
-What it reads is what flux-core's ``flux batch`` reads (tested against
-``flux.job.directives`` in the real-Flux tier): a '#' outside quotes ends a
-directive even inside a word, the sentinel includes any leading white space,
-and the block ends at the first non-blank line without the sentinel's prefix.
+:func:`read` finds the sentinel, applies the block rule, quotes triple-quoted
+literals and gathers multi-line ones as flux-core does, and splits each directive
+into words as the ``shlex`` lexer flux-core sets up splits it (POSIX quoting,
+punctuation characters as words of their own, ASCII white space only); every word
+keeps the source range it came from. What it reads is what flux-core's ``flux batch``
+reads (tested against ``flux.job.directives`` in the real-Flux tier, and against
+``shlex`` itself by a property test): a '#' outside quotes ends a directive even
+inside a word, the sentinel includes any leading white space, and the block ends at
+the first non-blank line that does not start with the sentinel's prefix (its
+trailing white space removed).
 
 Errors are JS56x diagnostics at the character responsible.  Pure: no LSP, no
 files; :mod:`jobspec_lsp.batch` checks the options the words make.
@@ -18,7 +21,6 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from . import formats
 from .diagnostics import Diagnostic, Severity, define
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
@@ -288,7 +290,7 @@ def _finish(script: Script, multi: _Multi, close_at: int, end: int) -> None:
     rest = multi.lines[1:]
     joined = "\n".join(v for v, _ in rest)
     where: list[int] = []
-    for k, (v, w) in enumerate(rest):
+    for k, (_, w) in enumerate(rest):
         if k:
             where.append(w[0] - 1 if w else close_at)  # the line break before it
         where.extend(w)
@@ -456,7 +458,7 @@ def _words(script: Script, logical: str, where: list[int], body_start: int) -> l
 # punctuation_chars=True, whitespace_split=True, escapedquotes of both quotes)
 _WHITE = " \t\r\n"
 _PUNCT = "();<>|&"
-_QUOTES = "\'\""
+_QUOTES = "'\""
 
 
 @functools.lru_cache(maxsize=4096)

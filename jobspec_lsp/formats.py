@@ -672,7 +672,11 @@ def jobid_problem(text: str) -> str | None:
     if body.startswith("+"):
         body = body[1:]
     if body.isascii() and body.isdigit():
-        return None if len(body) <= 20 and int(body) <= _JOBID_MAX else f"{text!r} is too large for a job id"
+        return (
+            None
+            if len(body) <= 20 and int(body) <= _JOBID_MAX
+            else f"{text!r} is too large for a job id"
+        )
     if text.startswith("0x") and re.fullmatch(r"[0-9a-fA-F]+", text[2:]):
         digits = text[2:].lstrip("0")
         return None if len(digits) <= 16 else f"{text!r} is too large for a job id"
@@ -692,7 +696,4 @@ def jobid_problem(text: str) -> str | None:
                     return f"{text!r} is too large for a job id"
             return None if value else f"{text!r} is not a job id (F58 ids start at 1)"
         return None  # the emoji form of F58
-    return (
-        f"{text!r} is not a job id (decimal, ƒ/f F58, 0x hex, dotted hex or the "
-        "words form)"
-    )
+    return f"{text!r} is not a job id (decimal, ƒ/f F58, 0x hex, dotted hex or the words form)"

@@ -553,9 +553,7 @@ class _Context:
         cores and its gpus: a gpu count per node that its tasks cannot share evenly
         (-N2 --ntasks-per-node=4 --gres=gpu:2) is kept that way, not dropped."""
         s = self.slots_per_node
-        return bool(
-            self.nodes and self.node_gpus and s and s > 1 and self.node_gpus % s != 0
-        )
+        return bool(self.nodes and self.node_gpus and s and s > 1 and self.node_gpus % s != 0)
 
     @property
     def slots(self) -> int:
@@ -631,8 +629,7 @@ def _c_nodes(item, ctx, out):
         out.notes.append(
             f"each node is one slot of {s * ctx.cpus} cores and {ctx.node_gpus} gpus, as "
             f"its {s} tasks cannot share {ctx.node_gpus} gpus evenly in Flux; start them "
-            f"inside with flux run -N{n} -n{n * s}"
-            + (f" -c{ctx.cpus}" if ctx.cpus > 1 else "")
+            f"inside with flux run -N{n} -n{n * s}" + (f" -c{ctx.cpus}" if ctx.cpus > 1 else "")
         )
         return
     if ranged:
@@ -1302,9 +1299,7 @@ def shell_literals(text: str) -> list[tuple[int, int]]:
         if h is None:
             i += 2
             continue
-        quoted = h.group(2) is not None or h.group(3) is not None or text[i + 2 :].lstrip(
-            "-  \t"
-        ).startswith("\\")
+        quoted = h.group(2) is not None or h.group(3) is not None or "\\" in h.group(0)
         delim = next(g for g in h.group(2, 3, 4) if g is not None)
         heredocs.append((delim, quoted, bool(h.group(1))))
         i = h.end()

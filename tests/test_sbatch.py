@@ -341,7 +341,7 @@ def test_gpus_per_node_that_tasks_cannot_share_become_one_slot_per_node():
     [
         "#SBATCH --ntasks=16\n#SBATCH --qos=normal",
         "#SBATCH -N 2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gres=gpu:2",
-        "#SBATCH -J \"it's\"\n#SBATCH -n 1",
+        '#SBATCH -J "it\'s"\n#SBATCH -n 1',
         "#SBATCH --mem=4G",
     ],
 )

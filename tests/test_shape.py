@@ -8,8 +8,8 @@ from helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobspec_lsp.analysis import check
 from jobspec_lsp import formats, shape
+from jobspec_lsp.analysis import check
 from jobspec_lsp.shape import ShapeError, collapse, expand, shape_of
 
 

@@ -30,3 +30,16 @@ async def test_hover_explains_counts_and_vertices(client):
         T.HoverParams(T.TextDocumentIdentifier(uri2), pos(DOC, "duration"))
     )
     assert "seconds" in h.contents.value and "RFC 14" in h.contents.value
+
+
+async def test_hover_on_a_power_series_answers_at_once(client):
+    """Regression (lsp-hover-power-series): hover on {min: 2, operator: '^', operand: 100}
+    computed 2**100, then (2**100)**100, ...: the server hung for minutes. The answer
+    stops where the terms pass 64 bits."""
+    text = DOC.replace("count: 4", 'count: {min: 2, operator: "^", operand: 100}')
+    uri = await open_doc(client, "p.jobspec.yaml", text)
+    h = await client.text_document_hover_async(
+        T.HoverParams(T.TextDocumentIdentifier(uri), pos(text, "{min: 2"))
+    )
+    assert h.contents.value.startswith("From 2 nodes with no upper bound, raising to the power 100")
+    assert "2, …" in h.contents.value
