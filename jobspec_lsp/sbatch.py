@@ -1230,6 +1230,10 @@ _CMD = re.compile(r"s(?:" + "|".join(c[1:] for c in COMMANDS) + r")(?![\w.-])")
 _WORDISH = re.compile(r"[\w.$-]")
 
 
+# a command that hands the quoted text to another shell, which expands it there:
+# `sh -c '...$SLURM_PROCID...'`, `bash <<'EOF'`, `ssh host <<'EOF'`
+_INNER_SHELL_C = re.compile(r"\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+)*-\w*c\w*\s*$")
+_INNER_SHELL_IN = re.compile(r"\b(?:(?:ba|z|k|da)?sh|ssh)\b[^|;&]*$")
 _SHELL_STOP = re.compile(r"[#\\'\"\n]|<<")
 _HEREDOC = re.compile(r"<<(-?)[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([A-Za-z_][\w]*))")
 
@@ -1237,8 +1241,9 @@ _HEREDOC = re.compile(r"<<(-?)[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([A-Za-z_][
 def shell_literals(text: str) -> list[tuple[int, int]]:
     """(start, end) of the parts of a shell script where `$` expands nothing: comments,
     '...' strings, a backslash-escaped character, and here-documents whose delimiter is
-    quoted (``<<'EOF'``). One pass over the text, in order; a reading good enough to keep
-    the SLURM_* findings and their fixes out of text the shell prints as it is."""
+    quoted (``<<'EOF'``), unless another shell is handed that text to run (``sh -c '...'``,
+    ``bash <<'EOF'``): there it expands. One pass over the text, in order; a reading good
+    enough to keep the SLURM_* findings and their fixes out of text printed as it is."""
     spans: list[tuple[int, int]] = []
     heredocs: list[tuple[str, bool, bool]] = []  # (delimiter, literal, strip tabs)
     n = len(text)
@@ -1283,7 +1288,8 @@ def shell_literals(text: str) -> list[tuple[int, int]]:
         if ch == "'":
             end = text.find("'", i + 1)
             end = n if end < 0 else end + 1
-            spans.append((i, end))
+            if not _INNER_SHELL_C.search(text, text.rfind("\n", 0, i) + 1, i):
+                spans.append((i, end))
             i = end
             continue
         if ch == "#":
@@ -1301,6 +1307,8 @@ def shell_literals(text: str) -> list[tuple[int, int]]:
             continue
         quoted = h.group(2) is not None or h.group(3) is not None or "\\" in h.group(0)
         delim = next(g for g in h.group(2, 3, 4) if g is not None)
+        if quoted and _INNER_SHELL_IN.search(text, text.rfind("\n", 0, i) + 1, i):
+            quoted = False  # a shell reads the body, and expands it
         heredocs.append((delim, quoted, bool(h.group(1))))
         i = h.end()
     return spans

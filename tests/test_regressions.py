@@ -1,6 +1,6 @@
 """The project's own test for each case of ../shared/regressions (named by its id in
 the docstring), in the project's terms: the unit where the defect was, or the CLI as a
-user meets it. tests/flux/test_regressions.py replays the corpus itself."""
+user meets it. tests/flux/test_flux_regressions.py replays the corpus itself."""
 
 from __future__ import annotations
 
@@ -364,3 +364,18 @@ def test_new_from_batch_builds_one_line_index(monkeypatch, tmp_path, capsys):
     assert cli.main(["new", "--from-batch", str(f)]) == 1
     assert capsys.readouterr().err.count("JS570") == 4000
     assert len(built) <= 2
+
+
+def test_slurm_variables_handed_to_another_shell_are_still_found():
+    """The other side of slurm-variable-fixes-respect-shell-quoting: text in quotes that
+    another shell runs (sh -c '...', bash <<'EOF') expands there, empty under Flux."""
+    from jobspec_lsp import sbatch
+
+    text = (
+        "#!/bin/bash\n#flux: -n1\n"
+        "flux run sh -c 'echo $SLURM_PROCID'\n"
+        "bash <<'EOF'\necho $SLURM_JOB_ID\nEOF\n"
+        "echo '$SLURM_NNODES'\n"
+    )
+    names = [text[d.start : d.end] for d in sbatch.diagnostics(text) if d.code == "JS595"]
+    assert names == ["$SLURM_PROCID", "$SLURM_JOB_ID"]
