@@ -151,18 +151,25 @@ def apply(
                 if not s.used:
                     kept.append(_unused(text, s, "suppresses nothing", s.start, s.end))
                 continue
-            idle = [c for c in s.codes if enabled_prefix(c, enabled) and not matches_any(c, s.used)]
+            idle = [
+                c
+                for c in s.codes
+                if not is_code_or_prefix(c)  # a code no rule has suppresses nothing
+                or (enabled_prefix(c, enabled) and not matches_any(c, s.used))
+            ]
             if not idle:
                 continue
             if len(idle) == len(s.codes):
-                kept.append(_unused(text, s, "suppresses nothing", s.start, s.end))
+                unknown = [c for c in idle if not is_code_or_prefix(c)]
+                why = f"suppresses nothing ({_idle_words(unknown)})" if unknown else ""
+                kept.append(_unused(text, s, why or "suppresses nothing", s.start, s.end))
             else:
                 left = [c for c in s.codes if c not in idle]
                 kept.append(
                     _unused(
                         text,
                         s,
-                        f"{', '.join(idle)} {'is' if len(idle) == 1 else 'are'} not reported here",
+                        _idle_words(idle),
                         s.start,
                         s.end,
                         keep=left,
@@ -170,6 +177,30 @@ def apply(
                 )
     kept.sort(key=Diagnostic.sort_key)
     return kept
+
+
+def _idle_words(idle: list[str]) -> str:
+    """What a suppression's idle codes are, in words: not rule codes (with the
+    nearest one), or codes not reported on its line."""
+    import difflib
+
+    from .diagnostics import RULES
+
+    parts = []
+    unknown = [c for c in idle if not is_code_or_prefix(c)]
+    for c in unknown:
+        close = difflib.get_close_matches(c, list(RULES), n=1, cutoff=0.7)
+        parts.append(f"{c} is no rule's code" + (f"; did you mean {close[0]}?" if close else ""))
+    known = [c for c in idle if c not in unknown]
+    if known:
+        parts.append(f"{', '.join(known)} {'is' if len(known) == 1 else 'are'} not reported here")
+    return "; ".join(parts)
+
+
+def is_code_or_prefix(code: str) -> bool:
+    from .diagnostics import is_code_or_prefix as known
+
+    return known(code)
 
 
 def enabled_prefix(code: str, enabled) -> bool:

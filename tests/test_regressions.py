@@ -379,3 +379,10 @@ def test_slurm_variables_handed_to_another_shell_are_still_found():
     )
     names = [text[d.start : d.end] for d in sbatch.diagnostics(text) if d.code == "JS595"]
     assert names == ["$SLURM_PROCID", "$SLURM_JOB_ID"]
+
+
+def test_a_suppression_of_an_unknown_code_says_so():
+    """Beyond the cases: `# jobspec: ignore[JS5700]` silently suppressed nothing."""
+    text = "version: 1  # jobspec: ignore[JS5700]\n"
+    (d,) = [d for d in analysis.check(text) if d.code == "JS913"]
+    assert "JS5700 is no rule's code; did you mean JS570?" in d.message
