@@ -200,16 +200,21 @@ def _yaml_dump(js) -> str:
 
 
 def dump(js: dict, fmt: str = "yaml") -> str:
-    """A jobspec (plain data) as YAML or JSON text in the formatter's style."""
+    """A jobspec (plain data) as YAML or JSON text in the formatter's style;
+    :class:`UsageError` for one nested too deeply to write (a --setattr value of
+    hundreds of levels: the writers recurse)."""
     from .format import FormatError, format_text
 
-    if fmt == "json":
-        text = json.dumps(js, indent=2, ensure_ascii=False) + "\n"
-    else:
-        text = _yaml_dump(js)
+    try:
+        if fmt == "json":
+            text = json.dumps(js, indent=2, ensure_ascii=False) + "\n"
+        else:
+            text = _yaml_dump(js)
+    except RecursionError:
+        raise UsageError("the jobspec nests too deeply to be written") from None
     try:
         return format_text(text, fmt)
-    except FormatError:  # pragma: no cover - the formatter refuses nothing dump writes
+    except FormatError:  # a document beyond the formatter's own limits: as written
         return text
 
 
@@ -1866,6 +1871,8 @@ def _setattr(js: dict, item: str) -> None:
             value = json.loads(raw)
         except ValueError:
             value = raw
+        except RecursionError:  # Flux's json.loads stops there too, and refuses the job
+            raise UsageError(f"--setattr {key!r}: the value nests too deeply to read") from None
     if key.startswith("."):  # relative to attributes, whatever follows
         parts = key[1:].split(".")
     elif key.startswith("attributes."):

@@ -386,3 +386,13 @@ def test_a_suppression_of_an_unknown_code_says_so():
     text = "version: 1  # jobspec: ignore[JS5700]\n"
     (d,) = [d for d in analysis.check(text) if d.code == "JS913"]
     assert "JS5700 is no rule's code; did you mean JS570?" in d.message
+
+
+def test_a_setattr_value_nested_beyond_json_s_limit():
+    """Beyond the cases (the recursion class): a 5,000-deep --setattr JSON value ended in
+    a RecursionError in check and new; Flux refuses it. A 600-deep one Flux takes: check
+    passes, and new says it cannot write it rather than failing."""
+    deep = script("-n1", "--setattr=user.x=" + "[" * 5000 + "]" * 5000)
+    ((code, _, severity),) = found(deep, "JS572")
+    assert severity == Severity.ERROR
+    assert found(script("-n1", "--setattr=user.x=" + "[" * 600 + "]" * 600)) == []

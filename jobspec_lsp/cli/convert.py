@@ -305,8 +305,9 @@ def _from_batch(argv: list[str]) -> int:
         else:
             print(f"jobspec new: error: flux batch would refuse {path}: {err}", file=sys.stderr)
         return 1
-    if fmt == "json":
-        sys.stdout.write(json.dumps(js, indent=2, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(convert.dump(js, "yaml"))
+    try:
+        sys.stdout.write(convert.dump(js, fmt))
+    except convert.UsageError as err:
+        print(f"jobspec new: error: cannot write the jobspec of {path}: {err}", file=sys.stderr)
+        return 1
     return 0

@@ -41,8 +41,9 @@ def pytest_collection_modifyitems(config, items):
 class Flux:
     """A running single-broker instance and Flux's own tools beside it."""
 
-    def __init__(self, exe: str, config: dict[str, str] | None = None):
-        """``config``: TOML files (name -> text) for the instance's --config-path."""
+    def __init__(self, exe: str, config: dict[str, str] | None = None, size: int = 1):
+        """``config``: TOML files (name -> text) for the instance's --config-path; ``size``:
+        the number of brokers (each a node with this machine's cores)."""
         self.exe = exe
         self.dir = Path(tempfile.mkdtemp(prefix="jobspec-flux-"))
         extra = []
@@ -59,7 +60,7 @@ class Flux:
             [
                 exe,
                 "start",
-                "--test-size=1",
+                f"--test-size={size}",
                 *extra,
                 "sh",
                 "-c",
