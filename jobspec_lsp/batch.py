@@ -978,6 +978,7 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
         raise BatchError(errors[0].message)
     o: dict = {}
     lists: dict[str, list[str]] = {}
+    settings: dict[str, list[tuple[str, Given]]] = {}  # --setopt/--setattr, with the option
     for g in given:
         if g.value is not None:
             why = value_problem(g.option, g.value)
@@ -987,7 +988,7 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
             stamp = begin_timestamp(g.value or "")
             lists.setdefault("dependency", []).append(f"begin-time:{stamp}")
         elif g.option.long in ("setopt", "setattr"):
-            lists.setdefault(g.option.long, []).append((g.value or "", g))
+            settings.setdefault(g.option.long, []).append((g.value or "", g))
         elif g.option.repeat:
             lists.setdefault(g.option.long, []).append(g.value or "")
         else:
@@ -1060,7 +1061,7 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     shell["exit-timeout"] = "none"
     if "signal" in o:
         shell["signal"] = signal_option(o["signal"])
-    for item, g in lists.get("setopt", []):
+    for item, g in settings.get("setopt", []):
         key, eq, raw = item.partition("=")
         val: object = 1
         if eq:
@@ -1093,7 +1094,7 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
         "attributes": {"system": system},
         "version": 1,
     }
-    for item, g in lists.get("setattr", []):
+    for item, g in settings.get("setattr", []):
         try:
             convert._setattr(js, item)
         except convert.UsageError as err:
