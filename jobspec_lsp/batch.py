@@ -1046,16 +1046,25 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
         command.append("-c{{tmpdir}}/conf.json")
         files["conf.json"] = {"mode": 0o100600, "data": conf}
     command.append("{{tmpdir}}/script")
-    shell: dict = {
-        "output": {"stdout": {"type": "file", "path": o.get("output", "flux-{{id}}.out")}},
-    }
-    if "error" in o:
-        shell["output"]["stderr"] = {"type": "file", "path": o["error"]}
+    shell: dict = {}
+    if "input" in o:
+        shell["input"] = {"stdin": {"type": "file", "path": o["input"]}}
+    # as flux-core's Jobspec: "none" and "kvs" are no file (no redirection at all)
+    for stream, where in (
+        ("stdout", o.get("output", "flux-{{id}}.out")),
+        ("stderr", o.get("error")),
+    ):
+        if where is not None and where not in ("none", "kvs"):
+            out = shell.setdefault("output", {})
+            out[stream] = {"type": "file", "path": where}
+            if o.get("label-io"):
+                out[stream]["label"] = True
     if o.get("unbuffered"):
-        shell["output"]["stdout"]["buffer"] = {"type": "none"}
-        shell["output"].setdefault("stderr", {})["buffer"] = {"type": "none"}
-        shell["output"]["batch-timeout"] = 0.05
-        shell["input"] = {"batch-timeout": 0.0}
+        out = shell.setdefault("output", {})
+        out.setdefault("stdout", {})["buffer"] = {"type": "none"}
+        out.setdefault("stderr", {})["buffer"] = {"type": "none"}
+        out["batch-timeout"] = 0.05
+        shell.setdefault("input", {})["batch-timeout"] = 0.0
     shell["per-resource"] = {"type": "node"}
     shell["mpi"] = "none"
     shell["exit-timeout"] = "none"

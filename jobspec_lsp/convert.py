@@ -870,19 +870,22 @@ PSIJ_LAUNCHERS = {"single": 1, "multiple": None, "mpirun": None, "srun": None, "
                   "jsrun": None}  # fmt: skip
 
 
-def psij_wrapper(pre: str | None, post: str | None) -> str:
-    """The shell text each task runs to carry PSI/J's pre_launch and post_launch: the
-    pre-launch script sourced first (so what it exports reaches the program; its
-    failure fails the task), the program, then the post-launch script; the task
-    exits with the program's status."""
+def psij_wrapper(pre: str | None, post: str | None, single: bool = False) -> str:
+    """The bash text each task runs to carry what PSI/J's launcher scripts do around the
+    program (psij-python's launchers/scripts: bash, ``set -e`` but around the program):
+    the pre-launch script sourced first (so what it exports reaches the program; a
+    failing command in it fails the task), the program, then the post-launch script;
+    the task exits with the program's status unless the post-launch script fails.
+    ``single``: only task rank 0 runs anything (the single launcher's one process; the
+    other tasks, there because Flux's job shell needs one on every node, end at once)."""
     parts = []
+    if single:
+        parts.append('[ "$FLUX_TASK_RANK" = 0 ] || exit 0')
     if pre:
-        parts.append(f". {shlex.quote(pre)} || exit $?")
+        parts += ["set -e", f"source {shlex.quote(pre)}", "set +e"]
     parts.append('"$@"')
     if post:
-        parts.append("rc=$?")
-        parts.append(f". {shlex.quote(post)}")
-        parts.append("exit $rc")
+        parts += ["rc=$?", "set -e", f"source {shlex.quote(post)}", "exit $rc"]
     return "; ".join(parts)
 
 

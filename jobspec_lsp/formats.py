@@ -214,6 +214,7 @@ _WORDS = {
     "SHAPE_COUNT": "a count",
     "SHAPE_STRING": "a quoted string",
     "SHAPE_SQSTRING": "a quoted string",
+    "SHAPE_TYPE": "a name",
     "SHAPE_WORD": "a value",
 }
 

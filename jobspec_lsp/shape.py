@@ -146,7 +146,7 @@ def _type_name(tok) -> str:
         return json.loads(text)
     if tok.type == "SHAPE_SQSTRING":
         return text[1:-1]
-    return text
+    return "slot" if text.lower() == "slot" else text  # Flux's lexer: Slot, SLOT are slot
 
 
 def _count(node: Tree):

@@ -64,6 +64,18 @@ SCRIPTS = [
     "#flux: -n1 --job-name='''It's a \"job\"'''",
     "# flux: -n2 -c2",
     "#FLUX: -n2",
+    # read as flux-core's shlex reads them (issue 21): punctuation words, ASCII white space
+    # only, the block prefix without its trailing blank, stray words dropped, hidden options
+    "#flux: -n1 --job-name=my\u00a0job",
+    "#flux: -n1 --requires='a|b' --job-name=\"x;y\"",
+    "# flux: -n1\n#no blank after the hash\n# flux: -q batch",
+    "#flux: -n1 foo -N2",
+    "#flux: -n1 --input=in.txt --label-io -l",
+    "#flux: -n1 -N=1 -xu",
+    "#flux: -n1 --job-name='it\\'s' --setattr=user.x='a\\\\b'",
+    "#flux: -n1 --signal=TERM@5m --rlimit=-*,core=unlimited",
+    "#flux: -n1 --dependency=afterok:ƒ2 --dependency=afterany:0x1f",
+    '#flux: --resources-shape=slot/"gpu:a100"=2',
 ]
 # scripts flux batch refuses, each for a reason a directive check reports
 REFUSED = [
@@ -78,6 +90,16 @@ REFUSED = [
     "#flux: -n1 \\",
     '#flux: -n1 --setattr=x="""\n#flux: a',
     "#flux: --resources-shape=node=2/slot{core=4}",
+    "#flux: -n1 --job-n=x",
+    "#flux: -n1 --begin-time=25:00",
+    "#flux: -n1 --signal=sigterm",
+    "#flux: -n1 --rlimit=nofle=1",
+    "#flux: -n1 --conf=no-such-named-config",
+    "#flux: -n1 --resources-shape=slot/[core;gpu]",
+    "#flux: -n1 --setopt=mpi.x=1",
+    "#flux: -n1 --job-name='it'\"'\"'s'",
+    "#flux: -n1\n#flux: stray",
+    "#Flux: -n1",
 ]
 
 
