@@ -562,9 +562,9 @@ def begin_time_problem(value: str) -> str | None:
     return None
 
 
-_ISO_T = re.compile(r"\d{4}-\d\d-\d\dT\d\d?:\d\d(?::\d\d(?:\.\d+)?)?")
-_DATE_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)(?: (\d\d?):(\d\d)(?::(\d\d))?)?")
-_TIME = re.compile(r"(\d\d?):(\d\d)(?::(\d\d))?")
+_ISO_T = re.compile(r"\d{4}-\d\d-\d\dT\d\d?:\d\d(?::\d\d(?:\.\d+)?)?", re.ASCII)
+_DATE_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)(?: (\d\d?):(\d\d)(?::(\d\d))?)?", re.ASCII)
+_TIME = re.compile(r"(\d\d?):(\d\d)(?::(\d\d))?", re.ASCII)
 
 
 def signal_option(value: str) -> dict:

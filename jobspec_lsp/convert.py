@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -816,7 +817,9 @@ def load_psij(text: str, language: str | None = None):
     return (to_python(doc.root) if doc.root is not None else None), doc
 
 
-def from_psij_text(text: str, language: str | None = "json", environ=None) -> Conversion:
+def from_psij_text(
+    text: str, language: str | None = "json", environ=None, cwd: str | None = None
+) -> Conversion:
     """:func:`from_psij` on JSON or YAML text; ranges point into ``text``."""
     data, doc = load_psij(text, language)
     if data is None:
@@ -824,7 +827,7 @@ def from_psij_text(text: str, language: str | None = "json", environ=None) -> Co
     fatal = [p for p in doc.problems if p.severity == Severity.ERROR]
     if fatal:
         return Conversion(None, blockers=fatal)
-    return from_psij(data, doc, environ)
+    return from_psij(data, doc, environ, cwd)
 
 
 class _Psij:
@@ -889,7 +892,9 @@ def psij_wrapper(pre: str | None, post: str | None, single: bool = False) -> str
     return "; ".join(parts)
 
 
-def from_psij(data: dict, doc: Document | None = None, environ=None) -> Conversion:
+def from_psij(
+    data: dict, doc: Document | None = None, environ=None, cwd: str | None = None
+) -> Conversion:
     """A PSI/J ``JobSpec`` (psij-python's JSON serialization, or the same fields
     as plain data) -> a V1 jobspec built the way flux-core's tools build one.
 
@@ -899,7 +904,9 @@ def from_psij(data: dict, doc: Document | None = None, environ=None) -> Conversi
     warning (JS711), never dropped silently.  ``doc``: the parsed source, for
     ranges (see :func:`from_psij_text`).  ``environ``: the environment
     ``inherit_environment`` (true by default) copies into the jobspec, as `flux submit`
-    copies the submitter's; None leaves it out with a warning."""
+    copies the submitter's; None leaves it out with a warning.  ``cwd``: the directory
+    the job is submitted from, which a relative ``directory`` is relative to (as PSI/J's
+    executors take it); None makes a relative directory an error."""
     p = _Psij(doc)
     if not isinstance(data, dict):
         p.error(codes.PSIJ_FIELD, "a PSI/J job description is a mapping of JobSpec fields")
@@ -925,6 +932,14 @@ def from_psij(data: dict, doc: Document | None = None, environ=None) -> Conversi
     if directory is not None:
         if directory.startswith("/"):
             system["cwd"] = directory
+        elif cwd is not None:
+            system["cwd"] = os.path.normpath(os.path.join(cwd, directory))
+            p.note(
+                f"directory {directory!r} is relative to where the job is submitted from "
+                f"(as PSI/J's executors take it): {system['cwd']} (Flux would take it from "
+                "the directory its broker runs in)",
+                "directory",
+            )
         else:
             p.error(
                 codes.PSIJ_FIELD,
@@ -981,6 +996,13 @@ def from_psij(data: dict, doc: Document | None = None, environ=None) -> Conversi
                     "input paths as a template, so the file will have another name",
                     key,
                 )
+    if "input" not in io_opts:  # PSI/J reads an unset stdin from /dev/null
+        io_opts["input"] = {"stdin": {"type": "file", "path": "/dev/null"}}
+        p.note(
+            "stdin_path not given: PSI/J gives the program /dev/null, so the tasks read "
+            "/dev/null (Flux would hold their input open, and a program reading it would wait)",
+            "executable",
+        )
     out = io_opts.get("output", {})
     for have, other in (("stdout", "stderr"), ("stderr", "stdout")):
         if have in out and other not in out:  # PSI/J discards an unset stream
@@ -992,19 +1014,9 @@ def from_psij(data: dict, doc: Document | None = None, environ=None) -> Conversi
             )
     if directory is not None and "{{" in directory:
         p.lost("directory holds '{{', which Flux may read as a template", "directory")
-    if io_opts:
-        system["shell"] = {"options": io_opts}
-    command = [exe, *args]
+    system["shell"] = {"options": {k: io_opts[k] for k in ("input", "output") if k in io_opts}}
     pre = _psij_string(p, data, "pre_launch")
     post = _psij_string(p, data, "post_launch")
-    if pre or post:
-        command = ["/bin/sh", "-c", psij_wrapper(pre, post), "psij-launch", *command]
-        p.note(
-            "pre_launch/post_launch: each task runs them around the program through "
-            "/bin/sh (exports of the pre-launch script reach the program); PSI/J runs them "
-            "once per job, so with several processes they run once per process",
-            "pre_launch" if pre else "post_launch",
-        )
     launcher = _psij_string(p, data, "launcher")
     single = False
     if launcher is not None:
@@ -1015,7 +1027,7 @@ def from_psij(data: dict, doc: Document | None = None, environ=None) -> Conversi
                 "launcher",
             )
         elif PSIJ_LAUNCHERS[launcher] == 1:
-            single = True
+            single = shape is not None and shape[1] > 1  # one slot: the process is the task
         elif launcher != "multiple":
             p.note(
                 f"launcher {launcher!r}: Flux's job shell starts the processes itself "
@@ -1054,14 +1066,23 @@ def from_psij(data: dict, doc: Document | None = None, environ=None) -> Conversi
             sorted(p.warnings, key=Diagnostic.sort_key),
         )
     nodes, tasks, cores, gpus, exclusive = shape
-    js = build_v1(command, nodes=nodes, tasks=tasks, cores=cores, gpus=gpus, exclusive=exclusive)
+    command = [exe, *args]
+    if pre or post or single:
+        command = ["/bin/bash", "-c", psij_wrapper(pre, post, single), "psij-launch", *command]
+    if pre or post:
+        p.note(
+            "pre_launch/post_launch: sourced by bash around the program, as PSI/J's launcher "
+            "does (exports of the pre-launch script reach the program); PSI/J runs them "
+            "once per job, so with several processes they run once per process",
+            "pre_launch" if pre else "post_launch",
+        )
     if single:  # PSI/J's single launcher: one process, on the job's resources
-        js["tasks"][0]["count"] = {"total": 1}
-        if (tasks or 1) > 1:
-            p.note(
-                f"launcher 'single': one process, with the {tasks} slots reserved",
-                "launcher",
-            )
+        p.note(
+            f"launcher 'single': one process (task rank 0), with the {tasks} slots reserved; "
+            "the other slots' tasks end at once (Flux's job shell needs a task on every node)",
+            "launcher",
+        )
+    js = build_v1(command, nodes=nodes, tasks=tasks, cores=cores, gpus=gpus, exclusive=exclusive)
     js["attributes"]["system"].update(system)
     text = dump(js)
     return _verified(
@@ -1226,7 +1247,15 @@ def _psij_resources(p: _Psij, res):
         cores = 1
         p.note("cpu_cores_per_process not given: 1 core per process", "resources")
     gpus = counts.get("gpu_cores_per_process", 0)
-    if exclusive and n is None:
+    if exclusive and n is None and pc == 1:
+        n = 1
+        p.note(
+            "exclusive_node_use with one process: node_count 1 (a process runs on one "
+            "node), so the node can be marked exclusive",
+            "resources",
+            "exclusive_node_use",
+        )
+    elif exclusive and n is None:
         p.lost(
             "exclusive_node_use is not carried: jobspec V1 marks nodes exclusive on a node "
             "vertex, and without node_count or processes_per_node there is none, so the job "
@@ -1239,12 +1268,16 @@ def _psij_resources(p: _Psij, res):
     return n, pc, cores, gpus, exclusive
 
 
-_PSIJ_SECONDS = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([smh])\s*\Z")
+# N may be any number Python writes for a float (psij-python writes the seconds of a
+# timedelta with str(): "3600.0", "1e-05")
+_PSIJ_SECONDS = re.compile(
+    r"\s*((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*([smh])\s*\Z"
+)
 _PSIJ_CLOCK = re.compile(r"\s*([0-9]+):([0-9]+)(?::([0-9]+))?\s*\Z")
 
 
 def psij_duration(raw) -> float | int | None:
-    """Seconds from a PSI/J duration: "N s" (psij-python writes "3600.0 s"), "N m",
+    """Seconds from a PSI/J duration: "N s" (psij-python writes "3600.0 s", "2e-05 s"), "N m",
     "N h", "hh:mm:ss", "hh:mm", or a bare integer string (minutes, as
     psij-python reads it).  None when it is none of these."""
     if not isinstance(raw, str):
@@ -1258,6 +1291,8 @@ def psij_duration(raw) -> float | int | None:
     elif raw.strip().isdigit():
         seconds = int(raw) * 60
     else:
+        return None
+    if not math.isfinite(seconds):
         return None
     return int(seconds) if float(seconds).is_integer() else seconds
 
@@ -1376,8 +1411,9 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
         out["name"] = job["name"]
     command = list(task["command"])
     launch = _psij_unwrap(command)
-    if launch is not None:  # the pre_launch/post_launch wrapper of from_psij
-        pre, post, command = launch
+    if launch is not None:  # the launcher wrapper of from_psij (pre/post-launch, single)
+        pre, post, gated, command = launch
+        single = single or (gated and total_slots > 1)
         if pre:
             out["pre_launch"] = pre
         if post:
@@ -1420,8 +1456,8 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     ):
         v = (opts.get(group) or {}).get(stream) if isinstance(opts.get(group), dict) else None
         if isinstance(v, dict) and v.get("type") == "file" and isinstance(v.get("path"), str):
-            if v["path"] == "/dev/null" and key != "stdin_path":
-                continue  # PSI/J discards a stream left unset
+            if v["path"] == "/dev/null":
+                continue  # PSI/J reads an unset stdin from /dev/null, discards unset output
             out[key] = v["path"]
     out["resources"] = resources
     if attrs:
@@ -1431,24 +1467,29 @@ def to_psij(text: str, language: str = "yaml") -> Conversion:
     return Conversion(result, [], [], sorted(warnings, key=Diagnostic.sort_key))
 
 
-def _psij_unwrap(command: list) -> tuple[str | None, str | None, list] | None:
-    """(pre_launch, post_launch, the program's command) when ``command`` is the wrapper
-    :func:`psij_wrapper` writes, else None."""
-    if len(command) < 5 or command[:2] != ["/bin/sh", "-c"] or command[3] != "psij-launch":
+def _psij_unwrap(command: list) -> tuple[str | None, str | None, bool, list] | None:
+    """(pre_launch, post_launch, single, the program's command) when ``command`` is the
+    wrapper :func:`psij_wrapper` writes, else None."""
+    if len(command) < 5 or command[:2] != ["/bin/bash", "-c"] or command[3] != "psij-launch":
         return None
     m = re.fullmatch(
-        r"(?:\. (.+?) \|\| exit \$\?; )?\"\$@\"(?:; rc=\$\?; \. (.+); exit \$rc)?", command[2]
+        r'(\[ "\$FLUX_TASK_RANK" = 0 \] \|\| exit 0; )?'
+        r"(?:set -e; source (.+?); set \+e; )?"
+        r'"\$@"'
+        r"(?:; rc=\$\?; set -e; source (.+); exit \$rc)?",
+        command[2],
     )
     if m is None:
         return None
     try:
-        pre = shlex.split(m.group(1))[0] if m.group(1) else None
-        post = shlex.split(m.group(2))[0] if m.group(2) else None
+        pre = shlex.split(m.group(2))[0] if m.group(2) else None
+        post = shlex.split(m.group(3))[0] if m.group(3) else None
     except (ValueError, IndexError):
         return None
-    if psij_wrapper(pre, post) != command[2]:
+    single = m.group(1) is not None
+    if psij_wrapper(pre, post, single) != command[2]:
         return None
-    return pre, post, command[4:]
+    return pre, post, single, command[4:]
 
 
 def _psij_leftovers(root: Mapping, sys_node: Mapping, dropped) -> None:

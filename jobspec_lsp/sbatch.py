@@ -587,12 +587,16 @@ class _Out:
 
 
 def _count(value: str, what: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise _NotCarried(f"{what} {value!r} is not a whole number", E) from None
+    """A Slurm count: ASCII digits, as Slurm (C) reads them, small enough for Flux."""
+    from .formats import ascii_int
+
+    n = ascii_int(value.strip())
+    if n is None:
+        raise _NotCarried(f"{what} {value[:40]!r} is not a whole number", E)
     if n < 1:
         raise _NotCarried(f"{what} must be at least 1, not {n}", E)
+    if n > 2**63 - 1:
+        raise _NotCarried(f"{what} {value[:40]!r} is too large", E)
     return n
 
 
@@ -750,7 +754,8 @@ def _c_exclusive(item, ctx, out):
 
 _SLURM_TIME = re.compile(
     r"(?:(?P<d>\d+)-(?P<dh>\d+)(?::(?P<dm>\d+)(?::(?P<ds>\d+))?)?"
-    r"|(?P<a>\d+)(?::(?P<b>\d+)(?::(?P<c>\d+))?)?)"
+    r"|(?P<a>\d+)(?::(?P<b>\d+)(?::(?P<c>\d+))?)?)",
+    re.ASCII,  # Slurm reads ASCII digits only: \d alone would take '٣'
 )
 
 
@@ -815,7 +820,7 @@ def _c_job_name(item, ctx, out):
     out.flux.append(f"--job-name={_q(item.value)}")
 
 
-_PATTERN = re.compile(r"%(%|\d*[A-Za-z])")
+_PATTERN = re.compile(r"%(%|\d*[A-Za-z])", re.ASCII)
 _PATTERNS = {"j": "{{id}}", "x": "{{name}}"}
 
 
@@ -880,12 +885,12 @@ def _c_dependency(item, ctx, out):
     out.flux.extend(words)
 
 
-_NOW = re.compile(r"now(?:\+(\d+)(seconds|minutes|hours|days|weeks)?)?", re.I)
+_NOW = re.compile(r"now(?:\+(\d+)(seconds|minutes|hours|days|weeks)?)?", re.I | re.A)
 _UNITS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400, "weeks": 604800}
 _CLOCK = {"noon": "12:00", "teatime": "16:00", "fika": "15:00", "elevenses": "11:00"}
-_ISO = re.compile(r"(\d{4}-\d\d-\d\d)(?:T(\d\d?:\d\d(?::\d\d)?))?")
-_HHMM = re.compile(r"\d\d?:\d\d(?::\d\d)?")
-_US_DATE = re.compile(r"(\d\d)[/.]?(\d\d)[/.]?(\d\d)")
+_ISO = re.compile(r"(\d{4}-\d\d-\d\d)(?:T(\d\d?:\d\d(?::\d\d)?))?", re.A)
+_HHMM = re.compile(r"\d\d?:\d\d(?::\d\d)?", re.A)
+_US_DATE = re.compile(r"(\d\d)[/.]?(\d\d)[/.]?(\d\d)", re.A)
 _PAST = (
     "Flux reads a time of day as today's, so once it has passed the job starts at once; "
     "Slurm waits for the next one"
@@ -899,7 +904,7 @@ def _c_begin(item, ctx, out):
         if not m.group(1):
             out.notes.append("now: nothing to write")
             return
-        secs = int(m.group(1)) * _UNITS[(m.group(2) or "seconds").lower()]
+        secs = _count(m.group(1), "--begin=now+") * _UNITS[(m.group(2) or "seconds").lower()]
         out.flux.append(f"--begin-time=+{fsd(secs)}")
         return
     low = v.lower()
@@ -1009,7 +1014,7 @@ def _c_hold(item, ctx, out):
     out.flux.append("--urgency=0")
 
 
-_SIGNAL = re.compile(r"(?:([RB]):)?(SIG)?([A-Z0-9]+)(?:@(\d+))?", re.I)
+_SIGNAL = re.compile(r"(?:([RB]):)?(SIG)?([A-Z0-9]+)(?:@(\d+))?", re.I | re.A)
 
 
 def _c_signal(item, ctx, out):

@@ -396,3 +396,16 @@ def test_a_setattr_value_nested_beyond_json_s_limit():
     ((code, _, severity),) = found(deep, "JS572")
     assert severity == Severity.ERROR
     assert found(script("-n1", "--setattr=user.x=" + "[" * 600 + "]" * 600)) == []
+
+
+@pytest.mark.parametrize(
+    "block", ["#SBATCH -n 1\n#SBATCH --begin=now+" + "9" * 5000, "#SBATCH -n ٣", "#SBATCH -t ٣"]
+)
+def test_slurm_numbers_are_ascii_and_bounded(block):
+    """Beyond the cases (the numbers class, Slurm side): `--begin=now+<5,000 digits>` was
+    a traceback; a Unicode digit, which Slurm (C) does not read, was taken as a count."""
+    from jobspec_lsp import sbatch
+
+    conv = sbatch.convert_script("#!/bin/bash\n" + block + "\nhostname\n")
+    assert "#SBATCH" in conv.text  # not carried, and said so
+    assert any(d.code in ("JS591", "JS592") for d in conv.diagnostics)

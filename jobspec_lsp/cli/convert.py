@@ -124,8 +124,8 @@ def cmd_convert(args) -> int:
     shown = args.file
     if args.source == "psij":
         # inherit_environment (PSI/J's default): this process's environment, as
-        # flux submit copies the submitter's
-        conv = convert.from_psij_text(text, language, environ=dict(os.environ))
+        # flux submit copies the submitter's; a relative directory: relative to here
+        conv = convert.from_psij_text(text, language, environ=dict(os.environ), cwd=os.getcwd())
         out_language = "yaml"
         if conv.text is not None and args.to == "canonical":
             step = convert.to_canonical(conv.text)
