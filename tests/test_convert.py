@@ -619,6 +619,9 @@ def test_psij_every_optional_field():
     assert back == original
 
 
+STDIN_DEVNULL = {"options": {"input": {"stdin": {"type": "file", "path": "/dev/null"}}}}
+
+
 def test_psij_python_serialization():
     # exactly what psij-python's JSONSerializer writes (defaults left out, one line)
     conv = convert.from_psij_text((DATA / "serialized.psij.json").read_text())
@@ -626,11 +629,16 @@ def test_psij_python_serialization():
     assert js["resources"] == [
         {"type": "slot", "count": 4, "label": "task", "with": [{"type": "core", "count": 1}]}
     ]
-    assert js["attributes"]["system"] == {"duration": 600, "job": {"name": "/bin/date"}}
+    assert js["attributes"]["system"] == {
+        "duration": 600,
+        "job": {"name": "/bin/date"},
+        "shell": STDIN_DEVNULL,  # PSI/J's unset stdin
+    }
     assert [w.code for w in conv.warnings] == ["JS711"]  # inherit_environment left at true
     assert "inherit_environment is true" in conv.warnings[0].message
     notes = " / ".join(c.message for c in conv.changes)
     assert "10 minutes" in notes and "1 core per process" in notes
+    assert "stdin_path not given" in notes
 
 
 def test_psij_lossy_fields_are_warned_not_dropped_silently():
@@ -646,11 +654,11 @@ def test_psij_lossy_fields_are_warned_not_dropped_silently():
         '"reservation_id"',
     ]
     js = clean(conv.text, "v1")
-    # pre_launch is carried: sourced before the program, in each task
+    # pre_launch is carried: sourced by bash before the program, in each task
     assert js["tasks"][0]["command"] == [
-        "/bin/sh",
+        "/bin/bash",
         "-c",
-        '. /home/me/setup.sh || exit $?; "$@"',
+        'set -e; source /home/me/setup.sh; set +e; "$@"',
         "psij-launch",
         "app",
     ]
@@ -662,7 +670,11 @@ def test_psij_lossy_fields_are_warned_not_dropped_silently():
         "label": "task",
         "with": [{"type": "core", "count": 1}],
     }
-    assert js["attributes"]["system"] == {"duration": 600, "bank": "old-acct"}
+    assert js["attributes"]["system"] == {
+        "duration": 600,
+        "bank": "old-acct",
+        "shell": STDIN_DEVNULL,
+    }
 
 
 def test_psij_yaml_where_psij_python_fails():
@@ -764,6 +776,7 @@ def test_psij_resource_spec_v1_inference(resources, nodes, slots, per_node):
         ({"resources": {"node_cont": 2}}, "JS713", ["node_cont", "did you mean 'node_count'"]),
         ({"resources": {"__version": 2}}, "JS713", ["version 2"]),
         ({"attributes": {"duration": "an hour"}}, "JS713", ['"an hour"']),
+        ({"attributes": {"duration": "1e400 s"}}, "JS713", ['"1e400 s"']),  # not finite
         ({"attributes": {"duration": 3600}}, "JS713", ["3600"]),
         ({"attributes": {"walltime": "1h"}}, "JS713", ["walltime"]),
         ({"attributes": {"account": "a", "project_name": "b"}}, "JS713", ["disagree"]),
@@ -807,6 +820,8 @@ def test_psij_error_positions():
         ("01:30:00", 5400),
         ("1:30", 5400),
         ("45", 2700),  # hh:mm:ss, hh:mm, minutes
+        ("2e-05 s", 2e-05),  # str() of a small float: psij-python writes timedelta(microseconds=20)
+        ("1e+16 s", 10**16),
     ],
 )
 def test_psij_durations(duration, seconds):
@@ -838,7 +853,13 @@ def test_rfc25_examples_to_psij_and_back(path):
     expected = json.loads(json.dumps(original["resources"]).replace(f'"{label}"', '"task"'))
     assert js["resources"] == expected
     assert js["tasks"][0]["command"] == original["tasks"][0]["command"]
-    assert js["attributes"]["system"] == {**original["attributes"]["system"], "duration": 3600}
+    # stdin: PSI/J's unset stdin is /dev/null, written out
+    assert js["attributes"]["system"] == {
+        **original["attributes"]["system"],
+        "duration": 3600,
+        "shell": STDIN_DEVNULL,
+    }
+    assert "stdin_path" not in psij
 
 
 def test_to_psij_blockers_and_warnings():
@@ -1341,24 +1362,47 @@ def _psij(**fields):
     return json.dumps({"executable": "/bin/app", "inherit_environment": False, **fields})
 
 
-def test_psij_pre_and_post_launch_wrap_the_program_and_keep_its_status():
+def _wrapped(script, pre=None, post=None, single=False, cwd=None, env=None):
+    """The wrapper run as a task runs it: /bin/bash -c WRAPPER psij-launch sh -c SCRIPT."""
     import subprocess
 
+    return subprocess.run(
+        ["/bin/bash", "-c", convert.psij_wrapper(pre, post, single), "x", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+    )
+
+
+def test_psij_pre_and_post_launch_wrap_the_program_and_keep_its_status(tmp_path):
     conv = convert.from_psij_text(
         _psij(pre_launch="/tmp/pre me.sh", post_launch="/tmp/post.sh", arguments=["a b"])
     )
     cmd = clean(conv.text, "v1")["tasks"][0]["command"]
-    assert cmd[:2] == ["/bin/sh", "-c"] and cmd[3:] == ["psij-launch", "/bin/app", "a b"]
-    assert cmd[2] == ". '/tmp/pre me.sh' || exit $?; \"$@\"; rc=$?; . /tmp/post.sh; exit $rc"
-    # the wrapper as /bin/sh runs it: exports reach the program, its status is the task's
-    script = convert.psij_wrapper("/dev/stdin", None)
-    got = subprocess.run(
-        ["/bin/sh", "-c", script, "x", "sh", "-c", 'echo "$FOO"; exit 3'],
-        input="export FOO=from-pre\n",
-        capture_output=True,
-        text=True,
+    assert cmd[:2] == ["/bin/bash", "-c"] and cmd[3:] == ["psij-launch", "/bin/app", "a b"]
+    assert cmd[2] == (
+        "set -e; source '/tmp/pre me.sh'; set +e; \"$@\"; rc=$?; set -e; source /tmp/post.sh; "
+        "exit $rc"
     )
-    assert got.stdout == "from-pre\n" and got.returncode == 3
+    # as bash runs it (PSI/J's launchers are bash): exports reach the program, its status
+    # is the task's, the post-launch script runs after it
+    (tmp_path / "pre.sh").write_text("arr=(a b)\nexport FOO=from-pre-${#arr[@]}\n")  # bash
+    (tmp_path / "post.sh").write_text("echo post\n")
+    got = _wrapped('echo "$FOO"; exit 3', "pre.sh", "post.sh", cwd=tmp_path)
+    # (a relative script is found in the job's directory, as bash's source finds it)
+    assert (got.stdout, got.returncode) == ("from-pre-2\npost\n", 3)
+    # set -e, as in PSI/J's launcher: a failing command in the pre-launch script fails
+    # the task before the program starts; a failing post-launch script, the task
+    (tmp_path / "bad.sh").write_text("false\nexport FOO=late\n")
+    got = _wrapped('echo "$FOO"', "bad.sh", cwd=tmp_path)
+    assert (got.stdout, got.returncode) == ("", 1)
+    got = _wrapped("echo ran", None, "bad.sh", cwd=tmp_path)
+    assert (got.stdout, got.returncode) == ("ran\n", 1)
+    # and back: --to psij finds the scripts in the wrapper
+    back = json.loads(convert.to_psij(conv.text).text)
+    assert (back["pre_launch"], back["post_launch"]) == ("/tmp/pre me.sh", "/tmp/post.sh")
+    assert (back["executable"], back["arguments"]) == ("/bin/app", ["a b"])
 
 
 def test_psij_inherit_environment_copies_the_converting_environment_or_not():
@@ -1381,11 +1425,62 @@ def test_psij_inherit_environment_copies_the_converting_environment_or_not():
 
 
 def test_psij_single_launcher_starts_one_process_on_the_reserved_slots():
-    conv = convert.from_psij_text(_psij(launcher="single", resources={"process_count": 2}))
+    conv = convert.from_psij_text(_psij(launcher="single", resources={"node_count": 2}))
     js = clean(conv.text, "v1")
-    assert js["resources"][0]["count"] == 2 and js["tasks"][0]["count"] == {"total": 1}
+    # a task per slot (Flux's job shell needs one on every node), rank 0 the one process
+    assert js["resources"][0]["count"] == 2 and js["tasks"][0]["count"] == {"per_slot": 1}
+    cmd = js["tasks"][0]["command"]
+    assert cmd[:2] == ["/bin/bash", "-c"] and cmd[3:] == ["psij-launch", "/bin/app"]
+    for rank, out in (("0", "ran\n"), ("1", "")):
+        got = _wrapped("echo ran; exit 4", single=True, env={"FLUX_TASK_RANK": rank})
+        assert (got.stdout, got.returncode) == (out, 4 if rank == "0" else 0)
+    back = json.loads(convert.to_psij(conv.text).text)
+    assert back["launcher"] == "single" and back["executable"] == "/bin/app"
+    assert back["resources"]["node_count"] == 2
+    # one slot: the process is the task, nothing to wrap
+    js = clean(convert.from_psij_text(_psij(launcher="single")).text, "v1")
+    assert js["tasks"][0]["command"] == ["/bin/app"]
     bad = convert.from_psij_text(_psij(launcher="mpirn"))
     assert not bad.ok and "did you mean 'mpirun'?" in bad.blockers[0].message
+
+
+def test_psij_a_relative_directory_is_relative_to_where_the_job_is_submitted_from():
+    conv = convert.from_psij_text(_psij(directory="run/../out"), cwd="/home/me/work")
+    assert clean(conv.text, "v1")["attributes"]["system"]["cwd"] == "/home/me/work/out"
+    (ch,) = [c for c in conv.changes if "directory" in c.message]
+    assert "relative to where the job is submitted from" in ch.message
+    # without a submitting directory to resolve it against: an error, as before
+    assert not convert.from_psij_text(_psij(directory="out")).ok
+    # through the command line: its own directory
+    proc = run_cli("convert", "--from", "psij", "-", input=_psij(directory="sub").encode(), cwd="/")
+    assert (
+        proc.returncode == 0
+        and data_of(proc.stdout.decode())["attributes"]["system"]["cwd"] == "/sub"
+    )
+
+
+def test_psij_one_exclusive_process_gets_its_node():
+    conv = convert.from_psij_text(_psij(resources={"exclusive_node_use": True}))
+    assert conv.warnings == []
+    top = clean(conv.text, "v1")["resources"][0]
+    assert (top["type"], top["count"], top["exclusive"]) == ("node", 1, True)
+    assert any("a process runs on one node" in c.message for c in conv.changes)
+    # several processes without a node count: how many nodes is the scheduler's choice,
+    # and Flux marks nodes exclusive only with a count
+    conv = convert.from_psij_text(_psij(resources={"exclusive_node_use": True, "process_count": 2}))
+    assert [w.code for w in conv.warnings] == ["JS711"]
+    assert clean(conv.text, "v1")["resources"][0]["type"] == "slot"
+
+
+def test_psij_an_unset_stdin_is_dev_null():
+    conv = convert.from_psij_text(_psij())
+    opts = clean(conv.text, "v1")["attributes"]["system"]["shell"]["options"]
+    assert opts == {"input": {"stdin": {"type": "file", "path": "/dev/null"}}}
+    assert "stdin_path" not in json.loads(convert.to_psij(conv.text).text)
+    conv = convert.from_psij_text(_psij(stdin_path="in.txt"))
+    opts = clean(conv.text, "v1")["attributes"]["system"]["shell"]["options"]
+    assert opts == {"input": {"stdin": {"type": "file", "path": "in.txt"}}}
+    assert json.loads(convert.to_psij(conv.text).text)["stdin_path"] == "in.txt"
 
 
 def test_psij_an_unset_stream_is_discarded_and_templates_are_warned():
