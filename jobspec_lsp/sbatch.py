@@ -1114,7 +1114,20 @@ def _flux_block(text: str, ctx: _Context) -> bool:
         return False
     ctx.sentinel = script.sentinel
     sink: list[Diagnostic] = []
-    given = {g.option.long for g in batch.parse_script(script, sink)}
+    found = batch.parse_script(script, sink)
+    given = {g.option.long for g in found}
+    # the sizes they give are the job's too: what the #SBATCH lines left to convert
+    # are read against them, so a second conversion sees what the first one saw
+    for g in found:
+        n = formats.ascii_int(g.value or "")
+        if n is None or n < 1:
+            continue
+        if g.option.long == "nodes" and ctx.nodes is None:
+            ctx.nodes = n
+        elif g.option.long == "nslots" and ctx.ntasks is None:
+            ctx.ntasks = n
+        elif g.option.long == "cores-per-slot" and ctx.cpus == 1:
+            ctx.cpus = n
     return bool(given & {"nodes", "nslots", "resources-shape"})
 
 

@@ -400,7 +400,7 @@ def _directive(o, value: str) -> str:
     return f"#SBATCH {name}={value}" if "'" not in value else f'#SBATCH {name}="{value}"'
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=3000, deadline=None)
 @hgiven(
     st.lists(
         st.tuples(st.sampled_from(sbatch.SLURM), st.sampled_from(_VALUES)), min_size=1, max_size=6
