@@ -159,9 +159,15 @@ BAD_VALUE = define(
     "directive-bad-value",
     E,
     "An option's value is not one `flux batch` accepts.",
-    why="Counts are positive integers, -t minutes or a Flux Standard Duration, --urgency "
-    "0 to 31, --requires an RFC 35 query, --dependency an RFC 26 URI, --setattr/--setopt "
-    "a key (and a value): `flux batch` refuses anything else.",
+    why="Each value is read as Flux reads it: counts are whole numbers (as Python's int() "
+    "reads them, at most 64 bits), -t minutes or a Flux Standard Duration, --urgency 0 to "
+    "31 or hold/default/expedite, --signal a capitalised signal name or a number, "
+    "--rlimit known limit names with whole numbers or unlimited, --begin-time a real date "
+    "and time, --requires an RFC 35 query, --dependency an RFC 26 URI whose job id is "
+    "one (a directive is not read by the shell: `$PREV_JOB` stays those characters), "
+    "--conf KEY=VALUE, a .toml/.json file or a named configuration that exists, and "
+    "--setattr/--setopt into the jobspec Flux builds, where ingest checks the result "
+    "(`system.duration=1h` is refused). `flux batch` refuses anything else.",
     bad=_S.replace("-N2", "-N two"),
     good=_S,
     script=True,

@@ -249,7 +249,7 @@ def _lookalikes(script: Script) -> None:
                 f"{m.group(0)[:-5] + 'flux:'!r})",
                 m.end() - 5,
                 m.end(),
-                data={"replacement": "flux:"},
+                data={"replacement": "flux:", "title": "Make it a directive: flux:"},
             )
         )
         if len(script.problems) > 1000:

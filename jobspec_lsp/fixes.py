@@ -558,6 +558,7 @@ def _slurm_variable(doc, d):
 
 _FIXERS = {
     "JS570": _replacement,  # a batch directive's misspelt option
+    "JS565": _replacement,  # #Flux: -> #flux: (unsafe: the line becomes a directive)
     "JS590": _edits,
     "JS913": _unused_suppression,
     "JS595": _slurm_variable,
