@@ -1027,7 +1027,7 @@ def from_psij(
                 "launcher",
             )
         elif PSIJ_LAUNCHERS[launcher] == 1:
-            single = shape is not None and shape[1] > 1  # one slot: the process is the task
+            single = True
         elif launcher != "multiple":
             p.note(
                 f"launcher {launcher!r}: Flux's job shell starts the processes itself "
@@ -1066,6 +1066,8 @@ def from_psij(
             sorted(p.warnings, key=Diagnostic.sort_key),
         )
     nodes, tasks, cores, gpus, exclusive = shape
+    one_slot = single and tasks == 1  # the one process is the one task: {total: 1} says so
+    single = single and not one_slot
     command = [exe, *args]
     if pre or post or single:
         command = ["/bin/bash", "-c", psij_wrapper(pre, post, single), "psij-launch", *command]
@@ -1083,6 +1085,8 @@ def from_psij(
             "launcher",
         )
     js = build_v1(command, nodes=nodes, tasks=tasks, cores=cores, gpus=gpus, exclusive=exclusive)
+    if one_slot:
+        js["tasks"][0]["count"] = {"total": 1}
     js["attributes"]["system"].update(system)
     text = dump(js)
     return _verified(

@@ -1440,6 +1440,7 @@ def test_psij_single_launcher_starts_one_process_on_the_reserved_slots():
     # one slot: the process is the task, nothing to wrap
     js = clean(convert.from_psij_text(_psij(launcher="single")).text, "v1")
     assert js["tasks"][0]["command"] == ["/bin/app"]
+    assert js["tasks"][0]["count"] == {"total": 1}
     bad = convert.from_psij_text(_psij(launcher="mpirn"))
     assert not bad.ok and "did you mean 'mpirun'?" in bad.blockers[0].message
 

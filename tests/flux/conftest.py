@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 class Flux:
-    """A running single-broker instance and Flux's own tools beside it."""
+    """A running instance (one broker, or ``size``) and Flux's own tools beside it."""
 
     def __init__(self, exe: str, config: dict[str, str] | None = None, size: int = 1):
         """``config``: TOML files (name -> text) for the instance's --config-path; ``size``:
