@@ -18,117 +18,22 @@ import math
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from . import convert, directives, formats, sbatch
 from .diagnostics import Diagnostic, Severity, define
+from .fluxcli import model as _model
+from .fluxcli.argv import Given, Problem, Word
+from .fluxcli.argv import brief as _brief
+from .fluxcli.model import Option
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
-
-@dataclass(frozen=True)
-class Option:
-    long: str  # its first long name, without the dashes
-    short: str | None
-    value: str | None  # its metavar; None for a flag
-    doc: str
-    repeat: bool = False
-    optional_value: bool = False  # --dump[=FILE]
-    aliases: tuple[str, ...] = ()  # other long names (--broker-opt for --broker-opts)
-    integer: bool = False  # Flux reads the value with int()
-    hidden: bool = False  # left out of `flux batch --help`, but taken
-
-
-# The project's words for each option of `flux batch`, by its first long name. Which
-# options exist, and how Flux reads each (names, value, repeats), is Flux's own, in
-# data/flux_options.json (scripts/flux_options.py asks Flux's parsers); a test fails
-# when an option there has no words here.
-DOCS: dict[str, str] = {
-    "nodes": "spread the slots over N nodes (without -n: one slot per node, the nodes exclusive)",
-    "nslots": "how many resource slots the instance gets (each -c cores, -g gpus)",
-    "cores-per-slot": "cores in each slot (default 1)",
-    "gpus-per-slot": "gpus in each slot",
-    "exclusive": "with -N: whole nodes, not only the slots' cores",
-    "time-limit": "time limit: minutes when a bare number, else a Flux Standard Duration "
-    "(30s, 1.5h, 2d)",
-    "queue": "the queue to submit to",
-    "bank": "the bank to charge",
-    "urgency": "urgency 0-31 (0 holds the job, 31 expedites it; default 16)",
-    "job-name": "the job's name (default: the script's file name)",
-    "setopt": "a job shell option (VAL is JSON, else a string; 1 when absent)",
-    "setattr": "a jobspec attribute (system. unless user. or system.; VAL is JSON, else a string)",
-    "add-file": "a file put in the job's {{tmpdir}}",
-    "dependency": "an RFC 26 dependency (afterok:JOBID, ...)",
-    "requires": "RFC 35 constraints (property names, host:, rank:, and/or/not)",
-    "begin-time": "do not start before this time",
-    "env": "environment rule: PATTERN to copy, VAR=VALUE to set, -PATTERN to remove, "
-    "^FILE to read rules",
-    "env-remove": "remove environment variables (glob, or /regex/)",
-    "env-file": "read environment rules from FILE",
-    "rlimit": "which resource limits to copy: NAME[=VALUE], -* for none",
-    "unbuffered": "no buffering of output",
-    "cwd": "the job's working directory",
-    "flags": "submission flags: debug, waitable, novalidate",
-    "signal": "a signal before the time limit (default SIGUSR1 60s before)",
-    "output": "where the instance's standard output goes (default flux-{{id}}.out)",
-    "error": "where standard error goes (default: with the output)",
-    "input": "a file the instance's standard input is read from",
-    "label-io": "prefix each line of output with the rank of the task that wrote it",
-    "conf": "configuration of the child instance: KEY=VALUE, a .toml/.json file, a named "
-    "configuration, or a multi-line TOML/JSON text",
-    "broker-opts": "options for the instance's brokers",
-    "add-brokers": "start the instance with this many more brokers than nodes (testing)",
-    "dump": "archive the KVS on exit",
-    "wrap": "wrap the arguments in a /bin/sh script",
-    "dry-run": "print the jobspec instead of submitting",
-    "quiet": "do not print the job id",
-    "resources-shape": "an RFC 46 shape as the whole resource request",
-    "resources-json": "a file holding the whole resources list (JSON)",
-    "debug-emulate": "a job that only pretends to run (testing)",
-    "list-plugins": "list the command-line plugins and exit",
-    "help": "print help and exit (no job is submitted)",
-}
-
-
-def _load_model() -> tuple[str, dict]:
-    """(Flux version, per-command parser description) from the generated data file."""
-    from importlib import resources
-
-    raw = resources.files("jobspec_lsp").joinpath("data/flux_options.json").read_text("utf-8")
-    versions = json.loads(raw)["versions"]
-    version = sorted(versions)[-1]
-    return version, versions[version]
-
-
-FLUX_VERSION, MODEL = _load_model()
-
-
-def _options(command: str) -> tuple[Option, ...]:
-    out = []
-    for o in MODEL[command]["options"]:
-        longs = [n[2:] for n in o["names"] if n.startswith("--")]
-        shorts = [n[1:] for n in o["names"] if not n.startswith("--")]
-        nargs = o.get("nargs")
-        flag = nargs == 0
-        out.append(
-            Option(
-                longs[0],
-                shorts[0] if shorts else None,
-                None if flag else (o.get("metavar") or o["dest"].upper()),
-                DOCS.get(longs[0], ""),
-                repeat=o["action"] in ("append", "count", "custom"),
-                optional_value=nargs == "?",
-                aliases=tuple(longs[1:]),
-                integer=o.get("type") == "int",
-                hidden=o["hidden"],
-            )
-        )
-    return tuple(out)
-
-
-OPTIONS: tuple[Option, ...] = _options("batch")
-BY_LONG = {name: o for o in OPTIONS for name in (o.long, *o.aliases)}
-BY_SHORT = {o.short: o for o in OPTIONS if o.short}
+BATCH = _model.command("batch")
+FLUX_VERSION = BATCH.version
+MODEL = _model.versions()[FLUX_VERSION]
+OPTIONS: tuple[Option, ...] = BATCH.options
+BY_LONG = BATCH.by_long
+BY_SHORT = BATCH.by_short
 
 _S = "#!/bin/sh\n#flux: -N2\n#flux: --job-name=sim\n\nflux run -N2 ./sim\n"
 
@@ -230,62 +135,16 @@ TOO_MANY_NODES = define(
 )
 
 
-@dataclass
-class Given:
-    """One option as a directive gives it."""
-
-    option: Option
-    name: directives.Word  # the word holding the option's name
-    value: str | None
-    value_start: int
-    value_end: int
-
-
-_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")  # argparse's test for a negative number
-
-
-def _classify(word: str):
-    """What argparse (Python 3.11, as Flux runs it) makes of one word before reading
-    values: None for a positional word, else (option or None when unknown, the option
-    string written, the text after '=' or the rest of a short group, or None)."""
-    if not word or word[0] != "-":
-        return None
-    if word.startswith("--") and word[2:] in BY_LONG:
-        return BY_LONG[word[2:]], word, None
-    if len(word) == 2 and word[1] in BY_SHORT:
-        return BY_SHORT[word[1]], word, None
-    if len(word) == 1:
-        return None
-    if "=" in word:
-        name, _, explicit = word.partition("=")
-        opt = _by_name(name)
-        if opt is not None:
-            return opt, name, explicit
-    if not word.startswith("--") and word[1] in BY_SHORT:
-        # a short option with its value, or flags, attached: -N2, -xN2
-        return BY_SHORT[word[1]], word[:2], word[2:]
-    # Flux's parsers take no abbreviation (allow_abbrev=False): --job-n is unknown
-    if _NEGATIVE.match(word) or " " in word:
-        return None
-    return None, word.partition("=")[0] if word.startswith("--") else word, None
-
-
-def _by_name(name: str) -> Option | None:
-    if name.startswith("--"):
-        return BY_LONG.get(name[2:])
-    return BY_SHORT.get(name[1:]) if len(name) == 2 else None
-
-
-def parse_words(words: list[directives.Word], out: list[Diagnostic]) -> list[Given]:
+def parse_words(words: list[Word], out: list[Diagnostic]) -> list[Given]:
     """The options the words of one directive give, in order, read as `flux batch`'s
-    argparse parser reads them; problems appended to ``out``.
+    argparse parser reads them (:mod:`.fluxcli.argv`); problems appended to ``out``.
 
-    As in Flux: no abbreviations; ``-N=4`` and ``-N4`` are 4; a flag takes no
-    ``=value``; an option's value is the next word unless that word is itself an
-    option (a negative number is not); and the first word that is not an option
-    starts the script's arguments, so it and every word after it in the directive are
-    dropped (JS574 warns)."""
-    given: list[Given] = []
+    A directive whose first word is not an option is refused by Flux (an unknown
+    directive); otherwise the first word that is not an option starts the script's
+    arguments, and it and every word after it in the directive are dropped (JS574
+    warns)."""
+    from .fluxcli import argv
+
     if words and not words[0].value.startswith("-"):
         first, last = words[0], words[-1]
         out.append(
@@ -298,101 +157,23 @@ def parse_words(words: list[directives.Word], out: list[Diagnostic]) -> list[Giv
                 last.end,
             )
         )
-        return given
-    kinds = [_classify(w.value) for w in words]
-    i = 0
-    while i < len(words):
-        w, kind = words[i], kinds[i]
-        if w.value == "--" or kind is None:
-            _dropped(words[i:], out)
-            break
-        opt, written, explicit = kind
-        i += 1
-        if opt is None:
-            out.append(_unknown(w, written, w.start, w.start + len(written)))
-            continue
-        if explicit is None:
-            if opt.value is None:
-                given.append(Given(opt, w, None, w.end, w.end))
-            elif opt.optional_value:
-                if i < len(words) and kinds[i] is None and words[i].value != "--":
-                    given.append(Given(opt, w, words[i].value, words[i].start, words[i].end))
-                    i += 1
-                else:
-                    given.append(Given(opt, w, None, w.end, w.end))
-            elif i < len(words) and kinds[i] is None and words[i].value != "--":
-                nxt = words[i]
-                given.append(Given(opt, w, nxt.value, nxt.start, nxt.end))
-                i += 1
-            else:
-                out.append(
-                    Diagnostic(
-                        NEEDS_VALUE, E, f"{written} needs a value ({opt.value})", w.start, w.end
-                    )
-                )
-            continue
-        _explicit(opt, written, explicit, w, given, out)
-    return given
+        return []
+    reading = argv.read(BATCH, words)
+    for p in reading.problems:
+        out.append(_diagnostic(p))
+    if reading.rest:
+        _dropped(reading.rest, out)
+    return reading.given
 
 
-def _explicit(opt: Option, written: str, explicit: str, w, given, out) -> None:
-    """``opt`` written ``written`` with ``explicit`` after it in the same word: its value
-    (``--opt=VAL``, ``-oVAL``) or, after a short flag, more flags (``-xu``, ``-xN2``)."""
-    at = w.start + len(written) + (1 if written.startswith("--") or explicit == "" else 0)
-    if written.startswith("-") and not written.startswith("--") and w.value[2:3] == "=":
-        at = w.start + 3
-    seen: set[str] = set()
-    while True:
-        if opt.value is not None:
-            given.append(Given(opt, w, explicit, min(at, w.end), w.end))
-            return
-        if written.startswith("--") or explicit == "":
-            out.append(
-                Diagnostic(
-                    BAD_VALUE,
-                    E,
-                    f"{written} takes no value (flux batch refuses {_brief(explicit)})",
-                    w.start,
-                    w.end,
-                )
-            )
-            return
-        if opt.long in seen:  # -xxxx: the same flag again, said once per word
-            pass
-        else:
-            seen.add(opt.long)
-            given.append(Given(opt, w, None, w.end, w.end))
-        nxt = BY_SHORT.get(explicit[0])
-        if nxt is None:
-            out.append(
-                Diagnostic(
-                    BAD_VALUE,
-                    E,
-                    f"{written} takes no value, and -{explicit[0]} is not an option of "
-                    f"flux batch: it refuses {_brief(w.value)}",
-                    at,
-                    at + 1,
-                )
-            )
-            return
-        written, explicit, at = "-" + explicit[0], explicit[1:], at + 1
-        if not explicit:
-            if nxt.value is None:
-                if nxt.long not in seen:
-                    given.append(Given(nxt, w, None, w.end, w.end))
-                return
-            out.append(
-                Diagnostic(NEEDS_VALUE, E, f"{written} needs a value ({nxt.value})", w.start, w.end)
-            )
-            return
-        opt = nxt
+def _diagnostic(p: Problem) -> Diagnostic:
+    if p.kind == "unknown":
+        return _unknown(p.name, p.start, p.end)
+    code = NEEDS_VALUE if p.kind == "needs-value" else BAD_VALUE
+    return Diagnostic(code, E, p.message, p.start, p.end)
 
 
-def _brief(text: str) -> str:
-    return repr(text) if len(text) <= 40 else f"{text[:24]!r}… ({len(text):,} characters)"
-
-
-def _dropped(rest: list[directives.Word], out: list[Diagnostic]) -> None:
+def _dropped(rest: list[Word], out: list[Diagnostic]) -> None:
     """The words from the first non-option word on: Flux takes them as the script and
     its arguments, and the command line replaces them; nothing of them is used."""
     first, last = rest[0], rest[-1]
@@ -423,7 +204,7 @@ def _long(name: str) -> Option | None:
     return BY_LONG.get(name)  # no abbreviations: Flux's parsers have allow_abbrev=False
 
 
-def _unknown(w: directives.Word, name: str, start: int, end: int) -> Diagnostic:
+def _unknown(name: str, start: int, end: int) -> Diagnostic:
     names = [f"--{n}" for n in BY_LONG] + ["-" + o.short for o in OPTIONS if o.short]
     shown = name if len(name) <= 40 else None
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) if shown else []
@@ -977,7 +758,7 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     """:func:`jobspec` for a script whose directives have been checked."""
     script = directives.read(text)
     diags: list[Diagnostic] = []
-    words = [directives.Word(w, 0, 0) for w in extra]
+    words = [Word(w, 0, 0) for w in extra]
     given = parse_script(script, diags) + parse_words(words, diags)
     errors = [d for d in diags if d.severity == E]
     if errors:

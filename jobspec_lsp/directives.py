@@ -100,13 +100,7 @@ ESCAPE = define(
 )
 
 
-@dataclass(frozen=True)
-class Word:
-    """One shell word of a directive: its value and where its text is."""
-
-    value: str
-    start: int
-    end: int
+from .fluxcli.argv import Word  # noqa: E402 - one word of a directive: value and range
 
 
 @dataclass

@@ -543,6 +543,9 @@ class _Context:
     ntasks: int | None = None
     per_node: int | None = None
     cpus: int = 1  # --cpus-per-task
+    # the node count comes from an #SBATCH line (not the script's own #flux: lines): only
+    # then can the slot per node layout, which rewrites that line, be used
+    nodes_from_slurm: bool = False
     node_gpus: int | None = None  # --gres=gpu:N or --gpus-per-node=N
     sized: bool = False  # some option gives the size
     sentinel: str = "#flux:"  # the one the script already uses, else Flux's usual
@@ -553,7 +556,9 @@ class _Context:
         cores and its gpus: a gpu count per node that its tasks cannot share evenly
         (-N2 --ntasks-per-node=4 --gres=gpu:2) is kept that way, not dropped."""
         s = self.slots_per_node
-        return bool(self.nodes and self.node_gpus and s and s > 1 and self.node_gpus % s != 0)
+        return bool(
+            self.nodes_from_slurm and self.node_gpus and s and s > 1 and self.node_gpus % s != 0
+        )
 
     @property
     def slots(self) -> int:
@@ -1082,6 +1087,7 @@ def _context(reading: Reading) -> _Context:
             try:
                 if it.option.how == "nodes":
                     ctx.nodes = _node_count(it.value or "")[0]
+                    ctx.nodes_from_slurm = True
                 elif it.option.how == "ntasks":
                     ctx.ntasks = _count(it.value or "", "")
                 elif it.option.how == "tasks_per_node":
@@ -1118,15 +1124,18 @@ def _flux_block(text: str, ctx: _Context) -> bool:
     given = {g.option.long for g in found}
     # the sizes they give are the job's too: what the #SBATCH lines left to convert
     # are read against them, so a second conversion sees what the first one saw
-    for g in found:
+    unset = {k for k, v in (("nodes", ctx.nodes), ("nslots", ctx.ntasks)) if v is None}
+    if ctx.cpus == 1:
+        unset.add("cores-per-slot")
+    for g in found:  # in order: the last one given wins, as in Flux
         n = formats.ascii_int(g.value or "")
-        if n is None or n < 1:
+        if n is None or n < 1 or g.option.long not in unset:
             continue
-        if g.option.long == "nodes" and ctx.nodes is None:
+        if g.option.long == "nodes":
             ctx.nodes = n
-        elif g.option.long == "nslots" and ctx.ntasks is None:
+        elif g.option.long == "nslots":
             ctx.ntasks = n
-        elif g.option.long == "cores-per-slot" and ctx.cpus == 1:
+        else:
             ctx.cpus = n
     return bool(given & {"nodes", "nslots", "resources-shape"})
 

@@ -1,4 +1,4 @@
-"""Write jobspec_lsp/data/flux_options.json from Flux's own command-line parsers.
+"""Write jobspec_lsp/fluxcli/flux_options.json from Flux's own command-line parsers.
 
 Run with Flux's Python (`flux python scripts/flux_options.py [OUT]`): it builds the
 parsers of `flux run`, `submit`, `batch`, `alloc` and `bulksubmit` exactly as those

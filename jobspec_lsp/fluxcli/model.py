@@ -1,0 +1,167 @@
+"""The options of Flux's submission commands, from Flux's own parsers, with the
+project's words for each."""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Option:
+    long: str  # its first long name, without the dashes
+    short: str | None
+    value: str | None  # its metavar; None for a flag
+    doc: str
+    repeat: bool = False  # append, count or Flux's own accumulating actions
+    optional_value: bool = False  # --dump[=FILE]
+    aliases: tuple[str, ...] = ()  # other long names (--broker-opt for --broker-opts)
+    integer: bool = False  # Flux's parser reads the value with int()
+    hidden: bool = False  # left out of --help, but taken
+    dest: str = ""
+    action: str = "store"
+
+
+# The project's words for each option, by its first long name. Which options exist and
+# how Flux reads each is Flux's (flux_options.json); a test fails when an option of any
+# command has no words here.
+DOCS: dict[str, str] = {
+    "nodes": "spread the slots over N nodes (without -n: one slot per node, the nodes exclusive)",
+    "nslots": "how many resource slots the instance gets (each -c cores, -g gpus)",
+    "cores-per-slot": "cores in each slot (default 1)",
+    "gpus-per-slot": "gpus in each slot",
+    "ntasks": "how many tasks to start (one slot each)",
+    "cores-per-task": "cores for each task (default 1)",
+    "gpus-per-task": "gpus for each task",
+    "cores": "a total number of cores, the tasks spread over them (not with -n/-c/-g)",
+    "tasks-per-node": "start this many tasks on each node (not with -n/-c/-g)",
+    "tasks-per-core": "start this many tasks on each core (not with -n/-c/-g)",
+    "gpus-per-node": "gpus on each node, with -N (not with -n/-c/-g)",
+    "exclusive": "with -N: whole nodes, not only the slots' cores",
+    "time-limit": "time limit: minutes when a bare number, else a Flux Standard Duration "
+    "(30s, 1.5h, 2d)",
+    "queue": "the queue to submit to",
+    "bank": "the bank to charge",
+    "urgency": "urgency 0-31 (0 holds the job, 31 expedites it; default 16)",
+    "job-name": "the job's name (default: the command's name)",
+    "setopt": "a job shell option (VAL is JSON, else a string; 1 when absent)",
+    "setattr": "a jobspec attribute (system. unless user. or system.; VAL is JSON, else a string)",
+    "add-file": "a file put in the job's {{tmpdir}}",
+    "dependency": "an RFC 26 dependency (afterok:JOBID, ...)",
+    "requires": "RFC 35 constraints (property names, host:, rank:, and/or/not)",
+    "begin-time": "do not start before this time",
+    "env": "environment rule: PATTERN to copy, VAR=VALUE to set, -PATTERN to remove, "
+    "^FILE to read rules",
+    "env-remove": "remove environment variables (glob, or /regex/)",
+    "env-file": "read environment rules from FILE",
+    "rlimit": "which resource limits to copy: NAME[=VALUE], -* for none",
+    "unbuffered": "no buffering of output",
+    "cwd": "the job's working directory",
+    "flags": "submission flags: debug, waitable, novalidate",
+    "signal": "a signal before the time limit (default SIGUSR1 60s before)",
+    "output": "where standard output goes (batch: default flux-{{id}}.out)",
+    "error": "where standard error goes (default: with the output)",
+    "input": "a file standard input is read from (run: or the task ranks that get it)",
+    "label-io": "prefix each line of output with the rank of the task that wrote it",
+    "conf": "configuration of the child instance: KEY=VALUE, a .toml/.json file, a named "
+    "configuration, or a multi-line TOML/JSON text",
+    "broker-opts": "options for the instance's brokers",
+    "add-brokers": "start the instance with this many more brokers than nodes (testing)",
+    "dump": "archive the KVS on exit",
+    "wrap": "wrap the arguments in a /bin/sh script",
+    "dry-run": "print the jobspec instead of submitting (no job is made)",
+    "quiet": "do not print the job id (the jobspec is the same)",
+    "resources-shape": "an RFC 46 shape as the whole resource request",
+    "resources-json": "a file holding the whole resources list (JSON)",
+    "debug-emulate": "a job that only pretends to run (testing)",
+    "list-plugins": "list the command-line plugins and exit",
+    "help": "print help and exit (no job is submitted)",
+    "taskmap": "how task ranks map to nodes: block, cyclic[:N], hostfile:FILE, manual:MAP",
+    "verbose": "say more on stderr (repeat for more; the jobspec is the same)",
+    "wait": "wait for the jobs to finish (the jobspec is the same)",
+    "wait-event": "wait for this job event (the jobspec is the same)",
+    "watch": "show the jobs' output as they run (the jobspec is the same)",
+    "progress": "show a progress bar (the jobspec is the same)",
+    "jps": "show jobs per second with --progress (the jobspec is the same)",
+    "log": "write the job ids to FILE (the jobspec is the same)",
+    "log-stderr": "write standard error to FILE (the jobspec is the same)",
+    "cc": "submit copies of the job, one per id of the idset ({cc} in the command)",
+    "bcc": "as --cc, without {cc} set in the copies",
+    "bg": "start the instance in the background and print its id",
+    "define": "define a function NAME for the command template, with Python CODE",
+    "sep": "what separates the inputs of one command (default: a line break)",
+    "shuffle": "submit the commands in random order",
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command's options, as its parser takes them."""
+
+    name: str
+    version: str
+    options: tuple[Option, ...]
+    by_long: dict[str, Option] = field(hash=False, compare=False, repr=False)
+    by_short: dict[str, Option] = field(hash=False, compare=False, repr=False)
+    raw: dict = field(hash=False, compare=False, repr=False)
+
+    def by_name(self, name: str) -> Option | None:
+        """``--long`` or ``-s`` exactly (no abbreviation)."""
+        if name.startswith("--"):
+            return self.by_long.get(name[2:])
+        return self.by_short.get(name[1:]) if len(name) == 2 else None
+
+
+@functools.cache
+def versions() -> dict[str, dict]:
+    """Flux version -> command -> its parser's description (flux_options.json)."""
+    from importlib import resources
+
+    raw = resources.files(__package__).joinpath("flux_options.json").read_text("utf-8")
+    return json.loads(raw)["versions"]
+
+
+def default_version() -> str:
+    return sorted(versions())[-1]
+
+
+COMMANDS = ("run", "submit", "batch", "alloc", "bulksubmit")
+
+
+@functools.cache
+def command(name: str, version: str | None = None) -> Command:
+    """The options of `flux NAME` (run, submit, batch, alloc, bulksubmit) in ``version``
+    (the newest in the table by default)."""
+    version = version or default_version()
+    raw = versions()[version][name]
+    options = []
+    for o in raw["options"]:
+        longs = [n[2:] for n in o["names"] if n.startswith("--")]
+        shorts = [n[1:] for n in o["names"] if not n.startswith("--")]
+        nargs = o.get("nargs")
+        flag = nargs == 0
+        options.append(
+            Option(
+                longs[0],
+                shorts[0] if shorts else None,
+                None if flag else (o.get("metavar") or o["dest"].upper()),
+                DOCS.get(longs[0], ""),
+                repeat=o["action"] in ("append", "count", "custom"),
+                optional_value=nargs == "?",
+                aliases=tuple(longs[1:]),
+                integer=o.get("type") == "int",
+                hidden=o["hidden"],
+                dest=o["dest"],
+                action=o["action"],
+            )
+        )
+    opts = tuple(options)
+    return Command(
+        name,
+        version,
+        opts,
+        {n: o for o in opts for n in (o.long, *o.aliases)},
+        {o.short: o for o in opts if o.short},
+        raw,
+    )
