@@ -1576,110 +1576,23 @@ def build_v1(
     }
 
 
-class _RaisingParser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
-
-
-def add_command_line_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The options of ``jobspec new`` (shared by the CLI and :func:`from_command_line`)."""
-    res = p.add_argument_group("resources (as flux submit)")
-    res.add_argument("-N", "--nodes", type=int, metavar="N", help="number of nodes")
-    res.add_argument(
-        "-n",
-        "--ntasks",
-        type=int,
-        metavar="N",
-        help="number of tasks (default 1, or one per node with -N)",
-    )
-    res.add_argument(
-        "-c", "--cores-per-task", type=int, metavar="N", help="cores per task (default 1)"
-    )
-    res.add_argument("-g", "--gpus-per-task", type=int, metavar="N", help="gpus per task")
-    res.add_argument(
-        "-x",
-        "--exclusive",
-        action="store_true",
-        help="whole nodes (needs -N; implied by -N without -n)",
-    )
-    res.add_argument(
-        "--shape",
-        "--resources-shape",
-        dest="shape",
-        metavar="SHAPE",
-        help="an RFC 46 shape instead of -N/-c/-g/-x",
-    )
-    job = p.add_argument_group("job")
-    job.add_argument(
-        "-t",
-        "--time-limit",
-        metavar="MIN|FSD",
-        help="time limit: minutes, or a Flux Standard Duration (30s, 1.5h)",
-    )
-    job.add_argument("-q", "--queue")
-    job.add_argument("-B", "--bank")
-    job.add_argument("--cwd", metavar="DIR", help="absolute working directory")
-    job.add_argument(
-        "--env",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="an environment variable (repeatable); nothing is copied otherwise",
-    )
-    job.add_argument("--job-name", metavar="NAME")
-    job.add_argument("--input", metavar="FILE", help="stdin from a file")
-    job.add_argument(
-        "--output",
-        metavar="FILE",
-        help="stdout to a file (mustache templates such as {{id}} are kept)",
-    )
-    job.add_argument("--error", metavar="FILE", help="stderr to a file")
-    job.add_argument(
-        "--setattr",
-        "-S",
-        action="append",
-        default=[],
-        metavar="KEY[=VAL]",
-        help="set attributes.system.KEY (or user.KEY); VAL is JSON or a string",
-    )
-    job.add_argument(
-        "--dependency",
-        action="append",
-        default=[],
-        metavar="URI",
-        help="scheme:value[?key=val&...] (RFC 26)",
-    )
-    job.add_argument(
-        "--requires",
-        action="append",
-        default=[],
-        metavar="CONSTRAINT",
-        help="property names, -negated terms, host:HOSTLIST, rank:IDSET, joined by "
-        "spaces or & (and), | (or), not, parentheses",
-    )
-    p.add_argument(
-        "--format", choices=("yaml", "json"), default="yaml", help="json for flux job submit"
-    )
-    p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND...")
-    return p
-
-
-def command_line_parser() -> argparse.ArgumentParser:
-    return add_command_line_options(
-        _RaisingParser(
-            prog="jobspec new",
-            add_help=False,
-            description="Write the V1 jobspec `flux submit` would build for these options.",
-        )
-    )
-
-
 def from_command_line(argv: list[str]) -> Conversion:
     """``jobspec new`` options -> the jobspec ``flux submit`` would build.
 
-    Raises :class:`UsageError` for options that make no jobspec; the result is
-    checked with the rules of its version before it is returned."""
-    return from_options(command_line_parser().parse_args(list(argv)))
+    The options are `flux submit`'s, from Flux's own parser, read as Flux reads them
+    (:mod:`.fluxcli.submit`). Raises :class:`UsageError` for options that make no
+    jobspec; the result is checked with the rules of its version before it is returned."""
+    from .fluxcli import submit
+
+    try:
+        ns, notes = submit.read(list(argv))
+    except submit.NewUsageError as err:
+        raise UsageError(str(err)) from None
+    if ns.format not in ("yaml", "json"):
+        raise UsageError(f"--format {ns.format!r}: yaml or json")
+    conv = from_options(ns)
+    conv.changes.extend(Change(n, 0, 0) for n in notes)
+    return conv
 
 
 def from_options(a: argparse.Namespace) -> Conversion:
@@ -1700,8 +1613,21 @@ def from_options(a: argparse.Namespace) -> Conversion:
     ):
         if v is not None and v < least:
             raise UsageError(f"{flag} must be at least {least}, not {v}")
+    per_resource = [
+        getattr(a, k, None) is not None
+        for k in ("cores", "tasks_per_node", "tasks_per_core", "gpus_per_node")
+    ]
     if a.shape:
         js = _shape_jobspec(a, command, notes)
+        kind = "node" if getattr(a, "tasks_per_node", None) else None
+        kind = kind or ("core" if getattr(a, "tasks_per_core", None) else None)
+        if kind:  # flux submit keeps the per-resource task count beside the shape
+            count = a.tasks_per_node if kind == "node" else a.tasks_per_core
+            js["attributes"]["system"].setdefault("shell", {}).setdefault("options", {})[
+                "per-resource"
+            ] = {"type": kind, "count": count}
+    elif any(per_resource):
+        js = _per_resource_jobspec(a, command)
     else:
         nodes, tasks, exclusive = a.nodes, a.ntasks, a.exclusive
         if exclusive and nodes is None:
@@ -1750,21 +1676,44 @@ def from_options(a: argparse.Namespace) -> Conversion:
         system["duration"] = parse_time_limit(a.time_limit)
     if a.job_name is not None:
         system["job"] = {"name": a.job_name}
-    io_opts: dict = {}
+    io_opts: dict = system.get("shell", {}).get("options", {})
     if a.input is not None:
         try:
             formats.parse_idset(a.input)
         except formats.FormatError:
             io_opts.setdefault("input", {})["stdin"] = {"type": "file", "path": a.input}
         else:
-            raise UsageError(
-                f"--input {a.input}: task ranks for stdin are for flux run; "
-                "a jobspec takes a file path"
+            notes.append(
+                Change(
+                    f"--input {a.input}: task ranks for stdin are for the attached "
+                    "`flux run`; the jobspec holds no input (as flux submit writes it)",
+                    0,
+                    0,
+                )
             )
-    if a.output is not None and a.output not in ("none", "kvs"):
-        io_opts.setdefault("output", {})["stdout"] = {"type": "file", "path": a.output}
-    if a.error is not None:
-        io_opts.setdefault("output", {})["stderr"] = {"type": "file", "path": a.error}
+    label = getattr(a, "label_io", False)
+    for stream, where in (("stdout", a.output), ("stderr", a.error)):
+        if where is not None and where not in ("none", "kvs"):
+            io_opts.setdefault("output", {})[stream] = {"type": "file", "path": where}
+            if label:
+                io_opts["output"][stream]["label"] = True
+    if getattr(a, "unbuffered", False):
+        out = io_opts.setdefault("output", {})
+        out.setdefault("stdout", {})["buffer"] = {"type": "none"}
+        out.setdefault("stderr", {})["buffer"] = {"type": "none"}
+        out["batch-timeout"] = 0.05
+        io_opts.setdefault("input", {})["batch-timeout"] = 0.0
+    if getattr(a, "signal", None) is not None:
+        from .batch import BatchError, signal_option
+
+        try:
+            io_opts["signal"] = signal_option(a.signal)
+        except BatchError as err:
+            raise UsageError(str(err)) from None
+    if getattr(a, "taskmap", None) is not None:
+        io_opts["taskmap"] = _taskmap(a.taskmap)
+    for item in getattr(a, "setopt", []) or []:
+        _setopt(io_opts, item)
     if io_opts:
         system["shell"] = {"options": io_opts}
     if a.queue is not None:
@@ -1782,6 +1731,66 @@ def from_options(a: argparse.Namespace) -> Conversion:
             if d.severity == Severity.WARNING:
                 conv.changes.append(Change(f"{d.message} [{d.code}]", 0, 0))
     return conv
+
+
+def _per_resource_jobspec(a, command) -> dict:
+    """`flux submit --cores/--tasks-per-node/--tasks-per-core/--gpus-per-node`: slots
+    of cores (per node with -N) and a count of tasks per node or core, as flux-core's
+    ``JobspecV1.per_resource`` builds them."""
+    nodes, cores = a.nodes, a.cores
+    per_node, per_core, gpus = a.tasks_per_node, a.tasks_per_core, a.gpus_per_node
+    if per_node is not None and per_core is not None:
+        raise UsageError("give --tasks-per-node or --tasks-per-core, not both")
+    if a.ntasks is not None or a.cores_per_task is not None or a.gpus_per_task:
+        raise UsageError(
+            "--cores, --tasks-per-node, --tasks-per-core and --gpus-per-node do not go "
+            "with -n, -c or -g (flux submit refuses them together)"
+        )
+    for flag, v in (("--tasks-per-node", per_node), ("--tasks-per-core", per_core)):
+        if v is not None and v < 1:
+            raise UsageError(f"{flag} must be at least 1")
+    if gpus is not None and not nodes:
+        raise UsageError("--gpus-per-node needs -N/--nodes")
+    if gpus is not None and gpus < 0:
+        raise UsageError("--gpus-per-node must be at least 0")
+    if cores is not None and cores < 1:
+        raise UsageError("--cores must be at least 1")
+    exclusive = bool(a.exclusive) or (bool(nodes) and cores is None)
+    if nodes is None and exclusive:
+        raise UsageError("-x/--exclusive needs -N/--nodes")
+    if nodes and cores:
+        if cores < nodes:
+            raise UsageError("--cores cannot be less than -N")
+        if cores % nodes:
+            raise UsageError("--cores must divide evenly over the -N nodes")
+        slots, size = 1, cores // nodes
+    elif cores:
+        slots, size = cores, 1
+    elif nodes:
+        slots, size = 1, 1
+    else:
+        raise UsageError("--tasks-per-node and --tasks-per-core need -N or --cores")
+    children: list[dict] = [{"type": "core", "count": size}]
+    if gpus:
+        children.append({"type": "gpu", "count": gpus})
+    slot = {"type": "slot", "count": slots, "with": children, "label": TASK_LABEL}
+    top = slot
+    if nodes:
+        top = {"type": "node", "count": nodes, "with": [slot]}
+        if exclusive:
+            top["exclusive"] = True
+    system: dict = {"duration": 0}
+    kind = "node" if per_node is not None else "core" if per_core is not None else None
+    if kind is not None:
+        system["shell"] = {
+            "options": {"per-resource": {"type": kind, "count": per_node or per_core}}
+        }
+    return {
+        "version": 1,
+        "resources": [top],
+        "tasks": [{"command": list(command), "slot": TASK_LABEL, "count": {"per_slot": 1}}],
+        "attributes": {"system": system},
+    }
 
 
 def _shape_jobspec(a, command, notes) -> dict:
@@ -1901,6 +1910,37 @@ def parse_requires(expr: str) -> dict:
             f"--requires {expr!r}: {err.message}"
             + ("" if "column" in err.message else f" (at column {err.start + 1})")
         ) from None
+
+
+def _taskmap(uri: str) -> dict:
+    """``--taskmap SCHEME[:VALUE]`` as the job shell option flux submit writes."""
+    scheme, _, value = uri.partition(":")
+    if not scheme or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme):
+        raise UsageError(f"--taskmap {uri!r}: give SCHEME[:VALUE] (block, cyclic:2, ...)")
+    return {"scheme": scheme, "value": value}
+
+
+def _setopt(options: dict, item: str) -> None:
+    """``-o/--setopt KEY[=VAL]`` into the shell options: VAL is JSON when it parses,
+    else a string, 1 when absent; a dotted KEY makes the levels it names."""
+    key, sep, raw = item.partition("=")
+    if key.startswith("^"):
+        raise UsageError(f"--setopt {item!r}: reading the value from a file is not supported")
+    value: object = 1
+    if sep:
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        except RecursionError:
+            raise UsageError(f"--setopt {key!r}: the value nests too deeply to read") from None
+    node = options
+    parts = key.split(".")
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise UsageError(f"--setopt {item!r}: {part} is not a mapping")
+    node[parts[-1]] = value
 
 
 def _setattr(js: dict, item: str) -> None:

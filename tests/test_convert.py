@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 from helpers import REPO, own_rfc_file, rfc_files, rfc_id, run_cli
 
 from jobspec_lsp import convert
@@ -1185,7 +1186,7 @@ def test_new_requires_errors(expr, words):
 
 
 def test_new_with_a_shape():
-    js, _ = new("--shape", "node=2/slot=2/core=4", "--", "a")
+    js, _ = new("--resources-shape", "node=2/slot=2/core=4", "--", "a")
     assert js["resources"] == [node(2, slot(2, 4))]
     # as flux submit: the shape is the whole request, -n and the like are ignored (noted)
     conv = convert.from_command_line(
@@ -1196,10 +1197,10 @@ def test_new_with_a_shape():
     assert [c.message.split(" ")[0] for c in conv.changes[:2]] == ["-N", "-n"]
     # as flux submit: the task names the slot "task", whatever the shape labels it; the RFC
     # rule it breaks (JS307) is a note, since flux-core's ingest accepts it
-    conv = convert.from_command_line(["--shape", "slot{work}/core=2", "--", "a"])
+    conv = convert.from_command_line(["--resources-shape", "slot{work}/core=2", "--", "a"])
     assert conv.ok and "[JS307]" in conv.changes[-1].message
     # not V1: flux submit writes it, ingest rejects it, so jobspec new refuses it
-    conv = convert.from_command_line(["--shape", "slot=2+/core", "--", "a"])
+    conv = convert.from_command_line(["--resources-shape", "slot=2+/core", "--", "a"])
     assert not conv.ok and "JS605" in conv.blockers[0].message  # ingest: JS002 there too
 
 
@@ -1216,19 +1217,21 @@ def test_new_json_is_for_flux_job_submit():
         (["--"], "give the command"),
         (["-x", "--", "a"], "needs -N"),
         (["-N3", "-n2", "--", "a"], "more nodes"),
-        (["-n0", "--", "a"], "-n must be at least 1"),
+        (["-n-1", "--", "a"], "-n must be at least 1"),
         (["-g", "-1", "--", "a"], "-g must be"),
         (["-t", "soon", "--", "a"], "-t 'soon'"),
         (["-t", "inf", "--", "a"], "finite"),
         (["-t", "-5", "--", "a"], "negative"),
         (["--env", "NOEQUALS", "--", "a"], "NAME=VALUE"),
         (["--cwd", "rel", "--", "a"], "absolute"),
-        (["--input", "0-3", "--", "a"], "task ranks"),
+        (["--time=5m", "--", "a"], "Flux takes no abbreviation: write --time-limit"),
+        (["--node=2", "--", "a"], "Flux takes no abbreviation: write --nodes"),
+        (["--cc=1-3", "--", "a"], "--cc: flux submit takes it"),
         (["--setattr", "^k=f", "--", "a"], "file"),
         (["--setattr", "system.duration.x=1", "--", "a"], "not a mapping"),
         (["--dependency", "9bad:x", "--", "a"], "scheme:value"),
-        (["--shape", "slot=2{", "--", "a"], "--resources-shape 'slot=2{'"),
-        (["--bogus", "--", "a"], "unrecognized"),
+        (["--resources-shape", "slot=2{", "--", "a"], "--resources-shape 'slot=2{'"),
+        (["--bogus", "--", "a"], "flux submit has no option '--bogus'"),
         (["-N", "two", "--", "a"], "invalid int"),
     ],
 )
@@ -1337,7 +1340,7 @@ def test_cli_new(tmp_path):
     proc = convert_cli("new", "--format", "json", "-n2", "app", "-x")  # -x after the command
     assert json.loads(proc.stdout)["tasks"][0]["command"] == ["app", "-x"]
     checked(tmp_path, proc.stdout, "v1", ".json")
-    proc = convert_cli("new", "--shape", "slot=2/node", "--", "a")
+    proc = convert_cli("new", "--resources-shape", "slot=2/node", "--", "a")
     # RFC 25 has no slot>node graph, but flux-core's ingest accepts it: written, with a note
     assert proc.returncode == 0 and "[JS604]" in proc.stderr.decode()
     checked(tmp_path, proc.stdout, "canonical")
@@ -1493,3 +1496,39 @@ def test_psij_an_unset_stream_is_discarded_and_templates_are_warned():
     }
     (w,) = conv.warnings
     assert "template" in w.message and w.code == "JS711"
+
+
+def test_new_takes_every_flux_submit_option():
+    """Issue 22 (in part): `jobspec new` reads flux submit's own option table; options
+    that only steer the submission are accepted and said to change nothing."""
+    conv = convert.from_command_line(
+        ["-N=2", "-xN", "2", "--wait", "-vv", "--quiet", "--urgency=hold", "--", "a", "-n4"]
+    )
+    assert conv.ok
+    js = yaml.safe_load(conv.text)
+    assert js["resources"][0]["count"] == 2 and js["tasks"][0]["command"] == ["a", "-n4"]
+    said = " ".join(c.message for c in conv.changes)
+    assert "--wait steers the submission" in said and "--urgency steers" in said
+    conv = convert.from_command_line(["--input", "0-3", "--", "a"])
+    assert conv.ok and "task ranks for stdin" in " ".join(c.message for c in conv.changes)
+
+
+def test_new_builds_the_per_resource_and_shell_options():
+    js = yaml.safe_load(
+        convert.from_command_line(
+            ["-N2", "--tasks-per-node=4", "-l", "--output=o", "-o", "mpi=spectrum", "--", "a"]
+        ).text
+    )
+    node = js["resources"][0]
+    assert node["exclusive"] is True and node["with"][0]["with"] == [{"type": "core", "count": 1}]
+    options = js["attributes"]["system"]["shell"]["options"]
+    assert options["per-resource"] == {"type": "node", "count": 4}
+    assert options["mpi"] == "spectrum" and options["output"]["stdout"]["label"] is True
+
+
+def test_new_reads_a_zero_task_count_as_flux_submit_does():
+    """flux submit takes -n 0 (and -c 0) as not given: one task of one core."""
+    conv = convert.from_command_line(["-n0", "-c0", "--", "a"])
+    js = yaml.safe_load(conv.text)
+    assert js["resources"][0]["count"] == 1
+    assert "--ntasks 0: flux submit takes it as not given" in [c.message for c in conv.changes]

@@ -12,7 +12,6 @@ clean document.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -71,9 +70,9 @@ def register(subparsers) -> None:
     )
     cv.set_defaults(func=cmd_convert)
 
-    nw = subparsers.add_parser("new", help=NEW_HELP, description=NEW_DESCRIPTION, epilog=NEW_EPILOG)
-    convert.add_command_line_options(nw)
-    nw.set_defaults(func=cmd_new)
+    # `jobspec new` reads its options itself, as flux submit does (new_main); this entry
+    # only lists it in `jobspec --help`
+    subparsers.add_parser("new", help=NEW_HELP, description=NEW_DESCRIPTION, epilog=NEW_EPILOG)
 
 
 # --------------------------------------------------------------------------- convert
@@ -215,25 +214,15 @@ def _write(text: str, path: str | None) -> int:
 
 
 # --------------------------------------------------------------------------- new
-def cmd_new(args) -> int:
-    try:
-        conv = convert.from_options(args)
-    except convert.UsageError as err:
-        print(f"jobspec new: error: {err}", file=sys.stderr)
-        return 2
-    return _emit_new(conv)
-
-
 def new_main(argv: list[str]) -> int:
     """`jobspec new ARGS`, its options read by flux-submit's rules (argparse would
     otherwise take the command's own options after the first positional)."""
     if argv[:1] == ["--from-batch"] or any(a.startswith("--from-batch=") for a in argv[:1]):
         return _from_batch(argv)
     if argv[:1] in (["-h"], ["--help"]):
-        parser = argparse.ArgumentParser(
-            prog="jobspec new", description=NEW_DESCRIPTION, epilog=NEW_EPILOG
-        )
-        convert.add_command_line_options(parser).print_help()
+        from ..fluxcli import submit
+
+        print(submit.help_text(NEW_DESCRIPTION, NEW_EPILOG))
         return 0
     try:
         conv = convert.from_command_line(argv)

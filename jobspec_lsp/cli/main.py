@@ -649,7 +649,10 @@ def main(argv=None) -> int:
     if argv[:1] == ["lsp"]:
         return lsp_main(argv[1:])
     if argv[:1] == ["new"]:
-        return convert_cli.new_main(argv[1:])
+        try:
+            return convert_cli.new_main(argv[1:])
+        except BrokenPipeError:  # `jobspec new -h | head`
+            return 1
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -1,0 +1,165 @@
+"""`jobspec new`'s command line: `flux submit`'s options, from Flux's own parser (the
+option table), read as Flux reads them, and turned into what :func:`convert.from_options`
+builds. Every option of `flux submit` is known: those that only steer the submission
+(``--wait``, ``-v``, ``--quiet``, ...) are accepted and said to leave the jobspec as it
+is; those whose effect on the jobspec this tool does not build yet are refused by name,
+never mistaken for unknown options."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+
+from . import argv, model
+
+# options of `flux submit` that steer the submission, not the jobspec
+SUBMISSION_ONLY = frozenset(
+    {
+        "wait", "wait-event", "watch", "verbose", "quiet", "dry-run", "progress", "jps",
+        "log", "log-stderr", "urgency", "flags", "debug-emulate", "help", "list-plugins",
+    }
+)  # fmt: skip
+# options whose effect comes from the submitting process (its environment, its limits):
+# a jobspec file cannot know them, as with the environment flux submit copies
+FROM_THE_SUBMITTER = frozenset({"env-remove", "env-file", "rlimit"})
+# options this tool does not carry into a jobspec yet (refused by name)
+NOT_BUILT = frozenset({"cc", "bcc", "add-file"})
+
+# `jobspec new`'s own options, beside flux submit's
+_FORMAT = model.Option(
+    "format", None, "yaml|json", "yaml (default) or json, for flux job submit", dest="format"
+)
+
+
+class NewUsageError(ValueError):
+    pass
+
+
+def command() -> model.Command:
+    """`flux submit`'s options and ``--format``."""
+    submit = model.command("submit")
+    options = (*submit.options, _FORMAT)
+    return model.Command(
+        "submit",
+        submit.version,
+        options,
+        {**submit.by_long, "format": _FORMAT},
+        dict(submit.by_short),
+        submit.raw,
+    )
+
+
+def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """(the namespace :func:`convert.from_options` takes, notes) of `jobspec new WORDS`;
+    :class:`NewUsageError` for what flux submit, or this tool, refuses."""
+    from ..formats import python_int
+
+    cmd = command()
+    reading = argv.read(cmd, [argv.Word(w, 0, len(w)) for w in words])
+    for p in reading.problems:
+        if p.kind == "unknown":
+            names = [f"--{n}" for n in cmd.by_long] + [f"-{s}" for s in cmd.by_short]
+            hint = ""
+            prefix = [n for n in names if n.startswith(p.name)] if p.name.startswith("--") else []
+            if len(prefix) == 1:
+                hint = f"; Flux takes no abbreviation: write {prefix[0]}"
+            else:
+                close = difflib.get_close_matches(p.name, names, n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]}?" if close else ""
+            raise NewUsageError(f"flux submit has no option {argv.brief(p.name)}{hint}")
+        raise NewUsageError(p.message)
+    ns = argparse.Namespace(
+        nodes=None, ntasks=None, cores_per_task=None, gpus_per_task=None, exclusive=False,
+        shape=None, time_limit=None, queue=None, bank=None, cwd=None, env=[], job_name=None,
+        input=None, output=None, error=None, setattr=[], setopt=[], dependency=[],
+        requires=[], format="yaml", label_io=False, unbuffered=False, signal=None,
+        taskmap=None, cores=None, tasks_per_node=None, tasks_per_core=None,
+        gpus_per_node=None,
+    )  # fmt: skip
+    notes: list[str] = []
+    raw: dict[str, tuple[str, str]] = {}
+    ints = {"nodes", "ntasks", "cores-per-task", "gpus-per-task", "cores", "tasks-per-node",
+            "tasks-per-core", "gpus-per-node"}  # fmt: skip
+    for g in reading.given:
+        o = g.option
+        name = o.long
+        if name in SUBMISSION_ONLY:
+            notes.append(f"--{name} steers the submission; the jobspec is the same without it")
+            continue
+        if name in FROM_THE_SUBMITTER:
+            notes.append(
+                f"--{name} acts on what flux submit copies from the submitting process "
+                "(its environment or limits), which a jobspec file does not hold"
+            )
+            continue
+        if name in NOT_BUILT:
+            raise NewUsageError(
+                f"--{name}: flux submit takes it, but jobspec new does not build its "
+                "effect on the jobspec yet"
+            )
+        dest = {"resources-shape": "shape"}.get(name, name.replace("-", "_"))
+        value = g.value
+        if name == "begin-time":  # flux submit adds it to the dependencies, in order
+            from ..batch import BatchError, begin_time_problem, begin_timestamp
+
+            why = begin_time_problem(value or "")
+            if why:
+                raise NewUsageError(why)
+            try:
+                ns.dependency.append(f"begin-time:{begin_timestamp(value or '')}")
+            except BatchError as err:
+                raise NewUsageError(str(err)) from None
+            notes.append(f"--begin-time {value}: the time stamp is computed now")
+            continue
+        if name in ints:
+            raw[dest] = (name, value or "")  # read once all are given: the last one wins
+        elif o.value is None:
+            setattr(ns, dest, True)
+        elif isinstance(getattr(ns, dest, None), list):
+            getattr(ns, dest).append(value)
+        else:
+            setattr(ns, dest, value)
+    for dest, (name, value) in raw.items():
+        n = python_int(value)
+        if n is None:  # as flux submit says it
+            raise NewUsageError(f"--{name}: invalid int value {value!r}")
+        if n == 0 and dest in ("ntasks", "cores_per_task", "gpus_per_task"):
+            # flux submit reads 0 as "not given": one task, one core, no gpu
+            notes.append(f"--{name} 0: flux submit takes it as not given")
+            continue
+        setattr(ns, dest, n)
+    rest = [w.value for w in reading.rest]
+    ns.command = rest
+    return ns, notes
+
+
+def help_text(description: str, epilog: str) -> str:
+    """`jobspec new -h`: every option of flux submit, from the option table, in the
+    project's words, with what `jobspec new` does with it."""
+    import textwrap
+
+    lines = [
+        "usage: jobspec new [OPTIONS...] [--format yaml|json] [--] COMMAND [ARGS...]",
+        "       jobspec new --from-batch SCRIPT [--format yaml|json] [OPTIONS...]",
+        "",
+        textwrap.fill(description, 88),
+        "",
+        f"options (flux submit's, Flux {model.default_version()}):",
+    ]
+    for o in sorted(command().options, key=lambda o: o.long):
+        if o.hidden and o.long not in ("input", "label-io", "output", "error"):
+            continue
+        names = (f"-{o.short}, " if o.short else "") + f"--{o.long}"
+        if o.value:
+            names += f"={o.value}" if not o.optional_value else f"[={o.value}]"
+        what = o.doc
+        if o.long in SUBMISSION_ONLY:
+            what += " [submission only: the jobspec is the same]"
+        elif o.long in FROM_THE_SUBMITTER:
+            what += " [from the submitting process: not in a jobspec file]"
+        elif o.long in NOT_BUILT:
+            what += " [not built by jobspec new yet]"
+        lines.append(f"  {names}")
+        lines.extend(textwrap.wrap(what, 84, initial_indent="      ", subsequent_indent="      "))
+    lines += ["", epilog]
+    return "\n".join(lines)
