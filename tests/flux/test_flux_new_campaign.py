@@ -118,8 +118,11 @@ def test_jobspec_new_agrees_with_flux_submit_on_generated_command_lines(flux_exe
     for (words, _), v in zip(ingest, verdicts):
         if v["ok"]:
             differ.append(f"{words}: new refuses it for ingest, and ingest accepts it")
-    print(
+    line = (
         f"campaign: {len(lines)} command lines, {both} accepted by both, {len(ingest)} "
         f"refused by new as ingest refuses them, {len(differ)} disagree"
     )
+    print(line)
     assert not differ, f"{len(differ)} of {len(lines)} disagree:\n" + "\n".join(differ[:30])
+    doc = (HERE.parents[1] / "docs" / "compatibility.md").read_text()
+    assert line in doc, f"docs/compatibility.md does not say what was measured: {line}"
