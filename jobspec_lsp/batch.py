@@ -255,8 +255,10 @@ def _value_problem(opt: Option, value: str) -> str | None:
     """:func:`value_problem` of a value that depends on nothing else. Cached: the same
     values are checked again on every edit of a script."""
     name = opt.long
-    if name in ("nodes", "nslots", "cores-per-slot"):
+    if name in ("nodes", "cores-per-slot"):
         return _int_problem(opt, value, 1)
+    if name == "nslots":  # flux batch takes 0 as not given (then -N decides)
+        return _int_problem(opt, value, 0)
     if name == "gpus-per-slot":
         return _int_problem(opt, value, 0)
     if opt.integer:
@@ -552,8 +554,9 @@ def _flux_checks(text: str) -> list[Diagnostic]:
         return out
     given = parse_script(script, out)
     seen: dict[str, Given] = {}
-    for g in given:
-        if g.value is not None:
+    last = _last_values(given)
+    for k, g in enumerate(given):
+        if g.value is not None and k in last:
             why = value_problem(g.option, g.value)
             if why:
                 a, b = _value_range(g)
@@ -572,7 +575,7 @@ def _flux_checks(text: str) -> list[Diagnostic]:
                 )
             )
         seen[g.option.long] = g
-    if "resources-shape" not in seen:
+    if "resources-shape" not in seen and "resources-json" not in seen:
         nodes, slots = seen.get("nodes"), seen.get("nslots")
         if nodes is None and slots is None:
             a, b = script.sentinel_span
@@ -609,6 +612,18 @@ def _flux_checks(text: str) -> list[Diagnostic]:
                         nodes.value_end,
                     )
                 )
+    extra = seen.get("add-brokers")
+    whole = "resources-shape" in seen or "resources-json" in seen
+    if (
+        extra is not None
+        and (_int(extra.value or "", 1) or 0) > 0
+        and "nodes" not in seen
+        and not whole
+    ):
+        a, b = _value_range(extra)
+        out.append(
+            Diagnostic(BAD_VALUE, E, "--add-brokers needs -N/--nodes (flux batch refuses it)", a, b)
+        )
     if not text.startswith("#!"):
         out.append(
             Diagnostic(
@@ -626,6 +641,21 @@ def _flux_checks(text: str) -> list[Diagnostic]:
         out.extend(_built_problems(text, given))
     out.sort(key=Diagnostic.sort_key)
     return out
+
+
+def _last_values(given: list[Given]) -> set[int]:
+    """The indexes of the values Flux reads: every value of an option that adds up
+    (and of an integer option, which argparse converts as it reads it), but only the
+    last of an option given more than once whose value Flux reads later (--signal
+    twice: the first one is replaced unread, and JS573 says so)."""
+    final: dict[str, int] = {}
+    for k, g in enumerate(given):
+        final[g.option.long] = k
+    return {
+        k
+        for k, g in enumerate(given)
+        if g.option.repeat or g.option.integer or final[g.option.long] == k
+    }
 
 
 def _value_range(g: Given) -> tuple[int, int]:
@@ -766,8 +796,9 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     o: dict = {}
     lists: dict[str, list[str]] = {}
     settings: dict[str, list[tuple[str, Given]]] = {}  # --setopt/--setattr, with the option
-    for g in given:
-        if g.value is not None:
+    last = _last_values(given)
+    for k, g in enumerate(given):
+        if g.value is not None and k in last:
             why = value_problem(g.option, g.value)
             if why:
                 raise BatchError(why, g, ours=isinstance(why, Limit))
@@ -782,14 +813,27 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
             o[g.option.long] = g.value if g.option.value is not None else True
     if not text.startswith("#!"):
         raise BatchError("batch does not appear to start with '#!'")
-    if "resources-shape" in o:
+    whole = "resources-shape" in o or "resources-json" in o  # the resources given whole
+    if "resources-shape" in o and "resources-json" in o:
+        raise BatchError("--resources-shape and --resources-json are mutually exclusive")
+    if "resources-json" in o:
+        import os
+
+        try:
+            with open(os.path.join(cwd, o["resources-json"]), encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError, RecursionError) as err:
+            raise BatchError(f"--resources-json {o['resources-json']}: {err}") from None
+        resources = data["resources"] if isinstance(data, dict) and "resources" in data else data
+        count = {"per_slot": 1}
+    elif "resources-shape" in o:
         from . import shape
 
         resources = shape.expand(o["resources-shape"], label="task")
         count = {"per_slot": 1}
     else:
         nodes = int(o["nodes"]) if "nodes" in o else None
-        slots = int(o["nslots"]) if "nslots" in o else None
+        slots = int(o["nslots"]) if "nslots" in o and int(o["nslots"]) else None
         if nodes is None and slots is None:
             raise BatchError("Number of slots to allocate must be specified")
         cores = int(o.get("cores-per-slot", 1))
@@ -827,8 +871,22 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     conf: dict = {}
     for c in lists.get("conf", []):
         conf = _merge_conf(conf, c, cwd)
-    for b in lists.get("broker-opts", []):
-        command.extend(b.split())
+    brokers = int(o.get("add-brokers") or 0)
+    if brokers > 0:  # more brokers than nodes, as flux batch sets them up
+        # with the resources given whole, Flux's shape plugin sets the node count to 1
+        nodes_given = "1" if whole else o.get("nodes")
+        if nodes_given is None:
+            raise BatchError("--add-brokers may only be specified with -N/--nodes")
+        n_nodes = int(nodes_given)
+        old = (conf.get("resource") or {}).get("exclude", "") if isinstance(conf, dict) else ""
+        ids = {i for lo, hi in formats.parse_idset(str(old or "")) for i in range(lo, hi + 1)}
+        ids |= set(range(1, brokers + 1))
+        conf = _deep_merge(conf, {"resource": {"exclude": _idset_text(ids)}})
+    broker_opts = [w for b in lists.get("broker-opts", []) for w in b.split(",")]
+    if "dump" in o:  # --dump[=FILE]: the KVS archived when the instance ends
+        dump = o["dump"] if isinstance(o["dump"], str) else "flux-{{jobid}}-dump.tgz"
+        broker_opts.append("-Scontent.dump=" + dump)
+    command.extend(broker_opts)
     if conf:
         command.append("-c{{tmpdir}}/conf.json")
         files["conf.json"] = {"mode": 0o100600, "data": conf}
@@ -852,11 +910,19 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
         out.setdefault("stderr", {})["buffer"] = {"type": "none"}
         out["batch-timeout"] = 0.05
         shell.setdefault("input", {})["batch-timeout"] = 0.0
-    shell["per-resource"] = {"type": "node"}
+    if brokers <= 0:
+        shell["per-resource"] = {"type": "node"}
     shell["mpi"] = "none"
     shell["exit-timeout"] = "none"
     if "signal" in o:
         shell["signal"] = signal_option(o["signal"])
+    if brokers > 0:  # the extra brokers on the first node; the rest one per node
+        n_nodes = 1 if whole else int(o["nodes"])
+        shell["taskmap"] = {
+            "scheme": "manual",
+            "value": f"[[0,1,{1 + brokers},1],[1,{n_nodes - 1},1,1]]",
+        }
+        count = {"total": n_nodes + brokers}
     for item, g in settings.get("setopt", []):
         key, eq, raw = item.partition("=")
         val: object = 1
@@ -882,7 +948,9 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
         system["dependencies"] = [convert.parse_dependency(d) for d in lists["dependency"]]
     if lists.get("requires"):
         system["constraints"] = convert.parse_requires(" ".join(lists["requires"]))
-    files["script"] = {"mode": SCRIPT_MODE, "data": text, "encoding": "utf-8"}
+    # --wrap in a directive: flux batch puts a /bin/sh line before the script it read
+    data = "#!/bin/sh\n" + text if o.get("wrap") else text
+    files["script"] = {"mode": SCRIPT_MODE, "data": data, "encoding": "utf-8"}
     system["files"] = files
     js = {
         "resources": resources,
@@ -975,6 +1043,17 @@ def _merge_conf(conf: dict, value: str, cwd: str = ".") -> dict:
         if isinstance(err, BatchError):
             raise
         raise BatchError(f"--conf {_brief(value)}: {err}") from None
+
+
+def _idset_text(ids: set[int]) -> str:
+    """An RFC 22 idset, runs joined: {1, 2, 3, 5} is "1-3,5"."""
+    runs: list[tuple[int, int]] = []
+    for i in sorted(ids):
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def _deep_merge(a: dict, b: dict) -> dict:
