@@ -537,6 +537,7 @@ def check_script(text: str, select=None, ignore=None) -> list[Diagnostic]:
 
     out = _flux_checks(text)
     out.extend(sbatch.diagnostics(text))
+    out.extend(command_line_checks(text))
     if select or ignore:
         out = [
             d
@@ -755,6 +756,174 @@ NO_SHEBANG = define(
     good=_S,
     script=True,
 )
+
+
+_L = "#!/bin/sh\n#flux: -N2\n\nflux run -N2 -n8 ./sim\n"
+
+LINE_OPTION = define(
+    "JS584",
+    "command-line-bad-option",
+    E,
+    "A `flux run|submit|alloc|batch|bulksubmit` line in the script gives an option that "
+    "command refuses.",
+    why="The line is read with the command's own option table, as its argparse parser "
+    "reads it: an unknown option, an abbreviation (Flux's parsers take none), an option "
+    "without its value or a flag given one make the command fail when the script "
+    "reaches it, long after submission.",
+    bad=_L.replace("-n8", "--ntask=8"),
+    good=_L,
+    script=True,
+)
+LINE_VALUE = define(
+    "JS585",
+    "command-line-bad-value",
+    E,
+    "A `flux run|submit|...` line in the script gives an option a value Flux refuses.",
+    why="Counts are whole numbers, -t minutes or a Flux Standard Duration, dependencies "
+    "name real job ids, and so on, as for directives. A value holding a shell expansion "
+    "(`-n $NTASKS`) is known only when the script runs: it is not judged.",
+    bad=_L.replace("-n8", "-n eight"),
+    good=_L,
+    script=True,
+)
+MINI = define(
+    "JS586",
+    "flux-mini-removed",
+    E,
+    "`flux mini run|submit|...`: the `mini` form was removed from Flux.",
+    why="flux-core once spelled its submission commands `flux mini run`, `flux mini "
+    "submit`, ...; they are `flux run`, `flux submit`, ... now, and `flux mini` no longer "
+    "exists. The fix removes `mini`.",
+    bad=_L.replace("flux run", "flux mini run"),
+    good=_L,
+    script=True,
+)
+LINE_TOO_BIG = define(
+    "JS587",
+    "command-line-beyond-allocation",
+    E,
+    "A `flux run` or `flux submit` line asks for more nodes than the batch job has.",
+    why="Inside a batch job, `flux run` and `flux submit` get the job's own resources: "
+    "a job asking for more nodes than the directives allocate can never start, and waits "
+    "until the batch job's time limit ends it.",
+    bad=_L.replace("-N2 -n8", "-N4 -n8"),
+    good=_L,
+    script=True,
+)
+# counts flux run/submit/bulksubmit read with int() after parsing (no type= in the table)
+_LINE_INTS = {
+    "nodes": 1, "ntasks": 1, "cores-per-task": 1, "gpus-per-task": 0, "cores": 1,
+    "tasks-per-node": 1, "tasks-per-core": 1, "gpus-per-node": 0,
+}  # fmt: skip
+
+
+def command_line_checks(text: str) -> list[Diagnostic]:
+    """JS584-JS587 for the Flux submission command lines in a script's body (see
+    :mod:`.fluxcli.shell`): each read with its command's option table, its values
+    checked as Flux checks them (words with a shell expansion left alone), and its node
+    count held to what the script's directives allocate."""
+    from .fluxcli import argv, model, shell
+
+    if "flux" not in text:
+        return []
+    lines = shell.find(text, sbatch.shell_literals(text))
+    if not lines:
+        return []
+    out: list[Diagnostic] = []
+    allocated = _allocated_nodes(text)
+    for cl in lines:
+        if cl.mini:
+            a, b = cl.mini
+            out.append(
+                Diagnostic(
+                    MINI,
+                    E,
+                    f"`flux mini {cl.tool}` was removed from Flux: write `flux {cl.tool}`",
+                    a,
+                    b,
+                    data={"replacement": "", "title": f"Use flux {cl.tool}"},
+                )
+            )
+        cmd = model.command(cl.tool)
+        words = cl.words
+        # a dynamic word where an option is read may stand for any options: stop there
+        for k in sorted(cl.dynamic):
+            if words[k].value.startswith("-") or k == 0 or not _takes_value(cmd, words, k):
+                words = words[:k]
+                break
+        reading = argv.read(cmd, words)
+        for p in reading.problems:
+            if any(words[k].start <= p.start < words[k].end for k in cl.dynamic if k < len(words)):
+                continue
+            message = p.message
+            data = None
+            if p.kind == "unknown":
+                names = [f"--{n}" for n in cmd.by_long]
+                full = [n for n in names if n.startswith(p.name)] if p.name.startswith("--") else []
+                if len(full) == 1:
+                    message += f"; Flux takes no abbreviation: write {full[0]}"
+                    data = {"replacement": full[0]}
+                else:
+                    close = difflib.get_close_matches(p.name, names, n=1, cutoff=0.6)
+                    if close:
+                        message += f"; did you mean {close[0]}?"
+                        data = {"replacement": close[0]}
+            out.append(Diagnostic(LINE_OPTION, E, message, p.start, p.end, data=data))
+        dynamic_at = {words[k].start for k in cl.dynamic if k < len(words)}
+        for g in reading.given:
+            if g.value is None or g.value_start in dynamic_at or "$" in g.value:
+                continue
+            least = _LINE_INTS.get(g.option.long)
+            why = (
+                _int_problem(g.option, g.value, least)
+                if least is not None and not g.option.integer
+                else value_problem(g.option, g.value)
+            )
+            if why:
+                a, b = _value_range(g)
+                severity = W if isinstance(why, Limit) else E
+                out.append(Diagnostic(LINE_VALUE, severity, f"flux {cl.tool}: {why}", a, b))
+            if (
+                g.option.long == "nodes"
+                and allocated is not None
+                and cl.tool in ("run", "submit", "bulksubmit")
+            ):
+                n = formats.python_int(g.value)
+                if n is not None and n > allocated:
+                    a, b = _value_range(g)
+                    out.append(
+                        Diagnostic(
+                            LINE_TOO_BIG,
+                            E,
+                            f"flux {cl.tool} -N {n} inside a batch job of {allocated} "
+                            f"node{'s' if allocated != 1 else ''}: it can never start",
+                            a,
+                            b,
+                        )
+                    )
+    return out
+
+
+def _takes_value(cmd, words, k: int) -> bool:
+    """Whether word ``k`` is read as the value of the option before it."""
+    from .fluxcli import argv
+
+    kind = argv.classify(cmd, words[k - 1].value)
+    return bool(kind and kind[0] is not None and kind[0].value is not None and kind[2] is None)
+
+
+def _allocated_nodes(text: str) -> int | None:
+    """The node count the script's directives ask for, when they give one."""
+    script = directives.read(text)
+    if script.sentinel is None:
+        return None
+    nodes = None
+    for g in parse_script(script, []):
+        if g.option.long == "nodes" and g.value is not None:
+            nodes = _int(g.value, 1)
+        elif g.option.long in ("resources-shape", "resources-json"):
+            return None
+    return nodes
 
 
 # --------------------------------------------------------------------------- jobspec

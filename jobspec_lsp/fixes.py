@@ -559,6 +559,8 @@ def _slurm_variable(doc, d):
 _FIXERS = {
     "JS570": _replacement,  # a batch directive's misspelt option
     "JS565": _replacement,  # #Flux: -> #flux: (unsafe: the line becomes a directive)
+    "JS584": _replacement,  # an abbreviated or misspelt option on a flux run line
+    "JS586": _replacement,  # flux mini run -> flux run
     "JS590": _edits,
     "JS913": _unused_suppression,
     "JS595": _slurm_variable,

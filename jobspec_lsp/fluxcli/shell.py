@@ -1,0 +1,132 @@
+"""`flux run|submit|alloc|batch|bulksubmit ...` command lines in a shell script, their
+words with their source ranges, as the shell splits them.
+
+A reading good enough to check the options such a line gives: quotes and backslashes,
+lines continued by a backslash, a comment, and the operators that end a command
+(``;``, ``&``, ``|``, ``)``, a line break). A word holding an expansion (``$VAR``,
+``${...}``, ``$(...)``, backquotes) is *dynamic*: what it becomes is known only when the
+script runs, so it is never judged. Also finds the removed ``flux mini CMD`` form.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .argv import Word
+
+TOOLS = ("run", "submit", "alloc", "batch", "bulksubmit")
+_START = re.compile(
+    r"\bflux[ \t]+(?:(mini)[ \t]+)?(run|submit|alloc|batch|bulksubmit)(?=[ \t\n;&|)]|$)"
+)
+# what may stand before the command on its line: assignments and prefix commands
+_PREFIX = re.compile(r"(?:\s*(?:\w+=\S*|exec|time|nohup|command|then|do|else|\{|!))*\s*$")
+_SEPARATORS = ";&|(`\n"
+
+
+@dataclass
+class CommandLine:
+    tool: str  # run, submit, ...
+    start: int  # the `flux` word
+    tool_end: int  # the end of the subcommand word
+    words: list[Word] = field(default_factory=list)  # after the subcommand
+    dynamic: set[int] = field(default_factory=set)  # indexes of words with an expansion
+    mini: tuple[int, int] | None = None  # the removed `mini ` word, with its blank
+
+
+def find(text: str, skip=()) -> list[CommandLine]:
+    """Every Flux submission command line in ``text`` standing where a command stands;
+    ``skip``: (start, end) spans to leave out (comments, literal strings)."""
+    import bisect
+
+    starts = [a for a, _ in skip]
+    out = []
+    for m in _START.finditer(text):
+        at = m.start()
+        k = bisect.bisect_right(starts, at) - 1
+        if k >= 0 and skip[k][0] <= at < skip[k][1]:
+            continue
+        line_start = max(text.rfind(c, 0, at) for c in _SEPARATORS) + 1
+        before = text[line_start:at]
+        if before.startswith("(") or not _PREFIX.fullmatch(before):
+            continue
+        cl = CommandLine(m.group(2), at, m.end())
+        if m.group(1):
+            cl.mini = (m.start(1), m.end(2) - len(m.group(2)))
+        cl.words, cl.dynamic = split(text, m.end())
+        out.append(cl)
+    return out
+
+
+def split(text: str, pos: int) -> tuple[list[Word], set[int]]:
+    """The words of the command from ``pos`` to its end, and which are dynamic."""
+    words: list[Word] = []
+    dynamic: set[int] = set()
+    n = len(text)
+    i = pos
+    while i < n:
+        ch = text[i]
+        if ch in " \t":
+            i += 1
+            continue
+        if ch == "\\" and text.startswith("\\\n", i):
+            i += 2
+            continue
+        if ch in ";&|)\n" or ch == "#":
+            break
+        start = i
+        value: list[str] = []
+        is_dynamic = False
+        while i < n:
+            ch = text[i]
+            if ch in " \t\n;&|)":
+                break
+            if ch == "\\":
+                if text.startswith("\\\n", i):
+                    i += 2
+                    continue
+                if i + 1 < n:
+                    value.append(text[i + 1])
+                i += 2
+                continue
+            if ch == "'":
+                end = text.find("'", i + 1)
+                end = n if end < 0 else end
+                value.append(text[i + 1 : end])
+                i = end + 1
+                continue
+            if ch == '"':
+                i += 1
+                while i < n and text[i] != '"':
+                    if text[i] == "\\" and i + 1 < n and text[i + 1] in '"\\$`\n':
+                        if text[i + 1] != "\n":
+                            value.append(text[i + 1])
+                        i += 2
+                        continue
+                    if text[i] in "$`":
+                        is_dynamic = True
+                    value.append(text[i])
+                    i += 1
+                i += 1
+                continue
+            if ch == "$" or ch == "`":
+                is_dynamic = True
+                if text.startswith("$(", i):
+                    depth, j = 0, i + 1
+                    while j < n:
+                        if text[j] == "(":
+                            depth += 1
+                        elif text[j] == ")":
+                            depth -= 1
+                            if depth == 0:
+                                break
+                        j += 1
+                    value.append(text[i : j + 1])
+                    i = j + 1
+                    continue
+            value.append(ch)
+            i += 1
+        if is_dynamic:
+            dynamic.add(len(words))
+        words.append(Word("".join(value), start, i))
+    return words, dynamic

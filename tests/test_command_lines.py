@@ -1,0 +1,83 @@
+"""`flux run|submit|alloc|batch|bulksubmit` lines in a script's body (issue 22, in part):
+found where a command stands, split as the shell splits them with their ranges, read
+with the command's own option table, values checked, sizes held to the allocation."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run_cli
+
+from jobspec_lsp import batch, fixes
+from jobspec_lsp.document import Document
+from jobspec_lsp.fluxcli import shell
+from jobspec_lsp.positions import LineIndex
+
+
+def findings(text: str):
+    return [
+        (d.code, text[d.start : d.end])
+        for d in batch.check_script(text)
+        if d.code in ("JS584", "JS585", "JS586", "JS587")
+    ]
+
+
+def test_words_keep_their_ranges_across_quotes_and_continued_lines():
+    text = "flux run -N2 --job-name 'a b' \\\n   -n \"4\" ./app --x # done\n"
+    (cl,) = shell.find(text)
+    assert [w.value for w in cl.words] == ["-N2", "--job-name", "a b", "-n", "4", "./app", "--x"]
+    assert [text[w.start : w.end] for w in cl.words][2:5] == ["'a b'", "-n", '"4"']
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "echo flux run -N9 ./a",
+        "# flux run -N9 ./a",
+        "echo 'flux run -N9 ./a'",
+        "cat <<'EOF'\nflux run -N9 ./a\nEOF",
+        "myflux run -N9",
+    ],
+)
+def test_only_commands_are_read(line):
+    assert findings(f"#!/bin/sh\n#flux: -N2\n{line}\n") == []
+
+
+@pytest.mark.parametrize(
+    "line,found",
+    [
+        ("flux run --ntask=8 ./a", [("JS584", "--ntask")]),
+        ("flux submit -n eight ./a", [("JS585", "eight")]),
+        ("flux run -t 5x ./a", [("JS585", "5x")]),
+        ("flux run -N4 ./a", [("JS587", "4")]),
+        ("flux mini run -n2 ./a", [("JS586", "mini ")]),
+        ("x=1 flux run --bogus ./a; flux alloc -N1", [("JS584", "--bogus")]),
+        ("srun -n1 ./b && flux run --job-n=x ./a", [("JS584", "--job-n")]),
+        ("flux run -n $NTASKS ./a", []),
+        ("flux run $OPTS -N 9 ./a", []),
+        ('flux run --dependency="afterok:$PREV" ./a', []),
+        ("flux run -N2 -n8 ./a -N 99", []),  # the command's own options are its own
+        ("flux batch -N1 job.sh", []),
+    ],
+)
+def test_command_line_findings(line, found):
+    assert findings(f"#!/bin/sh\n#flux: -N2\n{line}\n") == found
+
+
+def test_an_abbreviation_and_the_mini_form_are_fixed():
+    text = "#!/bin/sh\n#flux: -N2\nflux mini run --job-n=x ./a\n"
+    doc = Document(text, LineIndex(text), None, [], "script")
+    out = text
+    for d in sorted(batch.check_script(text), key=lambda d: -d.start):
+        if d.code in ("JS584", "JS586"):
+            (fix,) = fixes.fixes_for(doc, d)
+            (e,) = fix.edits
+            out = out[: e.start] + e.text + out[e.end :]
+    assert out == "#!/bin/sh\n#flux: -N2\nflux run --job-name=x ./a\n"
+
+
+def test_check_reports_them_in_a_plain_shell_script(tmp_path):
+    f = tmp_path / "run.sh"
+    f.write_text("#!/bin/bash\nflux submit --nodes=two ./app\n")
+    proc = run_cli("check", f)
+    assert proc.returncode == 1
+    assert f"{f}:2:21: error[JS585]" in proc.stdout.decode()
