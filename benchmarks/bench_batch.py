@@ -54,7 +54,7 @@ def main() -> None:
 
     def cold(text=text):  # a script never seen: nothing of it cached
         directives._split.cache_clear()
-        batch.value_problem.cache_clear()
+        batch._value_problem.cache_clear()
         sbatch.diagnostics.cache_clear()
         sbatch.convert_script.cache_clear()
         batch.check_script(text)
@@ -95,6 +95,29 @@ def main() -> None:
         batch.check_script(slurm)
 
     print(f"check_script again after an edit, with Slurm left in it: {best(edited) * 1000:.2f} ms")
+
+    # issue 22's size: 2,000 lines, 200 directives, 200 `flux run` lines (one of them
+    # edited each time: its findings computed again, the others' cached)
+    lines = ["#!/bin/bash"] + ["#flux: " + DIRECTIVES[i % len(DIRECTIVES)] for i in range(200)]
+    body = []
+    for i in range(1799):
+        body.append(f"flux run -N2 -n8 --job-name=s{i} ./sim {i}" if i % 9 == 0 else f"echo {i}")
+    big = "\n".join(lines + body) + "\n"
+    n_runs = big.count("flux run")
+    batch.check_script(big)
+    edits = iter(range(10**6))
+
+    def keystroke():  # a new text each time, as an edit makes: a flux run line changed
+        k = next(edits)
+        batch.check_script(big.replace("--job-name=s9 ", f"--job-name=s9x{k} ", 1))
+
+    t_key = best(keystroke)
+    t_ref = best(lambda: [shlex.split(b, comments=True) for b in lines[1:]])
+    print(
+        f"script: {big.count(chr(10))} lines, 200 directives, {n_runs} flux run lines: "
+        f"check_script after an edit of a flux run line {t_key * 1000:.2f} ms "
+        f"(shlex.split of its 200 directives: {t_ref * 1000:.2f} ms, {t_key / t_ref:.1f}x)"
+    )
 
 
 if __name__ == "__main__":

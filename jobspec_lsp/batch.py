@@ -194,10 +194,16 @@ def _dropped(rest: list[Word], out: list[Diagnostic]) -> None:
 def parse_script(script: directives.Script, out: list[Diagnostic]) -> list[Given]:
     """The options of every directive of ``script``, each directive read on its own
     as `flux batch` reads it."""
-    given: list[Given] = []
-    for d in script.directives:
-        given.extend(parse_words(d.words, out))
-    return given
+    memo = getattr(script, "_parsed", None)
+    if memo is None:  # a script is read once per text (directives.read is cached)
+        found: list[Diagnostic] = []
+        given: list[Given] = []
+        for d in script.directives:
+            given.extend(parse_words(d.words, found))
+        memo = (tuple(given), tuple(found))
+        script._parsed = memo
+    out.extend(memo[1])
+    return list(memo[0])
 
 
 def _long(name: str) -> Option | None:
@@ -670,9 +676,6 @@ def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
     --setattr/--setopt into a value that is not a mapping, a --conf that cannot be
     merged, and attribute values job-ingest refuses (``system.duration=1h``), each at
     the option that set it."""
-    from . import analysis
-    from .document import parse
-
     try:
         js = _build(text, "script", "/")
     except BatchError as err:
@@ -685,13 +688,13 @@ def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
     sets = [g for g in given if g.option.long == "setattr" and g.value]
     if not sets:
         return []
-    dumped = json.dumps(js)
-    doc = parse(dumped, "json")
+    # the script's own text is left out: an edit of its body changes nothing checked here,
+    # and the findings are cached by the rest
+    files = js["attributes"]["system"].get("files", {})
+    if "script" in files:
+        files["script"] = dict(files["script"], data="")
     out: list[Diagnostic] = []
-    for d in analysis.check(doc, language="json", target="flux-core"):
-        if d.severity != E or d.code.startswith("JS9"):
-            continue  # JS9xx: limits of this tool's reading, not Flux's
-        where = _path_at(doc.root, d.start)
+    for *where, message in _ingest_refusals(json.dumps(js)):
         g = next(
             (
                 g
@@ -703,8 +706,24 @@ def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
         )
         if g is not None:
             a, b = _value_range(g)
-            out.append(Diagnostic(BAD_VALUE, E, f"{d.message} (Flux refuses the job)", a, b))
+            out.append(Diagnostic(BAD_VALUE, E, f"{message} (Flux refuses the job)", a, b))
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _ingest_refusals(dumped: str) -> tuple[tuple[str, ...], ...]:
+    """(path..., message) of each error flux-core's ingest gives the built jobspec
+    ``dumped`` (JSON), this tool's own reading limits (JS9xx) left out."""
+    from . import analysis
+    from .document import parse
+
+    doc = parse(dumped, "json")
+    out = []
+    for d in analysis.check(doc, language="json", target="flux-core"):
+        if d.severity != E or d.code.startswith("JS9"):
+            continue  # JS9xx: limits of this tool's reading, not Flux's
+        out.append((*_path_at(doc.root, d.start), d.message))
+    return tuple(out)
 
 
 def _setattr_path(item: str) -> list[str]:
@@ -822,16 +841,29 @@ def command_line_checks(text: str) -> list[Diagnostic]:
     :mod:`.fluxcli.shell`): each read with its command's option table, its values
     checked as Flux checks them (words with a shell expansion left alone), and its node
     count held to what the script's directives allocate."""
-    from .fluxcli import argv, model, shell
+    from .fluxcli import shell
 
     if "flux" not in text:
         return []
-    lines = shell.find(text, sbatch.shell_literals(text))
+    lines = shell.segments(text, sbatch.shell_literals(text))
     if not lines:
         return []
     out: list[Diagnostic] = []
     allocated = _allocated_nodes(text)
-    for cl in lines:
+    for at, line in lines:  # each line's findings cached by its text: an edit elsewhere is free
+        for code, severity, message, a, b, data in _line_findings(line, allocated):
+            out.append(Diagnostic(code, severity, message, at + a, at + b, data))
+    return out
+
+
+@functools.lru_cache(maxsize=8192)
+def _line_findings(line: str, allocated: int | None) -> tuple:
+    """:func:`command_line_checks` of one command line (its text from `flux`), as
+    (code, severity, message, start, end, data) with offsets into ``line``."""
+    from .fluxcli import argv, model, shell
+
+    out: list[Diagnostic] = []
+    for cl in shell.find(line)[:1]:
         if cl.mini:
             a, b = cl.mini
             out.append(
@@ -901,7 +933,7 @@ def command_line_checks(text: str) -> list[Diagnostic]:
                             b,
                         )
                     )
-    return out
+    return tuple((d.code, d.severity, d.message, d.start, d.end, d.data) for d in out)
 
 
 def _takes_value(cmd, words, k: int) -> bool:

@@ -22,6 +22,7 @@ is rewritten from the data instead, and that is listed as a change).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -1900,7 +1901,14 @@ def _number(s: str):
 def parse_requires(expr: str) -> dict:
     """A ``--requires`` constraint query (RFC 35) -> its RFC 31 object, as
     :mod:`jobspec_lsp.constraint` compiles it; :class:`UsageError` with the column
-    when it has none."""
+    when it has none. (A fresh copy each time: the parse is cached by the query.)"""
+    import copy
+
+    return copy.deepcopy(_parse_requires(expr))
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_requires(expr: str) -> dict:
     from . import constraint
 
     try:

@@ -118,6 +118,8 @@ class Script:
     sentinel_span: tuple[int, int] = (0, 0)  # the first sentinel
     directives: list[Directive] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    # what batch.parse_script made of the directives (a script is read once per text)
+    _parsed: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def words(self) -> list[Word]:
@@ -134,8 +136,10 @@ def has_sentinel(text: str) -> bool:
 _LOOKALIKE = re.compile(r"^[^\w\n\r]*flux:", re.M | re.I)
 
 
+@functools.lru_cache(maxsize=16)
 def read(text: str) -> Script:
-    """The directives of a script, as `flux batch` reads them (flux-core's
+    """The directives of a script, as `flux batch` reads them (cached by text: a check
+    reads them several times; callers do not change what it returns) (flux-core's
     ``flux.job.directives``: each line after the sentinel has its paired triple quotes
     quoted, an open triple quote gathers the following directives into one literal,
     and the text is split by ``shlex`` in POSIX mode with punctuation characters and

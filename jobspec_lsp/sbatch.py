@@ -1262,9 +1262,11 @@ _WORDISH = re.compile(r"[\w.$-]")
 _INNER_SHELL_C = re.compile(r"\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+)*-\w*c\w*\s*$")
 _INNER_SHELL_IN = re.compile(r"\b(?:(?:ba|z|k|da)?sh|ssh)\b[^|;&]*$")
 _SHELL_STOP = re.compile(r"[#\\'\"\n]|<<")
+_SHELL_STOP_NO_NL = re.compile(r"[#\\'\"]|<<")  # no here-document waiting for its body
 _HEREDOC = re.compile(r"<<(-?)[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([A-Za-z_][\w]*))")
 
 
+@functools.lru_cache(maxsize=8)
 def shell_literals(text: str) -> list[tuple[int, int]]:
     """(start, end) of the parts of a shell script where `$` expands nothing: comments,
     '...' strings, a backslash-escaped character, and here-documents whose delimiter is
@@ -1277,7 +1279,7 @@ def shell_literals(text: str) -> list[tuple[int, int]]:
     i = 0
     dquote = False
     while i < n:
-        m = _SHELL_STOP.search(text, i)
+        m = (_SHELL_STOP if heredocs else _SHELL_STOP_NO_NL).search(text, i)
         if m is None:
             break
         i = m.start()

@@ -21,7 +21,7 @@ _START = re.compile(
 )
 # what may stand before the command on its line: assignments and prefix commands
 _PREFIX = re.compile(r"(?:\s*(?:\w+=\S*|exec|time|nohup|command|then|do|else|\{|!))*\s*$")
-_SEPARATORS = ";&|(`\n"
+_SEPARATOR = re.compile(r"[;&|(`][^;&|(`]*\Z")
 
 
 @dataclass
@@ -32,34 +32,59 @@ class CommandLine:
     words: list[Word] = field(default_factory=list)  # after the subcommand
     dynamic: set[int] = field(default_factory=set)  # indexes of words with an expansion
     mini: tuple[int, int] | None = None  # the removed `mini ` word, with its blank
+    end: int = 0  # where the command ends
+
+
+_LOGICAL_LINE = re.compile(r"(?:\\\n|[^\n])*")
+
+
+def segments(text: str, skip=()) -> list[tuple[int, str]]:
+    """(offset, text) of each Flux submission command in ``text``: from its `flux` word
+    to the end of its line (lines continued by a backslash joined), without splitting
+    it, so that a caller may cache what it makes of each by its text."""
+    out = []
+    for m in _starts(text, skip):
+        seg = _LOGICAL_LINE.match(text, m.start())
+        out.append((m.start(), seg.group(0) if seg else text[m.start() :]))
+    return out
 
 
 def find(text: str, skip=()) -> list[CommandLine]:
     """Every Flux submission command line in ``text`` standing where a command stands;
     ``skip``: (start, end) spans to leave out (comments, literal strings)."""
+    out = []
+    for m in _starts(text, skip):
+        at = m.start()
+        cl = CommandLine(m.group(2), at, m.end())
+        if m.group(1):
+            cl.mini = (m.start(1), m.end(2) - len(m.group(2)))
+        cl.words, cl.dynamic, cl.end = split(text, m.end())
+        out.append(cl)
+    return out
+
+
+def _starts(text: str, skip=()):
     import bisect
 
     starts = [a for a, _ in skip]
-    out = []
     for m in _START.finditer(text):
         at = m.start()
         k = bisect.bisect_right(starts, at) - 1
         if k >= 0 and skip[k][0] <= at < skip[k][1]:
             continue
-        line_start = max(text.rfind(c, 0, at) for c in _SEPARATORS) + 1
+        line_start = text.rfind("\n", 0, at) + 1  # this line only: no search of the text
         before = text[line_start:at]
+        sep = _SEPARATOR.search(before)
+        if sep is not None:
+            before = before[sep.start() + 1 :]
         if before.startswith("(") or not _PREFIX.fullmatch(before):
             continue
-        cl = CommandLine(m.group(2), at, m.end())
-        if m.group(1):
-            cl.mini = (m.start(1), m.end(2) - len(m.group(2)))
-        cl.words, cl.dynamic = split(text, m.end())
-        out.append(cl)
-    return out
+        yield m
 
 
-def split(text: str, pos: int) -> tuple[list[Word], set[int]]:
-    """The words of the command from ``pos`` to its end, and which are dynamic."""
+def split(text: str, pos: int) -> tuple[list[Word], set[int], int]:
+    """The words of the command from ``pos`` to its end, which are dynamic, and where
+    the command ends."""
     words: list[Word] = []
     dynamic: set[int] = set()
     n = len(text)
@@ -129,4 +154,4 @@ def split(text: str, pos: int) -> tuple[list[Word], set[int]]:
         if is_dynamic:
             dynamic.add(len(words))
         words.append(Word("".join(value), start, i))
-    return words, dynamic
+    return words, dynamic, i
