@@ -1292,6 +1292,12 @@ def _meaning(o: Option, value: str) -> str:
         return f"{n} node{'s' if n != 1 else ''}"
     if o.long == "nslots" and n is not None:
         return f"{n} slot{'s' if n != 1 else ''}"
+    if o.long == "ntasks" and n is not None:
+        return f"{n} task{'s' if n != 1 else ''}"
+    if o.long == "cores-per-task" and n is not None:
+        return f"{n} core{'s' if n != 1 else ''} per task"
+    if o.long == "gpus-per-task" and n is not None:
+        return f"{n} gpu{'s' if n != 1 else ''} per task"
     if o.long == "cores-per-slot" and n is not None:
         return f"{n} core{'s' if n != 1 else ''} per slot"
     if o.long == "gpus-per-slot" and n is not None:
@@ -1307,11 +1313,62 @@ def _meaning(o: Option, value: str) -> str:
     return ""
 
 
+_TOOLS = {
+    "run": "runs a job and waits for it to end",
+    "submit": "submits a job and prints its id",
+    "alloc": "starts an interactive Flux instance on new resources",
+    "batch": "submits a batch script (a Flux instance that runs it)",
+    "bulksubmit": "submits one job per input, from a command template",
+}
+
+
+def _command_line_at(text: str, offset: int):
+    """(offset of its text, the command line) of the Flux command line under
+    ``offset``, or (0, None)."""
+    from .fluxcli import shell
+
+    for at, seg in shell.segments(text, sbatch.shell_literals(text)):
+        if at <= offset <= at + len(seg):
+            found = shell.find(seg)
+            if found and offset - at <= found[0].end:
+                return at, found[0]
+    return 0, None
+
+
+def _command_line_hover(text: str, offset: int) -> tuple[str, int, int] | None:
+    from .fluxcli import argv, model
+
+    at, cl = _command_line_at(text, offset)
+    if cl is None:
+        return None
+    rel = offset - at
+    if cl.start <= rel <= cl.tool_end:
+        md = f"`flux {cl.tool}` {_TOOLS[cl.tool]}."
+        if cl.tool in ("run", "submit"):
+            md += " Inside a batch job it gets the job's own resources."
+        return md, at + cl.start, at + cl.tool_end
+    cmd = model.command(cl.tool)
+    for g in argv.read(cmd, cl.words).given:
+        lo, hi = g.name.start, max(g.name.end, g.value_end)
+        if lo <= rel <= hi:
+            md = f"`flux {cl.tool}` " + option_doc(g.option)
+            dynamic = {cl.words[i].start for i in cl.dynamic}
+            if g.value is not None and (g.value_start in dynamic or "$" in g.value):
+                md += f"\n\nHere: {g.value!r}, known only when the script runs; not checked."
+            elif g.value is not None:
+                meaning = _meaning(g.option, g.value)
+                if meaning:
+                    md += f"\n\nHere: {meaning}."
+            return md, at + lo, at + hi
+    return None
+
+
 def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
-    """(markdown, start, end) for the directive option under ``offset``."""
+    """(markdown, start, end) for the directive option, or the option or command of a
+    `flux run|submit|...` line, under ``offset``."""
     script = directives.read(text)
     if script.sentinel is None:
-        return None
+        return _command_line_hover(text, offset)
     sink: list[Diagnostic] = []
     for g in parse_script(script, sink):
         lo, hi = g.name.start, max(g.name.end, g.value_end)
@@ -1325,7 +1382,7 @@ def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
                 elif why:
                     md += f"\n\n{why}."
             return md, lo, hi
-    return None
+    return _command_line_hover(text, offset)
 
 
 def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
@@ -1340,7 +1397,7 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
     m = directives.SENTINEL.match(line)
     script = directives.read(text)
     if m is None or script.sentinel is None or m.group(0) != script.sentinel:
-        return [], offset, offset
+        return _command_line_completion(text, offset, queues)
     word_start = offset
     while word_start > line_start + m.end() and not text[word_start - 1].isspace():
         word_start -= 1
@@ -1361,14 +1418,66 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
     return out, word_start, offset
 
 
-def _value_being_typed(text: str, body: int, word_start: int, prefix: str):
+def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
+    """Options of the command, or values of the option, being typed on a
+    `flux run|submit|...` line."""
+    from .completion import Candidate
+    from .fluxcli import model
+
+    at, cl = _command_line_at(text, offset)
+    if cl is None or offset < at + cl.tool_end + 1:
+        return [], offset, offset
+    body = at + cl.tool_end
+    word_start = offset
+    while word_start > body and not text[word_start - 1].isspace():
+        word_start -= 1
+    prefix = text[word_start:offset]
+    cmd = model.command(cl.tool)
+    # past the command's first non-option word, the words are the job's own
+    for w in cl.words:
+        if at + w.start >= word_start:
+            break
+        if not w.value.startswith("-") and not _value_of_previous(cmd, cl.words, w):
+            return [], offset, offset
+    opt, value_start = _value_being_typed(text, body, word_start, prefix, cmd)
+    if opt is not None:
+        return _values(opt, text[value_start:offset], queues), value_start, offset
+    if prefix and not prefix.startswith("-"):
+        return [], offset, offset
+    out = []
+    for o in cmd.options:
+        if o.hidden and o.long not in ("input", "output", "error", "label-io"):
+            continue
+        label = f"--{o.long}"
+        if not label.startswith(prefix) and not (o.short and f"-{o.short}".startswith(prefix)):
+            continue
+        insert = label + ("=" if o.value and not o.optional_value else "")
+        out.append(Candidate(label, "key", o.value or "", option_doc(o), insert))
+    return out, word_start, offset
+
+
+def _value_of_previous(cmd, words, w) -> bool:
+    """Whether ``w`` is the value of the option word before it."""
+    from .fluxcli import argv
+
+    k = words.index(w)
+    if k == 0:
+        return False
+    kind = argv.classify(cmd, words[k - 1].value)
+    return bool(kind and kind[0] is not None and kind[0].value is not None and kind[2] is None)
+
+
+def _value_being_typed(text: str, body: int, word_start: int, prefix: str, cmd=None):
     """(option, where its value starts) when the cursor is in an option's value:
-    ``--opt=VAL``, ``-oVAL`` or the word after ``--opt``/``-o``; (None, 0) otherwise."""
+    ``--opt=VAL``, ``-oVAL`` or the word after ``--opt``/``-o``; (None, 0) otherwise.
+    ``cmd``: the command whose options these are (flux batch's by default)."""
+    by_long = cmd.by_long if cmd is not None else BY_LONG
+    by_short = cmd.by_short if cmd is not None else BY_SHORT
     if prefix.startswith("--") and "=" in prefix:
-        o = _long(prefix[2 : prefix.index("=")])
+        o = by_long.get(prefix[2 : prefix.index("=")])
         return (o, word_start + prefix.index("=") + 1) if o and o.value else (None, 0)
     if prefix.startswith("-") and not prefix.startswith("--") and len(prefix) > 2:
-        o = BY_SHORT.get(prefix[1])
+        o = by_short.get(prefix[1])
         return (o, word_start + 2) if o and o.value and not o.optional_value else (None, 0)
     if prefix.startswith("-"):
         return None, 0
@@ -1377,9 +1486,9 @@ def _value_being_typed(text: str, body: int, word_start: int, prefix: str):
         return None, 0
     last = before[-1]
     if last.startswith("--") and "=" not in last:
-        o = _long(last[2:])
+        o = by_long.get(last[2:])
     elif len(last) == 2 and last[0] == "-":
-        o = BY_SHORT.get(last[1])
+        o = by_short.get(last[1])
     else:
         return None, 0
     if o and o.value and not o.optional_value:

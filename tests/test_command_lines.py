@@ -81,3 +81,27 @@ def test_check_reports_them_in_a_plain_shell_script(tmp_path):
     proc = run_cli("check", f)
     assert proc.returncode == 1
     assert f"{f}:2:21: error[JS585]" in proc.stdout.decode()
+
+
+SCRIPT = "#!/bin/sh\n#flux: -N2\nflux run -N2 -n $NT --time-limit=1h ./a\nflux submit --qu\n"
+
+
+def test_hover_on_a_command_line():
+    md, a, b = batch.hover_at(SCRIPT, SCRIPT.index("run -N2") + 1)
+    assert SCRIPT[a:b] == "flux run" and "waits for it to end" in md
+    md, a, b = batch.hover_at(SCRIPT, SCRIPT.index("$NT"))
+    assert SCRIPT[a:b] == "-n $NT" and "known only when the script runs" in md
+    md, a, b = batch.hover_at(SCRIPT, SCRIPT.index("--time-limit") + 3)
+    assert SCRIPT[a:b] == "--time-limit=1h" and "a time limit of 1h" in md
+
+
+def test_completion_on_a_command_line():
+    at = SCRIPT.index("--qu") + 4
+    found, a, b = batch.complete_at(SCRIPT, at)
+    assert [c.label for c in found] == ["--queue", "--quiet"] and SCRIPT[a:b] == "--qu"
+    # after the command's own program, the words are the job's: nothing offered
+    text = "#!/bin/sh\nflux run -n2 ./a --"
+    assert batch.complete_at(text, len(text))[0] == []
+    # flux run's options, not flux batch's (-n is --ntasks there)
+    text = "#!/bin/sh\nflux run --nta"
+    assert [c.label for c in batch.complete_at(text, len(text))[0]] == ["--ntasks"]

@@ -153,3 +153,26 @@ async def test_show_the_jobspec_of_a_script(client):
         T.ExecuteCommandParams("jobspec.showJobspec", ["file:///nowhere/x.sh"])
     )
     assert "error" in got
+
+
+async def test_flux_run_lines_in_the_body_get_diagnostics_hover_and_a_fix(client):
+    """Issue 22 (in part): a `flux run` line in the script's body is read with flux run's
+    own options; an abbreviation gets the full name as a quick-fix."""
+    text = "#!/bin/bash\n#flux: -N2\nflux run -N4 --job-n=x ./app\n"
+    uri = await open_doc(client, "run.sh", text, language="shellscript")
+    found = sorted((d.code, str(d.range)) for d in client.diagnostics[uri])
+    assert found == [("JS584", str(rng(text, "--job-n"))), ("JS587", str(rng(text, "4")))]
+    d = next(d for d in client.diagnostics[uri] if d.code == "JS584")
+    assert d.range == rng(text, "--job-n")
+    hover = await client.text_document_hover_async(
+        T.HoverParams(T.TextDocumentIdentifier(uri), pos(text, "run -N4"))
+    )
+    assert "waits for it to end" in hover.contents.value
+    actions = await client.text_document_code_action_async(
+        T.CodeActionParams(
+            T.TextDocumentIdentifier(uri), d.range, T.CodeActionContext(diagnostics=[d])
+        )
+    )
+    (fix,) = [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
+    fixed = apply_edits(text, fix.edit.document_changes[0].edits)
+    assert fixed == text.replace("--job-n=", "--job-name=")
