@@ -1928,20 +1928,26 @@ def _taskmap(uri: str) -> dict:
     return {"scheme": scheme, "value": value}
 
 
+def _keyval_value(option: str, key: str, sep: str, raw: str) -> object:
+    """The value of ``KEY[=VAL]`` as flux-core reads it for --setopt and --setattr:
+    JSON when it parses, else the string, 1 when there is no '='."""
+    if not sep:
+        return 1
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+    except RecursionError:  # Flux's json.loads stops there too, and refuses the job
+        raise UsageError(f"{option} {key!r}: the value nests too deeply to read") from None
+
+
 def _setopt(options: dict, item: str) -> None:
     """``-o/--setopt KEY[=VAL]`` into the shell options: VAL is JSON when it parses,
     else a string, 1 when absent; a dotted KEY makes the levels it names."""
     key, sep, raw = item.partition("=")
     if key.startswith("^"):
         raise UsageError(f"--setopt {item!r}: reading the value from a file is not supported")
-    value: object = 1
-    if sep:
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        except RecursionError:
-            raise UsageError(f"--setopt {key!r}: the value nests too deeply to read") from None
+    value = _keyval_value("--setopt", key, sep, raw)
     node = options
     parts = key.split(".")
     for part in parts[:-1]:
@@ -1961,14 +1967,7 @@ def _setattr(js: dict, item: str) -> None:
             f"--setattr {item!r}: expected KEY[=VALUE]"
             + (" (reading the value from a file is not supported)" if key.startswith("^") else "")
         )
-    value: object = 1
-    if sep:
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        except RecursionError:  # Flux's json.loads stops there too, and refuses the job
-            raise UsageError(f"--setattr {key!r}: the value nests too deeply to read") from None
+    value = _keyval_value("--setattr", key, sep, raw)
     if key.startswith("."):  # relative to attributes, whatever follows
         parts = key[1:].split(".")
     elif key.startswith("attributes."):

@@ -149,7 +149,6 @@ def test_shown_jobspec_is_yaml_with_the_script_as_a_block():
 
 
 # ----------------------------------------------------------------- read exactly as Flux
-import argparse  # noqa: E402
 import shlex  # noqa: E402
 
 from hypothesis import given as hgiven  # noqa: E402
@@ -174,86 +173,3 @@ def test_directive_words_are_shlex_s(text):
     split = directives._split(text)
     mine = None if isinstance(split, str) else [w for w, _, _ in split]
     assert mine == _flux_shlex(text)
-
-
-def _real_parser() -> argparse.ArgumentParser:
-    """An argparse parser with flux batch's options, from the generated model."""
-    p = argparse.ArgumentParser(allow_abbrev=False, add_help=False, exit_on_error=False)
-    for o in batch.MODEL["batch"]["options"]:
-        kw: dict = {"dest": o["dest"]}
-        if o.get("nargs") == 0:
-            kw["action"] = "store_true"
-        elif o["action"] in ("append", "custom"):
-            kw["action"] = "append"
-        elif o.get("nargs") == "?":
-            kw.update(nargs="?", const="CONST")
-        p.add_argument(*o["names"], **kw)
-    p.add_argument("SCRIPT", nargs=argparse.REMAINDER)
-    p.error = lambda message: (_ for _ in ()).throw(ValueError(message))  # type: ignore
-    return p
-
-
-_WORDS = st.sampled_from(
-    [
-        "-N",
-        "-N2",
-        "-N=2",
-        "-n",
-        "4",
-        "-5",
-        "-xN2",
-        "-x",
-        "-xu",
-        "-xZ",
-        "--exclusive",
-        "--exclusive=1",
-        "--job-name",
-        "--job-n=a",
-        "--job-name=a",
-        "-q",
-        "--dump",
-        "-",
-        "--",
-        "foo",
-        "--bogus",
-        "-l",
-        "--label-io",
-        "--broker-opt=x",
-        "a b",
-        "-a b",
-        "--dry",
-    ]
-)
-
-
-@settings(max_examples=3000, deadline=None)
-@hgiven(st.lists(_WORDS, min_size=1, max_size=5))
-def test_options_are_read_as_argparse_reads_them(words):
-    """The directive's words read by parse_words and by a real argparse parser with the
-    same options agree: same error or not, and the same values."""
-    if not words[0].startswith("-"):
-        return  # Flux refuses such a directive before argparse sees it
-    try:
-        ns = vars(_real_parser().parse_args(words))
-        real: dict | None = {k: v for k, v in ns.items() if v not in (None, False, [])}
-        real.pop("SCRIPT", None)
-    except (ValueError, argparse.ArgumentError):
-        real = None
-    out: list = []
-    got = batch.parse_words([directives.Word(w, 0, len(w)) for w in words], out)
-    if any(d.severity == batch.E for d in out):
-        mine = None
-    else:
-        mine = {}
-        for g in got:
-            dest = next(
-                o["dest"]
-                for o in batch.MODEL["batch"]["options"]
-                if "--" + g.option.long in o["names"]
-            )
-            value = True if g.option.value is None else ("CONST" if g.value is None else g.value)
-            if g.option.repeat and g.option.value is not None:
-                mine.setdefault(dest, []).append(value)
-            else:
-                mine[dest] = value
-    assert mine == real

@@ -1,5 +1,5 @@
 """A differential campaign for batch scripts: generated `#flux:` scripts through
-flux-core's own BatchCmd (tests/flux/batchside.py: what `flux batch --dry-run` prints)
+flux-core's own BatchCmd (tests/flux/cliside.py: what `flux batch --dry-run` prints)
 and through this tool (`jobspec check`'s errors and `new --from-batch`'s jobspec).
 Accept or refuse must agree; where both accept, the jobspecs must be the same, the
 environment, working directory and resource limits aside. Where this tool refuses what
@@ -71,7 +71,7 @@ def ours(text: str) -> dict:
 def test_batch_scripts_read_and_built_as_flux_batch_does(flux_exe, flux):
     texts = scripts()
     proc = subprocess.run(
-        [flux_exe, "python", str(HERE / "batchside.py")],
+        [flux_exe, "python", str(HERE / "cliside.py"), "batch"],
         input="".join(json.dumps(t) + "\n" for t in texts),
         capture_output=True,
         text=True,

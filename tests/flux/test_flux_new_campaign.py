@@ -1,5 +1,5 @@
 """A differential campaign: generated `flux submit` command lines through flux-core's own
-SubmitCmd (tests/flux/submitside.py) and through `jobspec new`'s reading and builder.
+SubmitCmd (tests/flux/cliside.py) and through `jobspec new`'s reading and builder.
 Accept or refuse must agree, and where both accept the jobspecs must be the same, the
 environment, working directory and resource limits aside (Flux copies them from the
 submitting process). Fixed seed; the figures go to docs/compatibility.md."""
@@ -81,7 +81,7 @@ def _yaml(text: str):
 def test_jobspec_new_agrees_with_flux_submit_on_generated_command_lines(flux_exe, flux):
     lines = command_lines()
     proc = subprocess.run(
-        [flux_exe, "python", str(HERE / "submitside.py")],
+        [flux_exe, "python", str(HERE / "cliside.py"), "submit"],
         input="".join(json.dumps(w) + "\n" for w in lines),
         capture_output=True,
         text=True,

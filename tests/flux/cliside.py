@@ -1,0 +1,63 @@
+"""Runs under ``flux python``: what flux-core's own commands build, for many inputs in
+one process, needing no instance. ``argv[1]``:
+
+- ``submit``: each stdin line a JSON list of words; the jobspec `flux submit --dry-run
+  WORDS` prints (SubmitCmd: its parser with the CLI plugins' options, then
+  ``jobspec_create``).
+- ``batch``: each stdin line a JSON string, a script's text, written to ``job.sh`` in a
+  scratch directory (the current directory there); the jobspec `flux batch --dry-run
+  job.sh` prints (BatchCmd: its directive reader, parser and ``jobspec_create``).
+
+Writes one JSON line per input: {"ok": true, "jobspec": obj} or {"ok": false,
+"error": str}."""
+
+import io
+import json
+import os
+import sys
+import tempfile
+from contextlib import redirect_stderr
+
+
+def _with_plugins(cmd):
+    for option in cmd.plugins.options:
+        cmd.parser.add_argument(option.name, **option.kwargs)
+    return cmd
+
+
+def submit(words):
+    from flux.cli.submit import SubmitCmd
+
+    cmd = _with_plugins(SubmitCmd("flux submit"))
+    return cmd.jobspec_create(cmd.parser.parse_args(words))
+
+
+def batch(text):
+    from flux.cli.batch import BatchCmd
+
+    with open("job.sh", "w", encoding="utf-8") as f:
+        f.write(text)
+    cmd = _with_plugins(BatchCmd("flux batch"))
+    cmd.argv = ["job.sh"]
+    cmd.script, args = cmd.process_script(cmd.parser.parse_args(["job.sh"]))
+    return cmd.jobspec_create(args)
+
+
+def main():
+    build = {"submit": submit, "batch": batch}[sys.argv[1]]
+    os.chdir(tempfile.mkdtemp())
+    for line in sys.stdin:
+        err = io.StringIO()
+        try:
+            with redirect_stderr(err):
+                js = json.loads(build(json.loads(line)).dumps())
+            out = {"ok": True, "jobspec": js}
+        except SystemExit:
+            out = {"ok": False, "error": err.getvalue().strip()[-300:]}
+        except Exception as exc:  # noqa: BLE001 - any refusal of Flux's is the answer
+            out = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+        print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
