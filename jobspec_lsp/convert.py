@@ -1618,6 +1618,11 @@ def from_options(a: argparse.Namespace) -> Conversion:
         getattr(a, k, None) is not None
         for k in ("cores", "tasks_per_node", "tasks_per_core", "gpus_per_node")
     ]
+    if a.shape and any(per_resource) and (a.ntasks or a.cores_per_task or a.gpus_per_task):
+        raise UsageError(
+            "--cores, --tasks-per-node, --tasks-per-core and --gpus-per-node do not go "
+            "with -n, -c or -g (flux submit refuses them together)"
+        )
     if a.shape:
         js = _shape_jobspec(a, command, notes)
         kind = "node" if getattr(a, "tasks_per_node", None) else None

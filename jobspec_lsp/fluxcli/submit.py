@@ -23,7 +23,35 @@ SUBMISSION_ONLY = frozenset(
 # a jobspec file cannot know them, as with the environment flux submit copies
 FROM_THE_SUBMITTER = frozenset({"env-remove", "env-file", "rlimit"})
 # options this tool does not carry into a jobspec yet (refused by name)
-NOT_BUILT = frozenset({"cc", "bcc", "add-file"})
+NOT_BUILT = frozenset({"add-file"})
+# the options whose text flux submit formats with {cc} for each copy (its Xcmd)
+_COPIED = frozenset(
+    {
+        "queue", "bank", "ntasks", "nodes", "cores-per-task", "gpus-per-task", "cores",
+        "tasks-per-node", "tasks-per-core", "gpus-per-node", "time-limit", "env", "setopt",
+        "setattr", "job-name", "input", "output", "error", "dependency", "taskmap",
+        "requires", "cwd", "begin-time", "signal",
+    }
+)  # fmt: skip
+
+
+def _copy_formatter(cc: int):
+    """``str.format(cc=...)`` as flux submit formats a copy's words: ``{{...}}`` (a
+    mustache template for the job shell) kept, any other brace a refusal."""
+
+    def fmt(text: str) -> str:
+        kept = text.replace("{{", "\x00").replace("}}", "\x01")
+        try:
+            out = kept.format(cc=cc)
+        except (KeyError, IndexError, ValueError) as err:
+            raise NewUsageError(
+                f"{text!r}: with --cc/--bcc flux submit formats each word, and this one "
+                f"holds a replacement it does not know ({err})"
+            ) from None
+        return out.replace("\x00", "{{").replace("\x01", "}}")
+
+    return fmt
+
 
 # `jobspec new`'s own options, beside flux submit's
 _FORMAT = model.Option(
@@ -78,6 +106,7 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
     )  # fmt: skip
     notes: list[str] = []
     raw: dict[str, tuple[str, str]] = {}
+    fmt = _copies(reading, ns, notes)
     ints = {"nodes", "ntasks", "cores-per-task", "gpus-per-task", "cores", "tasks-per-node",
             "tasks-per-core", "gpus-per-node"}  # fmt: skip
     for g in reading.given:
@@ -97,8 +126,12 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
                 f"--{name}: flux submit takes it, but jobspec new does not build its "
                 "effect on the jobspec yet"
             )
+        if name in ("cc", "bcc"):
+            continue  # read by _copies
         dest = {"resources-shape": "shape"}.get(name, name.replace("-", "_"))
         value = g.value
+        if fmt is not None and name in _COPIED and value is not None:
+            value = fmt(value)
         if name == "begin-time":  # flux submit adds it to the dependencies, in order
             from ..batch import BatchError, begin_time_problem, begin_timestamp
 
@@ -129,8 +162,46 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
             continue
         setattr(ns, dest, n)
     rest = [w.value for w in reading.rest]
+    if fmt is not None:
+        rest = [fmt(w) for w in rest]
+        if ns.shape:  # flux-core 0.88: its shape plugin sets -N 1, then never sees the shape
+            notes.append(
+                "with --cc/--bcc, flux-core 0.88 does not apply --resources-shape: the job "
+                "gets one whole node instead, as flux submit builds it"
+            )
+            ns.shape, ns.nodes = None, 1
     ns.command = rest
     return ns, notes
+
+
+def _copies(reading, ns, notes: list[str]):
+    """``--cc``/``--bcc IDSET``: flux submit submits a copy of the job per id, each
+    with ``{cc}`` in its command and options replaced by the id (and, with --cc,
+    FLUX_JOB_CC=id in its environment). `jobspec new` writes the first copy, as
+    `flux submit --dry-run` prints it; returns the formatter, or None."""
+    from ..formats import FormatError, parse_idset
+
+    given = {g.option.long: g.value for g in reading.given if g.option.long in ("cc", "bcc")}
+    if not given:
+        return None
+    if len(given) == 2:
+        raise NewUsageError("give --cc or --bcc, not both (flux submit refuses them together)")
+    ((name, value),) = given.items()
+    try:
+        runs = parse_idset(value or "")
+    except FormatError as err:
+        raise NewUsageError(f"--{name} {value!r}: {err.message}") from None
+    if not runs:
+        raise NewUsageError(f"--{name} {value!r}: the idset is empty")
+    first = runs[0][0]
+    copies = sum(hi - lo + 1 for lo, hi in runs)
+    notes.append(
+        f"--{name} {value}: flux submit submits {copies} cop{'ies' if copies != 1 else 'y'}; "
+        f"this is the first ({{cc}} = {first}), as flux submit --dry-run prints it"
+    )
+    if name == "cc":
+        ns.env.append(f"FLUX_JOB_CC={first}")
+    return _copy_formatter(first)
 
 
 def help_text(description: str, epilog: str) -> str:

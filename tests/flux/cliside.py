@@ -26,10 +26,19 @@ def _with_plugins(cmd):
 
 
 def submit(words):
+    from flux.cli.base import Xcmd
     from flux.cli.submit import SubmitCmd
 
     cmd = _with_plugins(SubmitCmd("flux submit"))
-    return cmd.jobspec_create(cmd.parser.parse_args(words))
+    args = cmd.parser.parse_args(words)
+    # the first copy of --cc/--bcc, as submit_async_with_cc makes it before --dry-run
+    # prints it
+    first = next(iter(cmd.cc_list(args)))
+    xargs = Xcmd(args, cc=first) if isinstance(first, int) else args
+    jobspec = cmd.jobspec_create(xargs)
+    if args.cc and not args.bcc:
+        jobspec.environment["FLUX_JOB_CC"] = str(first)
+    return jobspec
 
 
 def batch(text):

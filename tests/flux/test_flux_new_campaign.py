@@ -33,9 +33,10 @@ FRAGMENTS = [
     ["--tasks-per-core=1"], ["--gpus-per-node=1"], ["--resources-shape=slot=2/core"],
     ["--wait"], ["-v"], ["--quiet"], ["--urgency=hold"], ["--flags=waitable"], ["--dry-run"],
     ["--time=5m"], ["--node=2"], ["-N", "two"], ["-n", "0"], ["-Z"], ["--bogus"],
-    ["--exclusive=1"], ["-N"], ["-c", "-1"], ["--job-name"],
+    ["--exclusive=1"], ["-N"], ["-c", "-1"], ["--job-name"], ["--cc=2-4"], ["--bcc=1"], ["--cc", "x"],
+    ["--output=o.{cc}"], ["-n", "{cc}"],
 ]  # fmt: skip
-COMMANDS = [["true"], ["--", "a", "-n4"], ["app", "--flag"], []]
+COMMANDS = [["true"], ["--", "a", "-n4"], ["app", "--flag"], [], ["echo", "{cc}"], ["echo", "{x}"]]
 COUNT = 2000
 
 
