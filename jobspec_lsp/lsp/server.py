@@ -210,7 +210,12 @@ class JobspecServer(LanguageServer):
         if lang and lang not in SCRIPT_LANGUAGES and not lang.startswith(("yaml", "json")):
             return False
         head = doc.source[:200_000]
-        return has_sentinel(head) or sbatch.has_directives(head)
+        if has_sentinel(head) or sbatch.has_directives(head):
+            return True
+        # a shell script with Flux command lines: they are checked too
+        from ..fluxcli import shell
+
+        return bool(lang) and lang in SCRIPT_LANGUAGES and bool(shell.segments(head))
 
     def language(self, uri: str) -> str:
         doc = self.workspace.get_text_document(uri)

@@ -176,3 +176,11 @@ async def test_flux_run_lines_in_the_body_get_diagnostics_hover_and_a_fix(client
     (fix,) = [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
     fixed = apply_edits(text, fix.edit.document_changes[0].edits)
     assert fixed == text.replace("--job-n=", "--job-name=")
+
+
+async def test_a_shell_script_with_flux_command_lines_is_checked(client):
+    """No directive, but `flux submit` lines: the server checks them (issue 22)."""
+    text = "#!/bin/bash\nfor i in 1 2; do\n  flux submit --nodes=two ./app $i\ndone\n"
+    uri = await open_doc(client, "loop.sh", text, language="shellscript")
+    (d,) = client.diagnostics[uri]
+    assert d.code == "JS585" and d.range == rng(text, "two")
