@@ -1,0 +1,2 @@
+#!/bin/sh
+# flux: --setattr=user.data='{"option": "arg"}'

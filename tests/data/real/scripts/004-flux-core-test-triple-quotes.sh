@@ -1,0 +1,2 @@
+#!/bin/sh
+# flux: --job-name='''It's a "job"'''

@@ -1,0 +1,7 @@
+#!/bin/sh
+# flux: -N4 --exclusive
+# flux: --setattr=user.conf="""
+# flux: [config]
+# flux:   item = "foo"
+# flux: """
+foo

@@ -1,0 +1,6 @@
+#!/bin/sh
+#
+#FLUX: -N4 -n4
+#FLUX: --job-name=test
+hostname
+#FLUX: --dump

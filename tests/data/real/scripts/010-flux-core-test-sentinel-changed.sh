@@ -1,0 +1,5 @@
+#!/bin/sh
+#
+#FLUX: -N4 -n4
+#FLUX: --job-name=test
+#flux: --dump

@@ -1,0 +1,3 @@
+#!/bin/sh
+# flux: --job-name='''It's a "job"
+date; hostname

@@ -1,0 +1,3 @@
+#!/bin/sh
+#
+# flux: --job-name='foo''

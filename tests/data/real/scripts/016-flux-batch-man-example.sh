@@ -1,0 +1,3 @@
+#!/bin/sh
+# flux: -N4 -n16
+flux run -n16 hostname

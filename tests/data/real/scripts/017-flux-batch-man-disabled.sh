@@ -1,0 +1,3 @@
+#!/bin/sh
+# flux: -N4
+# flux: # -N8  (disabled)
