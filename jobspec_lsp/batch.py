@@ -313,7 +313,7 @@ def _value_problem(opt: Option, value: str) -> str | None:
         return None
     if name == "cwd" and not value:
         return "--cwd needs a directory"
-    if name in ("queue", "bank", "job-name") and not value:
+    if name in ("queue", "bank") and not value:  # an empty --job-name: Flux takes it
         return f"--{name} needs a non-empty value"
     if name == "resources-shape":
         from . import shape
@@ -496,6 +496,8 @@ def begin_timestamp(value: str, now: float | None = None) -> float:
     now = time.time() if now is None else now
     if value.startswith("+"):
         return now + formats.parse_fsd(value[1:])
+    if value == "now":
+        return now
     current = dt.datetime.fromtimestamp(now)
     today = current.replace(hour=0, minute=0, second=0, microsecond=0)
     named = {
@@ -528,8 +530,9 @@ def begin_timestamp(value: str, now: float | None = None) -> float:
         except (ValueError, OverflowError):
             raise invalid from None
     raise BatchError(
-        f"--begin-time {value!r}: flux batch reads it with its own date parser; this "
-        "tool computes +FSD, today, midnight, noon, tomorrow, HH:MM and YYYY-MM-DD [HH:MM]"
+        f"--begin-time {value!r}: Flux reads it with its own date parser; this tool "
+        "computes now, +FSD, today, midnight, noon, tomorrow, HH:MM and YYYY-MM-DD [HH:MM]",
+        ours=True,
     )
 
 
@@ -976,10 +979,13 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     ``text`` named ``name`` submitted from ``cwd``, without the environment and the
     resource limits (copied from the submitter).  :class:`BatchError` for a
     script `flux batch` refuses."""
-    problems = [p for p in check_script(text) if p.severity == E]
+    # what flux batch reads: the directives (the Slurm lines and the body's own flux
+    # command lines are findings of check, but they do not change this jobspec)
+    found = _flux_checks(text)
+    problems = [p for p in found if p.severity == E]
     if problems:
         raise BatchError(problems[0].message)
-    limits = [p for p in check_script(text) if p.code == BAD_VALUE]
+    limits = [p for p in found if p.code == BAD_VALUE]
     if limits:
         raise BatchError(limits[0].message, ours=True)
     return _build(text, name, cwd, extra)

@@ -105,3 +105,19 @@ def test_completion_on_a_command_line():
     # flux run's options, not flux batch's (-n is --ntasks there)
     text = "#!/bin/sh\nflux run --nta"
     assert [c.label for c in batch.complete_at(text, len(text))[0]] == ["--ntasks"]
+
+
+def test_body_findings_do_not_stop_new_from_batch():
+    """Real material (script 047): flux batch submits a script whose body has a `flux mini
+    run` line; check reports the line, and the jobspec is still built."""
+    text = "#!/bin/sh\n#flux: -N 2\n#flux: -n 4\nflux mini run -n4 ./a\n"
+    assert [c for c, _ in findings(text)] == ["JS586"]
+    assert batch.jobspec(text, "job.sh", "/")["resources"][0]["count"] == 2
+
+
+def test_an_empty_job_name_is_taken_as_flux_takes_it():
+    """Real material (script 048): `--job-name=<name>` leaves an empty name after Flux's
+    reader splits `<` and `>` off; Flux submits the job without a name."""
+    text = "#!/bin/sh\n#FLUX: -N1\n#FLUX: --job-name=<simulation_name>\nhostname\n"
+    assert [d.code for d in batch.check_script(text) if d.severity == batch.E] == []
+    assert batch.jobspec(text, "job.sh", "/")["attributes"]["system"]["job"]["name"] == ""

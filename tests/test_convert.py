@@ -1534,3 +1534,13 @@ def test_new_reads_a_zero_task_count_as_flux_submit_does():
     js = yaml.safe_load(conv.text)
     assert js["resources"][0]["count"] == 1
     assert "--ntasks 0: flux submit takes it as not given" in [c.message for c in conv.changes]
+
+
+def test_new_begin_time_now_is_the_submission_time():
+    """Real material (flux-core's t2272): --begin-time=now."""
+    import time
+
+    before = time.time()
+    js = yaml.safe_load(convert.from_command_line(["--begin-time=now", "hostname"]).text)
+    (dep,) = js["attributes"]["system"]["dependencies"]
+    assert dep["scheme"] == "begin-time" and before <= float(dep["value"]) <= time.time()

@@ -40,6 +40,11 @@ def _strip(js: dict) -> dict:
     options.pop("rlimit", None)
     if "shell" in system and not options:
         system.pop("shell")
+    # a begin time given as `now` or `+FSD` is a time stamp of the moment each side read
+    # it: the same to the minute is the same
+    for dep in system.get("dependencies", []):
+        if dep.get("scheme") == "begin-time":
+            dep["value"] = round(float(dep["value"]) / 60)
     return js
 
 
