@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
+from flux_compare import ask_flux, strip_submitter
 
 from jobspec_lsp import batch
 
@@ -52,14 +52,6 @@ def scripts(seed: int = 36, count: int = COUNT) -> list[str]:
     return out
 
 
-def _strip(js: dict) -> dict:
-    system = js["attributes"]["system"]
-    system.pop("environment", None)
-    system.pop("cwd", None)
-    system["shell"]["options"].pop("rlimit", None)
-    return js
-
-
 def ours(text: str) -> dict:
     try:
         return {"ok": True, "jobspec": json.loads(json.dumps(batch.jobspec(text, "job.sh", "/")))}
@@ -70,16 +62,7 @@ def ours(text: str) -> dict:
 @pytest.mark.flux
 def test_batch_scripts_read_and_built_as_flux_batch_does(flux_exe, flux):
     texts = scripts()
-    proc = subprocess.run(
-        [flux_exe, "python", str(HERE / "cliside.py"), "batch"],
-        input="".join(json.dumps(t) + "\n" for t in texts),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    theirs = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert len(theirs) == len(texts)
+    theirs = ask_flux(flux_exe, "batch", texts)
     differ: list[str] = []
     both = 0
     at_submission: list[dict] = []
@@ -100,7 +83,7 @@ def test_batch_scripts_read_and_built_as_flux_batch_does(flux_exe, flux):
             continue
         if t["ok"]:
             both += 1
-            if _strip(t["jobspec"]) != _strip(o["jobspec"]):
+            if strip_submitter(t["jobspec"]) != strip_submitter(o["jobspec"]):
                 differ.append(f"{text!r}: the jobspecs differ")
     verdicts = flux.submit([json.dumps(js) for js in at_submission], "1") if at_submission else []
     for v in verdicts:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
+from flux_compare import ask_flux, strip_submitter
 
 from jobspec_lsp import convert
 
@@ -51,17 +51,6 @@ def command_lines(seed: int = 21, count: int = COUNT) -> list[list[str]]:
     return out
 
 
-def _strip(js: dict) -> dict:
-    system = js.get("attributes", {}).get("system", {})
-    system.pop("environment", None)
-    system.pop("cwd", None)
-    options = system.get("shell", {}).get("options", {})
-    options.pop("rlimit", None)
-    if "shell" in system and not options:
-        system.pop("shell")
-    return js
-
-
 def ours(words: list[str]):
     try:
         conv = convert.from_command_line(words + [] if "--format" in words else words + [])
@@ -81,16 +70,7 @@ def _yaml(text: str):
 @pytest.mark.flux
 def test_jobspec_new_agrees_with_flux_submit_on_generated_command_lines(flux_exe, flux):
     lines = command_lines()
-    proc = subprocess.run(
-        [flux_exe, "python", str(HERE / "cliside.py"), "submit"],
-        input="".join(json.dumps(w) + "\n" for w in lines),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    theirs = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert len(theirs) == len(lines)
+    theirs = ask_flux(flux_exe, "submit", lines)
     differ = []
     both = 0
     ingest: list[tuple[list[str], dict]] = []  # new refuses what job-ingest would refuse
@@ -107,7 +87,7 @@ def test_jobspec_new_agrees_with_flux_submit_on_generated_command_lines(flux_exe
             continue
         if t["ok"]:
             both += 1
-            a, b = _strip(t["jobspec"]), _strip(o["jobspec"])
+            a, b = strip_submitter(t["jobspec"]), strip_submitter(o["jobspec"])
             if a != b:
                 differ.append(
                     f"{words}:\n  flux {json.dumps(a, sort_keys=True)}\n"

@@ -17,49 +17,18 @@ docs/compatibility.md states, so the tier fails when one changes."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 from conftest import Flux
+from flux_compare import ask_flux, strip_submitter
 
 from jobspec_lsp import batch, convert
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "data" / "real"
 SLOTS = "Number of slots to allocate must be specified"
-
-
-def _strip(js: dict) -> dict:
-    """Without what Flux copies from the submitting process."""
-    system = js.get("attributes", {}).get("system", {})
-    system.pop("environment", None)
-    system.pop("cwd", None)
-    options = system.get("shell", {}).get("options", {})
-    options.pop("rlimit", None)
-    if "shell" in system and not options:
-        system.pop("shell")
-    # a begin time given as `now` or `+FSD` is a time stamp of the moment each side read
-    # it: the same to the minute is the same
-    for dep in system.get("dependencies", []):
-        if dep.get("scheme") == "begin-time":
-            dep["value"] = round(float(dep["value"]) / 60)
-    return js
-
-
-def _cliside(flux_exe: str, mode: str, items: list) -> list[dict]:
-    proc = subprocess.run(
-        [flux_exe, "python", str(HERE / "cliside.py"), mode],
-        input="".join(json.dumps(i) + "\n" for i in items),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    out = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert len(out) == len(items), proc.stderr[-2000:]
-    return out
 
 
 def _script_here(text: str) -> dict:
@@ -110,8 +79,8 @@ def test_real_scripts_and_command_lines_against_flux(flux_exe, tmp_path):
     lines = json.loads((DATA / "command_lines.json").read_text(encoding="utf-8"))
     assert len(texts) >= 40 and len(lines) >= 45
 
-    flux_scripts = _cliside(flux_exe, "batch", texts)
-    flux_lines = _cliside(flux_exe, "submit", [c["argv"] for c in lines])
+    flux_scripts = ask_flux(flux_exe, "batch", texts)
+    flux_lines = ask_flux(flux_exe, "submit", [c["argv"] for c in lines])
 
     notes: dict[str, list[str]] = {}  # each disagreement, by item, in the order met
     # scripts: check's errors and new --from-batch against flux batch
@@ -132,7 +101,7 @@ def test_real_scripts_and_command_lines_against_flux(flux_exe, tmp_path):
                 check_agrees += 1
             if not ours["ok"]:
                 refused_here.append((key, ours["error"], text))
-            elif _strip(theirs["jobspec"]) != _strip(ours["jobspec"]):
+            elif strip_submitter(theirs["jobspec"]) != strip_submitter(ours["jobspec"]):
                 notes.setdefault(key, []).append("new --from-batch builds another jobspec")
             else:
                 new_builds += 1
@@ -160,7 +129,7 @@ def test_real_scripts_and_command_lines_against_flux(flux_exe, tmp_path):
                 f"flux submit refuses it ({_last_line(theirs['error'])}); new accepts it"
             )
         elif theirs["ok"]:
-            if _strip(theirs["jobspec"]) != _strip(ours["jobspec"]):
+            if strip_submitter(theirs["jobspec"]) != strip_submitter(ours["jobspec"]):
                 notes.setdefault(key, []).append("new builds another jobspec")
             else:
                 line_builds += 1

@@ -1,0 +1,43 @@
+"""What the real-Flux comparisons share: asking flux-core's own commands (cliside.py)
+and leaving out what Flux copies from the submitting process before comparing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def ask_flux(flux_exe: str, mode: str, items: list, timeout: int = 900) -> list[dict]:
+    """{"ok", "jobspec"|"error"} for each item, from `flux python cliside.py MODE`
+    (``submit``: lists of words; ``batch``: script texts)."""
+    proc = subprocess.run(
+        [flux_exe, "python", str(HERE / "cliside.py"), mode],
+        input="".join(json.dumps(i) + "\n" for i in items),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(out) == len(items)
+    return out
+
+
+def strip_submitter(js: dict) -> dict:
+    """``js`` without what Flux copies from the submitting process (environment,
+    working directory, resource limits); a begin time computed from "now" kept to the
+    minute, since each side reads the clock itself."""
+    system = js.get("attributes", {}).get("system", {})
+    system.pop("environment", None)
+    system.pop("cwd", None)
+    options = system.get("shell", {}).get("options", {})
+    options.pop("rlimit", None)
+    if "shell" in system and not options:
+        system.pop("shell")
+    for dep in system.get("dependencies", []):
+        if dep.get("scheme") == "begin-time":
+            dep["value"] = round(float(dep["value"]) / 60)
+    return js
