@@ -826,8 +826,8 @@ LINE_TOO_BIG = define(
     E,
     "A `flux run` or `flux submit` line asks for more nodes than the batch job has.",
     why="Inside a batch job, `flux run` and `flux submit` get the job's own resources: "
-    "a job asking for more nodes than the directives allocate can never start, and waits "
-    "until the batch job's time limit ends it.",
+    "a job asking for more nodes than the directives allocate can never start. Flux "
+    "refuses it as unsatisfiable when the script reaches it, and that step fails.",
     bad=_L.replace("-N2 -n8", "-N4 -n8"),
     good=_L,
     script=True,
@@ -931,7 +931,8 @@ def _line_findings(line: str, allocated: int | None) -> tuple:
                             LINE_TOO_BIG,
                             E,
                             f"flux {cl.tool} -N {n} inside a batch job of {allocated} "
-                            f"node{'s' if allocated != 1 else ''}: it can never start",
+                            f"node{'s' if allocated != 1 else ''}: it can never start "
+                            "(Flux refuses it as unsatisfiable)",
                             a,
                             b,
                         )

@@ -249,3 +249,19 @@ def test_begin_time_with_a_t_is_misread_by_flux_so_it_is_an_error_here(flux_exe,
     found = batch.check_script(script("#flux: -n1 --begin-time=2030-01-20T12:34"))
     assert [d.code for d in found] == ["JS572"]
     assert "write '2030-01-20 12:34'" in found[0].message
+
+
+@pytest.mark.flux
+def test_a_flux_run_larger_than_the_batch_job_is_refused_by_flux(flux_exe, tmp_path):
+    """JS587's claim, against a real instance of one node (what `#flux: -N1` gives the
+    script): `flux run -N2` inside it is refused as unsatisfiable."""
+    text = "#!/bin/sh\n#flux: -N1\nflux run -N2 hostname\n"
+    (d,) = [d for d in batch.check_script(text) if d.code == "JS587"]
+    assert "unsatisfiable" in d.message
+    proc = subprocess.run(
+        [flux_exe, "start", "--test-size=1", "flux", "run", "-N2", "hostname"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0 and "unsatisfiable" in proc.stderr
