@@ -265,3 +265,14 @@ def test_a_flux_run_larger_than_the_batch_job_is_refused_by_flux(flux_exe, tmp_p
         timeout=120,
     )
     assert proc.returncode != 0 and "unsatisfiable" in proc.stderr
+
+
+@pytest.mark.flux
+def test_a_look_alike_sentinel_is_ignored_by_flux(flux_exe, tmp_path):
+    """JS565's claim: flux-core reads `flux:` and `FLUX:` only; a `#Flux:` line is a
+    comment to it, its options never used."""
+    path = tmp_path / "job.sh"
+    text = script("#flux: -n1\n#Flux: -N4")
+    path.write_text(text)
+    assert flux_directives(flux_exe, path) == ["-n1"]
+    assert [d.code for d in batch.check_script(text) if d.severity.label == "error"] == ["JS565"]
