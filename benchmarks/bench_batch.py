@@ -13,6 +13,7 @@ import shlex
 import time
 
 from jobspec_lsp import batch, directives, sbatch
+from jobspec_lsp.fluxcli import values
 
 DIRECTIVES = [
     "-N2 -n8 -c2",
@@ -54,7 +55,7 @@ def main() -> None:
 
     def cold(text=text):  # a script never seen: nothing of it cached
         directives._split.cache_clear()
-        batch._value_problem.cache_clear()
+        values._value_problem.cache_clear()
         sbatch.diagnostics.cache_clear()
         sbatch.convert_script.cache_clear()
         batch.check_script(text)

@@ -1,9 +1,9 @@
 """Batch scripts: the options of RFC 36 directives checked as `flux batch` takes
 them, and the jobspec `flux batch` builds for a script.
 
-``OPTIONS`` declares every `flux batch` option once (long and short names, whether
-it takes a value, whether it may repeat, what it does); the checks, completion,
-hover and docs read it.  :func:`check_script` gives the JS56x–JS58x diagnostics of a
+The options are `flux batch`'s in the option table of :mod:`.fluxcli.model` (for the
+Flux version chosen with ``model.using``, the newest by default); the checks,
+completion, hover and docs read it.  :func:`check_script` gives the JS56x–JS58x diagnostics of a
 script; :func:`jobspec` the jobspec `flux batch --dry-run` prints for it, apart
 from what `flux batch` copies from the submitting environment (the environment
 variables and the resource limits), which a file cannot know.
@@ -14,26 +14,20 @@ from __future__ import annotations
 import difflib
 import functools
 import json
-import math
 import re
-import time
 from collections.abc import Sequence
 
 from . import convert, directives, formats, sbatch
 from .diagnostics import Diagnostic, Severity, define
+from .fluxcli import build, values
 from .fluxcli import model as _model
 from .fluxcli.argv import Given, Problem, Word
 from .fluxcli.argv import brief as _brief
 from .fluxcli.model import Option
+from .fluxcli.values import Limit, Refused, value_problem
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
-BATCH = _model.command("batch")
-FLUX_VERSION = BATCH.version
-MODEL = _model.versions()[FLUX_VERSION]
-OPTIONS: tuple[Option, ...] = BATCH.options
-BY_LONG = BATCH.by_long
-BY_SHORT = BATCH.by_short
 
 _S = "#!/bin/sh\n#flux: -N2\n#flux: --job-name=sim\n\nflux run -N2 ./sim\n"
 
@@ -158,7 +152,7 @@ def parse_words(words: list[Word], out: list[Diagnostic]) -> list[Given]:
             )
         )
         return []
-    reading = argv.read(BATCH, words)
+    reading = argv.read(_model.command("batch"), words)
     for p in reading.problems:
         out.append(_diagnostic(p))
     if reading.rest:
@@ -194,24 +188,27 @@ def _dropped(rest: list[Word], out: list[Diagnostic]) -> None:
 def parse_script(script: directives.Script, out: list[Diagnostic]) -> list[Given]:
     """The options of every directive of ``script``, each directive read on its own
     as `flux batch` reads it."""
-    memo = getattr(script, "_parsed", None)
+    version = _model.selected_version()
+    memo = script._parsed.get(version) if script._parsed else None
     if memo is None:  # a script is read once per text (directives.read is cached)
         found: list[Diagnostic] = []
         given: list[Given] = []
         for d in script.directives:
             given.extend(parse_words(d.words, found))
         memo = (tuple(given), tuple(found))
-        script._parsed = memo
+        script._parsed = {**(script._parsed or {}), version: memo}
     out.extend(memo[1])
     return list(memo[0])
 
 
 def _long(name: str) -> Option | None:
-    return BY_LONG.get(name)  # no abbreviations: Flux's parsers have allow_abbrev=False
+    # no abbreviations: Flux's parsers have allow_abbrev=False
+    return _model.command("batch").by_long.get(name)
 
 
 def _unknown(name: str, start: int, end: int) -> Diagnostic:
-    names = [f"--{n}" for n in BY_LONG] + ["-" + o.short for o in OPTIONS if o.short]
+    cmd = _model.command("batch")
+    names = [f"--{n}" for n in cmd.by_long] + ["-" + o.short for o in cmd.options if o.short]
     shown = name if len(name) <= 40 else None
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) if shown else []
     prefix = [n for n in names if n.startswith(name)] if name.startswith("--") else []
@@ -224,316 +221,6 @@ def _unknown(name: str, start: int, end: int) -> Diagnostic:
     data = {"replacement": close[0]} if close else None
     what = shown or _brief(name)
     return Diagnostic(UNKNOWN, E, f"flux batch has no option {what}{hint}", start, end, data=data)
-
-
-# --------------------------------------------------------------------------- values
-_COUNT_MAX = 2**63 - 1  # a jobspec count is a 64-bit integer to Flux's JSON reader
-
-
-def _int(value: str, least: int) -> int | None:
-    """``value`` as Flux's ``type=int`` reads it, when at least ``least`` and small
-    enough for a jobspec; None otherwise."""
-    n = formats.python_int(value)
-    return n if n is not None and least <= n <= _COUNT_MAX else None
-
-
-def _int_problem(opt: Option, value: str, least: int) -> str | None:
-    n = formats.python_int(value)
-    shown = _brief(value)
-    if n is None:
-        return f"--{opt.long} takes a whole number, not {shown}"
-    if n < least:
-        return f"--{opt.long} takes a whole number of at least {least}, not {shown}"
-    if n > _COUNT_MAX:
-        return f"--{opt.long} {shown} is too large: Flux refuses counts beyond 64 bits"
-    return None
-
-
-def value_problem(opt: Option, value: str) -> str | None:
-    """Why ``value`` is not one `flux batch` takes for ``opt`` (None: it is)."""
-    if opt.long == "conf":  # looks at the submitter's files: never cached
-        return conf_problem(value)
-    return _value_problem(opt, value)
-
-
-@functools.lru_cache(maxsize=4096)
-def _value_problem(opt: Option, value: str) -> str | None:
-    """:func:`value_problem` of a value that depends on nothing else. Cached: the same
-    values are checked again on every edit of a script."""
-    name = opt.long
-    if name in ("nodes", "cores-per-slot"):
-        return _int_problem(opt, value, 1)
-    if name == "nslots":  # flux batch takes 0 as not given (then -N decides)
-        return _int_problem(opt, value, 0)
-    if name == "gpus-per-slot":
-        return _int_problem(opt, value, 0)
-    if opt.integer:
-        return _int_problem(opt, value, 0)
-    if name == "rlimit":
-        return rlimit_problem(value)
-    if name == "begin-time":
-        return begin_time_problem(value)
-    if name == "urgency":
-        if value in ("hold", "expedite", "default"):  # flux-core's names for 0, 31, 16
-            return None
-        n = _int(value, 0)
-        return (
-            None
-            if n is not None and n <= 31
-            else f"--urgency takes 0 to 31 (or hold, default, expedite), not {value!r}"
-        )
-    if name == "time-limit":
-        try:
-            convert.parse_time_limit(value)
-        except convert.UsageError:
-            return f"-t takes minutes or a Flux Standard Duration (30s, 1.5h, 2d), not {value!r}"
-        return None
-    if name == "requires":
-        try:
-            convert.parse_requires(value)
-        except convert.UsageError as err:
-            return Limit(err) if "too deeply" in str(err) else str(err)
-        return None
-    if name == "dependency":
-        try:
-            convert.parse_dependency(value)
-        except convert.UsageError as err:
-            return str(err)
-        return None
-    if name in ("setattr", "setopt"):
-        key = value.partition("=")[0]
-        if not key or any(not part for part in key.lstrip(".^").split(".")):
-            return f"--{name} takes KEY[=VALUE] with a key, not {value!r}"
-        return None
-    if name == "signal":
-        try:
-            signal_option(value)
-        except BatchError as err:
-            return str(err)
-        return None
-    if name == "cwd" and not value:
-        return "--cwd needs a directory"
-    if name in ("queue", "bank") and not value:  # an empty --job-name: Flux takes it
-        return f"--{name} needs a non-empty value"
-    if name == "resources-shape":
-        from . import shape
-
-        try:
-            shape.expand(value)
-        except shape.ShapeError as err:
-            why = f"--resources-shape: {err.message}"
-            return Limit(why) if "levels" in err.message else why
-        return None
-    return None
-
-
-class Limit(str):
-    """A value this tool does not analyse (beyond its nesting limits) though Flux may
-    take it: a warning in checks, and `jobspec new` stops with it."""
-
-
-def begin_time_problem(value: str) -> str | None:
-    """Why flux batch refuses ``--begin-time=value``, or reads it as another time; None
-    when it is fine or a form only Flux's date parser knows (``tomorrow 3pm``)."""
-    if _ISO_T.fullmatch(value):
-        return (
-            f"flux-core 0.88 misreads the 'T' form (the job would begin at another time): "
-            f"write {value.replace('T', ' ')!r}"
-        )
-    if value[:1] in ("+", "-"):
-        try:
-            formats.parse_fsd(value[1:])
-        except formats.FormatError:
-            return (
-                f"--begin-time {value[0]}FSD takes a Flux Standard Duration after "
-                f"{value[0]!r}, not {_brief(value)}"
-            )
-        return None
-    try:
-        begin_timestamp(value, now=0.0)
-    except BatchError as err:
-        if "Invalid datetime" in str(err):
-            return str(err)
-    return None
-
-
-_ISO_T = re.compile(r"\d{4}-\d\d-\d\dT\d\d?:\d\d(?::\d\d(?:\.\d+)?)?", re.ASCII)
-_DATE_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)(?: (\d\d?):(\d\d)(?::(\d\d))?)?", re.ASCII)
-_TIME = re.compile(r"(\d\d?):(\d\d)(?::(\d\d))?", re.ASCII)
-
-
-def signal_option(value: str) -> dict:
-    """``--signal=[SIG][@TIME]`` as the job shell option flux-core writes: SIG a number
-    (as int() reads it) or a signal name in capitals, with or without SIG (SIGTERM,
-    TERM); TIME a number of seconds or a Flux Standard Duration."""
-    import signal as signals
-
-    sig, _, when = value.partition("@")
-    signum = int(signals.SIGUSR1)
-    if sig:
-        number = formats.python_int(sig)
-        if number is not None:
-            signum = number
-        else:
-            named = getattr(signals.Signals, sig, None) or getattr(
-                signals.Signals, "SIG" + sig, None
-            )
-            if named is None:
-                hint = ""
-                upper = sig.upper()
-                if getattr(signals.Signals, upper, None) or getattr(
-                    signals.Signals, "SIG" + upper, None
-                ):
-                    hint = f" (signal names are in capitals: {upper})"
-                raise BatchError(f"--signal: {_brief(sig)} is not a signal name or number{hint}")
-            signum = int(named)
-        if signum <= 0:
-            raise BatchError("--signal: the signal must be above 0")
-    timeleft: float = 60
-    if when:
-        seconds = formats.python_float(when)
-        if seconds is None:
-            try:
-                seconds = formats.parse_fsd(when)
-            except formats.FormatError:
-                raise BatchError(
-                    f"--signal: {_brief(when)} is not a Flux Standard Duration"
-                ) from None
-        timeleft = seconds
-    return {"signum": signum, "timeleft": timeleft}
-
-
-def rlimit_problem(value: str) -> str | None:
-    """Why flux batch refuses ``--rlimit=value`` (comma-separated rules: -PATTERN to
-    leave limits out, NAME to copy one, NAME=VALUE to set one), or None."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not a POSIX system: nothing to compare with
-        return None
-    import fnmatch
-
-    names = [n for n in dir(resource) if n.startswith("RLIMIT_")]
-    for rule in value.split(","):
-        if rule.startswith("-"):
-            continue
-        name, eq, limit = rule.partition("=")
-        if not eq:
-            if not fnmatch.filter(names, f"RLIMIT_{name}".upper()):
-                return f"--rlimit: no resource limit matches {_brief(name)}"
-            continue
-        if not hasattr(resource, f"RLIMIT_{name}".upper()):
-            known = ", ".join(n[7:].lower() for n in sorted(names))
-            close = difflib.get_close_matches(name.lower(), known.split(", "), n=1)
-            hint = f"; did you mean {close[0]}?" if close else f" (one of {known})"
-            return f"--rlimit: {_brief(name)} is not a resource limit{hint}"
-        if limit not in ("unlimited", "infinity", "inf") and formats.python_int(limit) is None:
-            return (
-                f"--rlimit {_brief(rule)}: the limit must be a whole number or unlimited, "
-                f"not {_brief(limit)}"
-            )
-    return None
-
-
-def conf_problem(value: str) -> str | None:
-    """Why flux batch refuses ``--conf=value``, read as Flux reads it: a text with a
-    line break is TOML or JSON; else KEY=VALUE; else a path ending in .toml/.json
-    (read when the job is submitted); else a named configuration looked up in the
-    submitter's Flux configuration directories."""
-    if "\n" in value:
-        try:
-            json.loads(value)
-        except (ValueError, RecursionError):
-            try:
-                _toml().loads(value)
-            except Exception:  # noqa: BLE001 - any TOML error is a refusal
-                return "--conf: the multi-line text is neither TOML nor JSON"
-        return None
-    if "=" in value:
-        key = value.partition("=")[0]
-        if not key or any(not part for part in key.split(".")):
-            return f"--conf {_brief(value)}: the key has an empty part"
-        return None
-    import os
-    import pathlib
-
-    if pathlib.PurePath(value).suffix in (".toml", ".json"):
-        return None
-    for where in _named_conf_dirs():
-        for ext in (".toml", ".json"):
-            if os.path.exists(os.path.join(where, value + ext)):
-                return None
-    return (
-        f"--conf: no named configuration {_brief(value)} (Flux looks for NAME.toml or "
-        "NAME.json in its configuration directories, flux/config under $XDG_CONFIG_HOME "
-        "and $XDG_CONFIG_DIRS; write KEY=VALUE, or a file name ending in .toml or .json)"
-    )
-
-
-def _named_conf_dirs() -> list[str]:
-    """Where Flux looks for a named --conf: flux/config under $XDG_CONFIG_HOME (or
-    ~/.config) and each of $XDG_CONFIG_DIRS (or /etc/xdg)."""
-    import os
-
-    home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    dirs = [home] + (os.environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":")
-    return [os.path.join(d, "flux", "config") for d in dirs if d]
-
-
-def _toml():
-    try:
-        import tomllib
-    except ImportError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    return tomllib
-
-
-def begin_timestamp(value: str, now: float | None = None) -> float:
-    """``--begin-time`` as the time stamp flux-core 0.88 computes, for the forms it reads
-    predictably (+FSD; today, midnight, noon, tomorrow; HH:MM[:SS] today; YYYY-MM-DD
-    [HH:MM[:SS]], a bare date keeping the current time of day as flux-core does)."""
-    import datetime as dt
-
-    now = time.time() if now is None else now
-    if value.startswith("+"):
-        return now + formats.parse_fsd(value[1:])
-    if value == "now":
-        return now
-    current = dt.datetime.fromtimestamp(now)
-    today = current.replace(hour=0, minute=0, second=0, microsecond=0)
-    named = {
-        "today": today,
-        "midnight": today,
-        "noon": today.replace(hour=12),
-        "tomorrow": today + dt.timedelta(days=1),
-    }
-    if value.lower() in named:
-        return named[value.lower()].timestamp()
-    invalid = BatchError(
-        f"--begin-time {_brief(value)}: Invalid datetime (flux batch refuses it: "
-        "hours 0-23, minutes and seconds 0-59, months 1-12, days in the month)"
-    )
-    m = _TIME.fullmatch(value)
-    if m:
-        h, mi, se = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
-        try:
-            return today.replace(hour=h, minute=mi, second=se).timestamp()
-        except ValueError:
-            raise invalid from None
-    m = _DATE_TIME.fullmatch(value)
-    if m:
-        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        try:
-            if m.group(4) is None:
-                return current.replace(year=y, month=mo, day=d, microsecond=0).timestamp()
-            h, mi, se = int(m.group(4)), int(m.group(5)), int(m.group(6) or 0)
-            return dt.datetime(y, mo, d, h, mi, se).timestamp()
-        except (ValueError, OverflowError):
-            raise invalid from None
-    raise BatchError(
-        f"--begin-time {value!r}: Flux reads it with its own date parser; this tool "
-        "computes now, +FSD, today, midnight, noon, tomorrow, HH:MM and YYYY-MM-DD [HH:MM]",
-        ours=True,
-    )
 
 
 # --------------------------------------------------------------------------- checks
@@ -564,7 +251,7 @@ def _flux_checks(text: str) -> list[Diagnostic]:
         return out
     given = parse_script(script, out)
     seen: dict[str, Given] = {}
-    last = _last_values(given)
+    last = values.read_values(given)
     for k, g in enumerate(given):
         if g.value is not None and k in last:
             why = value_problem(g.option, g.value)
@@ -611,7 +298,7 @@ def _flux_checks(text: str) -> list[Diagnostic]:
                 )
             )
         if nodes and slots and nodes.value and slots.value:
-            n, s = _int(nodes.value, 1), _int(slots.value, 1)
+            n, s = values.count(nodes.value, 1), values.count(slots.value, 1)
             if n and s and n > s:
                 out.append(
                     Diagnostic(
@@ -626,7 +313,7 @@ def _flux_checks(text: str) -> list[Diagnostic]:
     whole = "resources-shape" in seen or "resources-json" in seen
     if (
         extra is not None
-        and (_int(extra.value or "", 1) or 0) > 0
+        and (values.count(extra.value or "", 1) or 0) > 0
         and "nodes" not in seen
         and not whole
     ):
@@ -651,21 +338,6 @@ def _flux_checks(text: str) -> list[Diagnostic]:
         out.extend(_built_problems(text, given))
     out.sort(key=Diagnostic.sort_key)
     return out
-
-
-def _last_values(given: list[Given]) -> set[int]:
-    """The indexes of the values Flux reads: every value of an option that adds up
-    (and of an integer option, which argparse converts as it reads it), but only the
-    last of an option given more than once whose value Flux reads later (--signal
-    twice: the first one is replaced unread, and JS573 says so)."""
-    final: dict[str, int] = {}
-    for k, g in enumerate(given):
-        final[g.option.long] = k
-    return {
-        k
-        for k, g in enumerate(given)
-        if g.option.repeat or g.option.integer or final[g.option.long] == k
-    }
 
 
 def _value_range(g: Given) -> tuple[int, int]:
@@ -853,16 +525,18 @@ def command_line_checks(text: str) -> list[Diagnostic]:
         return []
     out: list[Diagnostic] = []
     allocated = _allocated_nodes(text)
+    version = _model.selected_version()
     for at, line in lines:  # each line's findings cached by its text: an edit elsewhere is free
-        for code, severity, message, a, b, data in _line_findings(line, allocated):
+        for code, severity, message, a, b, data in _line_findings(line, allocated, version):
             out.append(Diagnostic(code, severity, message, at + a, at + b, data))
     return out
 
 
 @functools.lru_cache(maxsize=8192)
-def _line_findings(line: str, allocated: int | None) -> tuple:
-    """:func:`command_line_checks` of one command line (its text from `flux`), as
-    (code, severity, message, start, end, data) with offsets into ``line``."""
+def _line_findings(line: str, allocated: int | None, version: str) -> tuple:
+    """:func:`command_line_checks` of one command line (its text from `flux`) read as
+    Flux ``version`` reads it, as (code, severity, message, start, end, data) with
+    offsets into ``line``."""
     from .fluxcli import argv, model, shell
 
     out: list[Diagnostic] = []
@@ -879,7 +553,7 @@ def _line_findings(line: str, allocated: int | None) -> tuple:
                     data={"replacement": "", "title": f"Use flux {cl.tool}"},
                 )
             )
-        cmd = model.command(cl.tool)
+        cmd = model.command(cl.tool, version)
         words = cl.words
         # a dynamic word where an option is read may stand for any options: stop there
         for k in sorted(cl.dynamic):
@@ -910,7 +584,7 @@ def _line_findings(line: str, allocated: int | None) -> tuple:
                 continue
             least = _LINE_INTS.get(g.option.long)
             why = (
-                _int_problem(g.option, g.value, least)
+                values.count_problem(g.option, g.value, least)
                 if least is not None and not g.option.integer
                 else value_problem(g.option, g.value)
             )
@@ -956,26 +630,21 @@ def _allocated_nodes(text: str) -> int | None:
     nodes = None
     for g in parse_script(script, []):
         if g.option.long == "nodes" and g.value is not None:
-            nodes = _int(g.value, 1)
+            nodes = values.count(g.value, 1)
         elif g.option.long in ("resources-shape", "resources-json"):
             return None
     return nodes
 
 
 # --------------------------------------------------------------------------- jobspec
-class BatchError(ValueError):
-    """A script `flux batch` refuses; ``at`` is the option given at fault, when one is."""
-
-    def __init__(self, message: str, at: Given | None = None, ours: bool = False):
-        super().__init__(message)
-        self.at = at
-        self.ours = ours  # this tool cannot build it, though Flux may
+# --------------------------------------------------------------------------- jobspec
+BatchError = Refused  # what `flux batch` refuses (the name the callers know)
+SCRIPT_MODE = build.SCRIPT_MODE
 
 
-SCRIPT_MODE = 0o100700  # a regular file, rwx for its owner: what flux batch writes
-
-
-def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
+def jobspec(
+    text: str, name: str, cwd: str, extra: Sequence[str] = (), read_files: bool = True
+) -> dict:
     """The jobspec `flux batch --dry-run [extra] SCRIPT` prints for a script with
     ``text`` named ``name`` submitted from ``cwd``, without the environment and the
     resource limits (copied from the submitter).  :class:`BatchError` for a
@@ -989,10 +658,12 @@ def jobspec(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     limits = [p for p in found if p.code == BAD_VALUE]
     if limits:
         raise BatchError(limits[0].message, ours=True)
-    return _build(text, name, cwd, extra)
+    return _build(text, name, cwd, extra, read_files)
 
 
-def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
+def _build(
+    text: str, name: str, cwd: str, extra: Sequence[str] = (), read_files: bool = True
+) -> dict:
     """:func:`jobspec` for a script whose directives have been checked."""
     script = directives.read(text)
     diags: list[Diagnostic] = []
@@ -1001,204 +672,21 @@ def _build(text: str, name: str, cwd: str, extra: Sequence[str] = ()) -> dict:
     errors = [d for d in diags if d.severity == E]
     if errors:
         raise BatchError(errors[0].message)
-    o: dict = {}
-    lists: dict[str, list[str]] = {}
-    settings: dict[str, list[tuple[str, Given]]] = {}  # --setopt/--setattr, with the option
-    last = _last_values(given)
-    for k, g in enumerate(given):
-        if g.value is not None and k in last:
-            why = value_problem(g.option, g.value)
-            if why:
-                raise BatchError(why, g, ours=isinstance(why, Limit))
-        if g.option.long == "begin-time":  # flux-core adds it to the dependencies, in order
-            stamp = begin_timestamp(g.value or "")
-            lists.setdefault("dependency", []).append(f"begin-time:{stamp}")
-        elif g.option.long in ("setopt", "setattr"):
-            settings.setdefault(g.option.long, []).append((g.value or "", g))
-        elif g.option.repeat:
-            lists.setdefault(g.option.long, []).append(g.value or "")
-        else:
-            o[g.option.long] = g.value if g.option.value is not None else True
-    if not text.startswith("#!"):
-        raise BatchError("batch does not appear to start with '#!'")
-    whole = "resources-shape" in o or "resources-json" in o  # the resources given whole
-    if "resources-shape" in o and "resources-json" in o:
-        raise BatchError("--resources-shape and --resources-json are mutually exclusive")
-    if "resources-json" in o:
-        import os
-
-        try:
-            with open(os.path.join(cwd, o["resources-json"]), encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError, RecursionError) as err:
-            raise BatchError(f"--resources-json {o['resources-json']}: {err}") from None
-        resources = data["resources"] if isinstance(data, dict) and "resources" in data else data
-        count = {"per_slot": 1}
-    elif "resources-shape" in o:
-        from . import shape
-
-        resources = shape.expand(o["resources-shape"], label="task")
-        count = {"per_slot": 1}
-    else:
-        nodes = int(o["nodes"]) if "nodes" in o else None
-        slots = int(o["nslots"]) if "nslots" in o and int(o["nslots"]) else None
-        if nodes is None and slots is None:
-            raise BatchError("Number of slots to allocate must be specified")
-        cores = int(o.get("cores-per-slot", 1))
-        gpus = int(o.get("gpus-per-slot", 0))
-        exclusive = bool(o.get("exclusive"))
-        if exclusive and nodes is None:
-            raise BatchError("-x/--exclusive needs -N/--nodes")
-        children: list[dict] = [{"type": "core", "count": cores}]
-        if gpus:
-            children.append({"type": "gpu", "count": gpus})
-        count = {"per_slot": 1}
-        if nodes is not None:
-            if slots is None:
-                slots, exclusive = nodes, True
-            if slots % nodes:
-                count = {"total": slots}
-            if nodes > slots:
-                raise BatchError("more nodes than slots")
-            top: dict = {"type": "node", "count": nodes}
-            if exclusive:
-                top["exclusive"] = True
-            top["with"] = [
-                {
-                    "type": "slot",
-                    "count": math.ceil(slots / nodes),
-                    "with": children,
-                    "label": "task",
-                }
-            ]
-        else:
-            top = {"type": "slot", "count": slots, "with": children, "label": "task"}
-        resources = [top]
-    command = ["flux", "broker"]
-    files: dict = {}
-    conf: dict = {}
-    for c in lists.get("conf", []):
-        conf = _merge_conf(conf, c, cwd)
-    brokers = int(o.get("add-brokers") or 0)
-    if brokers > 0:  # more brokers than nodes, as flux batch sets them up
-        # with the resources given whole, Flux's shape plugin sets the node count to 1
-        nodes_given = "1" if whole else o.get("nodes")
-        if nodes_given is None:
-            raise BatchError("--add-brokers may only be specified with -N/--nodes")
-        n_nodes = int(nodes_given)
-        old = (conf.get("resource") or {}).get("exclude", "") if isinstance(conf, dict) else ""
-        ids = {i for lo, hi in formats.parse_idset(str(old or "")) for i in range(lo, hi + 1)}
-        ids |= set(range(1, brokers + 1))
-        conf = _deep_merge(conf, {"resource": {"exclude": _idset_text(ids)}})
-    broker_opts = [w for b in lists.get("broker-opts", []) for w in b.split(",")]
-    if "dump" in o:  # --dump[=FILE]: the KVS archived when the instance ends
-        dump = o["dump"] if isinstance(o["dump"], str) else "flux-{{jobid}}-dump.tgz"
-        broker_opts.append("-Scontent.dump=" + dump)
-    command.extend(broker_opts)
-    if conf:
-        command.append("-c{{tmpdir}}/conf.json")
-        files["conf.json"] = {"mode": 0o100600, "data": conf}
-    command.append("{{tmpdir}}/script")
-    shell: dict = {}
-    if "input" in o:
-        shell["input"] = {"stdin": {"type": "file", "path": o["input"]}}
-    # as flux-core's Jobspec: "none" and "kvs" are no file (no redirection at all)
-    for stream, where in (
-        ("stdout", o.get("output", "flux-{{id}}.out")),
-        ("stderr", o.get("error")),
-    ):
-        if where is not None and where not in ("none", "kvs"):
-            out = shell.setdefault("output", {})
-            out[stream] = {"type": "file", "path": where}
-            if o.get("label-io"):
-                out[stream]["label"] = True
-    if o.get("unbuffered"):
-        out = shell.setdefault("output", {})
-        out.setdefault("stdout", {})["buffer"] = {"type": "none"}
-        out.setdefault("stderr", {})["buffer"] = {"type": "none"}
-        out["batch-timeout"] = 0.05
-        shell.setdefault("input", {})["batch-timeout"] = 0.0
-    if brokers <= 0:
-        shell["per-resource"] = {"type": "node"}
-    shell["mpi"] = "none"
-    shell["exit-timeout"] = "none"
-    if "signal" in o:
-        shell["signal"] = signal_option(o["signal"])
-    if brokers > 0:  # the extra brokers on the first node; the rest one per node
-        n_nodes = 1 if whole else int(o["nodes"])
-        shell["taskmap"] = {
-            "scheme": "manual",
-            "value": f"[[0,1,{1 + brokers},1],[1,{n_nodes - 1},1,1]]",
-        }
-        count = {"total": n_nodes + brokers}
-    for item, g in settings.get("setopt", []):
-        key, eq, raw = item.partition("=")
-        val: object = 1
-        if eq:
-            try:
-                val = json.loads(raw)
-            except (ValueError, RecursionError):
-                val = raw
-        _set_tree(shell, key, val, f"attributes.system.shell.options.{key}", g)
-    system: dict = {
-        "duration": 0,
-        "cwd": o.get("cwd", cwd),
-        "job": {"name": o.get("job-name", name)},
-        "shell": {"options": shell},
-    }
-    if "time-limit" in o:
-        system["duration"] = convert.parse_time_limit(o["time-limit"])
-    if "queue" in o:
-        system["queue"] = o["queue"]
-    if "bank" in o:
-        system["bank"] = o["bank"]
-    if lists.get("dependency"):
-        system["dependencies"] = [convert.parse_dependency(d) for d in lists["dependency"]]
-    if lists.get("requires"):
-        system["constraints"] = convert.parse_requires(" ".join(lists["requires"]))
-    # --wrap in a directive: flux batch puts a /bin/sh line before the script it read
-    data = "#!/bin/sh\n" + text if o.get("wrap") else text
-    files["script"] = {"mode": SCRIPT_MODE, "data": data, "encoding": "utf-8"}
-    system["files"] = files
-    js = {
-        "resources": resources,
-        "tasks": [{"command": command, "slot": "task", "count": count}],
-        "attributes": {"system": system},
-        "version": 1,
-    }
-    for item, g in settings.get("setattr", []):
-        try:
-            convert._setattr(js, item)
-        except convert.UsageError as err:
-            raise BatchError(str(err), g) from None
-        except TypeError as err:
-            raise BatchError(f"--setattr {_brief(item)}: {err}", g) from None
-    return js
+    return build.batch_jobspec(text, given, name, cwd, read_files)
 
 
-def _set_tree(tree: dict, key: str, value: object, shown: str, g: Given | None) -> None:
-    """``tree[a][b][c] = value`` for the key ``a.b.c``, levels made on demand, as Flux's
-    set_treedict does; :class:`BatchError` where a level is not a mapping."""
-    parts = key.split(".")
-    node = tree
-    for part in parts[:-1]:
-        node = node.setdefault(part, {})
-        if not isinstance(node, dict):
-            raise BatchError(
-                f"failed to set {shown} to {_brief(json.dumps(value))}: {part} is already "
-                f"{_brief(json.dumps(node))}, not a mapping",
-                g,
-            )
-    node[parts[-1]] = value
-
-
-def shown_jobspec(text: str, path: str, fmt: str = "yaml") -> str:
+def shown_jobspec(text: str, path: str, fmt: str = "yaml", read_files: bool = False) -> str:
     """The jobspec of :func:`jobspec` as a document to read ("Show the jobspec"): YAML
     with a first comment saying what it is, or JSON.  :class:`BatchError` when
     `flux batch` would refuse the script."""
     import os
 
-    js = jobspec(text, os.path.basename(path) or "script", os.path.dirname(path) or ".")
+    js = jobspec(
+        text,
+        os.path.basename(path) or "script",
+        os.path.dirname(path) or ".",
+        read_files=read_files,
+    )
     out = convert.dump(js, fmt)
     if fmt == "json":
         return out
@@ -1206,79 +694,6 @@ def shown_jobspec(text: str, path: str, fmt: str = "yaml") -> str:
         f"# the jobspec `flux batch --dry-run {os.path.basename(path)}` builds, without the\n"
         "# environment and resource limits it copies from the submitter\n" + out
     )
-
-
-def _merge_conf(conf: dict, value: str, cwd: str = ".") -> dict:
-    """``--conf=value`` merged into ``conf`` as Flux reads it (see :func:`conf_problem`):
-    a multi-line TOML or JSON text, KEY=VALUE (VALUE JSON when it parses), a .toml or
-    .json file (from ``cwd``), or a named configuration."""
-    import os
-
-    why = conf_problem(value)
-    if why:
-        raise BatchError(why)
-    try:
-        if "\n" in value:
-            try:
-                data = json.loads(value)
-            except ValueError:
-                data = _toml().loads(value)
-            return _deep_merge(conf, data)
-        if "=" in value:
-            key, _, raw = value.partition("=")
-            try:
-                val = json.loads(raw)
-            except ValueError:
-                val = raw
-            out = _deep_merge(conf, {})
-            _set_tree(out, key, val, key, None)
-            return out
-        suffix = os.path.splitext(value)[1]
-        paths = [os.path.join(cwd, value)] if suffix else []
-        for where in [] if suffix else _named_conf_dirs():
-            paths += [os.path.join(where, value + ext) for ext in (".toml", ".json")]
-        for path in paths:
-            if os.path.exists(path):
-                with open(path, "rb") as f:
-                    raw_bytes = f.read()
-                if path.endswith(".json"):
-                    return _deep_merge(conf, json.loads(raw_bytes))
-                return _deep_merge(conf, _toml().loads(raw_bytes.decode("utf-8")))
-        raise BatchError(f"--conf: {value}: no such file")
-    except RecursionError:
-        raise BatchError("--conf: the configuration nests too deeply to read") from None
-    except (OSError, ValueError) as err:
-        if isinstance(err, BatchError):
-            raise
-        raise BatchError(f"--conf {_brief(value)}: {err}") from None
-
-
-def _idset_text(ids: set[int]) -> str:
-    """An RFC 22 idset, runs joined: {1, 2, 3, 5} is "1-3,5"."""
-    runs: list[tuple[int, int]] = []
-    for i in sorted(ids):
-        if runs and runs[-1][1] == i - 1:
-            runs[-1] = (runs[-1][0], i)
-        else:
-            runs.append((i, i))
-    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
-
-
-def _deep_merge(a: dict, b: dict) -> dict:
-    """``b`` merged into a copy of ``a`` (mappings merged key by key, anything else
-    replaced), without recursion: a configuration may nest thousands of levels."""
-    out = dict(a)
-    stack = [(out, b)]
-    while stack:
-        into, new = stack.pop()
-        for k, v in new.items():
-            old = into.get(k)
-            if isinstance(v, dict) and isinstance(old, dict):
-                into[k] = dict(old)
-                stack.append((into[k], v))
-            else:
-                into[k] = v
-    return out
 
 
 # --------------------------------------------------------------------------- editor
@@ -1294,7 +709,7 @@ def option_doc(o: Option) -> str:
 
 def _meaning(o: Option, value: str) -> str:
     """What a value means, in words, where there is something to say."""
-    n = _int(value, 0)
+    n = values.count(value, 0)
     if o.long == "nodes" and n is not None:
         return f"{n} node{'s' if n != 1 else ''}"
     if o.long == "nslots" and n is not None:
@@ -1311,8 +726,8 @@ def _meaning(o: Option, value: str) -> str:
         return f"{n} gpu{'s' if n != 1 else ''} per slot"
     if o.long == "time-limit":
         try:
-            seconds = convert.parse_time_limit(value)
-        except convert.UsageError:
+            seconds = values.parse_time_limit(value)
+        except Refused:
             return ""
         from .hover import human_duration
 
@@ -1416,7 +831,7 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
     if prefix and not prefix.startswith("-"):
         return [], offset, offset
     out = []
-    for o in OPTIONS:
+    for o in _model.command("batch").options:
         label = f"--{o.long}"
         if not label.startswith(prefix) and not (o.short and f"-{o.short}".startswith(prefix)):
             continue
@@ -1478,8 +893,8 @@ def _value_being_typed(text: str, body: int, word_start: int, prefix: str, cmd=N
     """(option, where its value starts) when the cursor is in an option's value:
     ``--opt=VAL``, ``-oVAL`` or the word after ``--opt``/``-o``; (None, 0) otherwise.
     ``cmd``: the command whose options these are (flux batch's by default)."""
-    by_long = cmd.by_long if cmd is not None else BY_LONG
-    by_short = cmd.by_short if cmd is not None else BY_SHORT
+    cmd = cmd if cmd is not None else _model.command("batch")
+    by_long, by_short = cmd.by_long, cmd.by_short
     if prefix.startswith("--") and "=" in prefix:
         o = by_long.get(prefix[2 : prefix.index("=")])
         return (o, word_start + prefix.index("=") + 1) if o and o.value else (None, 0)

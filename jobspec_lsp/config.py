@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from . import targets
 from .diagnostics import CodeList, read_codes, unknown_code
+from .fluxcli import model
 
 # every key, its expected type in words, and what it does (docs/configuration.md)
 KEYS: dict[str, tuple[str, str]] = {
@@ -33,6 +34,10 @@ KEYS: dict[str, tuple[str, str]] = {
     "target": (
         f"one of {', '.join(targets.TARGETS)}",
         "what an error means: the RFC texts or a real Flux component",
+    ),
+    "flux-version": (
+        "a Flux version in the option table (0.88)",
+        "which Flux's command-line options directives and command lines are read with",
     ),
     "version-rules": ("auto, canonical or v1", "which jobspec version's rules apply"),
     "exit-non-zero-on-warning": ("true or false", "`jobspec check` exits 1 on warnings too"),
@@ -69,6 +74,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     target: str | None = None
+    flux_version: str | None = None
     version_rules: str | None = None
     exit_non_zero_on_warning: bool = False
     queues: tuple[str, ...] = ()
@@ -272,6 +278,12 @@ def _build(cfg: Path | None, table: dict) -> Config:
                 bad(key, f"{where} target must be {want}, not {value!r}")
             else:
                 kw["target"] = value
+        elif key == "flux-version":
+            why = model.version_problem(value) if isinstance(value, str) else "not a string"
+            if why:
+                bad(key, f"{where} flux-version: {why}")
+            else:
+                kw["flux_version"] = value
         elif key == "version-rules":
             if value not in VERSION_RULES:
                 bad(key, f"{where} version-rules must be {want}, not {value!r}")

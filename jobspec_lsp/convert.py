@@ -22,7 +22,6 @@ is rewritten from the data instead, and that is listed as a change).
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import math
 import os
@@ -30,11 +29,11 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from typing import cast
-from urllib.parse import parse_qs
 
 from . import analysis, edits, formats
 from .diagnostics import Diagnostic, Severity
 from .document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
+from .fluxcli import build
 from .rules import convert as codes
 from .rules import v1 as v1_rules
 from .rules.base import head
@@ -45,7 +44,6 @@ from .rules.base import head
 CANONICAL_VERSION = 999
 PSIJ_DEFAULT_DURATION = 600  # PSI/J's JobAttributes default: 10 minutes
 V1_TYPES = v1_rules.V1_TYPES
-TASK_LABEL = "task"  # the slot label flux-core's tools write
 
 
 @dataclass
@@ -1085,7 +1083,9 @@ def from_psij(
             "the other slots' tasks end at once (Flux's job shell needs a task on every node)",
             "launcher",
         )
-    js = build_v1(command, nodes=nodes, tasks=tasks, cores=cores, gpus=gpus, exclusive=exclusive)
+    js = build.build_v1(
+        command, nodes=nodes, tasks=tasks, cores=cores, gpus=gpus, exclusive=exclusive
+    )
     if one_slot:
         js["tasks"][0]["count"] = {"total": 1}
     js["attributes"]["system"].update(system)
@@ -1546,37 +1546,6 @@ def _shell_leftovers(shell: Mapping, dropped) -> None:
 
 
 # =========================================================================== command line
-def build_v1(
-    command, nodes=None, tasks=None, cores=1, gpus=0, exclusive=False, duration=0, label=TASK_LABEL
-) -> dict:
-    """The V1 jobspec flux-core's ``JobspecV1.from_command`` builds."""
-    children = [{"type": "core", "count": cores}]
-    if gpus:
-        children.append({"type": "gpu", "count": gpus})
-    if nodes is not None:
-        tasks = tasks if tasks is not None else nodes
-        slots = math.ceil(tasks / nodes)
-        count = {"total": tasks} if tasks % nodes else {"per_slot": 1}
-        top = {"type": "node", "count": nodes}
-        if exclusive:
-            top["exclusive"] = True
-        top["with"] = [{"type": "slot", "count": slots, "label": label, "with": children}]
-    else:
-        count = {"per_slot": 1}
-        top = {
-            "type": "slot",
-            "count": tasks if tasks is not None else 1,
-            "label": label,
-            "with": children,
-        }
-    return {
-        "version": 1,
-        "resources": [top],
-        "tasks": [{"command": list(command), "slot": label, "count": count}],
-        "attributes": {"system": {"duration": duration}},
-    }
-
-
 def from_command_line(argv: list[str]) -> Conversion:
     """``jobspec new`` options -> the jobspec ``flux submit`` would build.
 
@@ -1597,395 +1566,20 @@ def from_command_line(argv: list[str]) -> Conversion:
 
 
 def from_options(a: argparse.Namespace) -> Conversion:
-    """:func:`from_command_line` for options already parsed (by the CLI)."""
-    command = list(a.command)
-    if command[:1] == ["--"]:
-        command = command[1:]
-    if not command:
-        raise UsageError(
-            "give the command to run after the options: jobspec new [OPTIONS] -- COMMAND [ARGS...]"
-        )
-    notes: list[Change] = []
-    for flag, v, least in (
-        ("-N", a.nodes, 1),
-        ("-n", a.ntasks, 1),
-        ("-c", a.cores_per_task, 1),
-        ("-g", a.gpus_per_task, 0),
-    ):
-        if v is not None and v < least:
-            raise UsageError(f"{flag} must be at least {least}, not {v}")
-    per_resource = [
-        getattr(a, k, None) is not None
-        for k in ("cores", "tasks_per_node", "tasks_per_core", "gpus_per_node")
-    ]
-    if a.shape and any(per_resource) and (a.ntasks or a.cores_per_task or a.gpus_per_task):
-        raise UsageError(
-            "--cores, --tasks-per-node, --tasks-per-core and --gpus-per-node do not go "
-            "with -n, -c or -g (flux submit refuses them together)"
-        )
-    if a.shape:
-        js = _shape_jobspec(a, command, notes)
-        kind = "node" if getattr(a, "tasks_per_node", None) else None
-        kind = kind or ("core" if getattr(a, "tasks_per_core", None) else None)
-        if kind:  # flux submit keeps the per-resource task count beside the shape
-            count = a.tasks_per_node if kind == "node" else a.tasks_per_core
-            js["attributes"]["system"].setdefault("shell", {}).setdefault("options", {})[
-                "per-resource"
-            ] = {"type": kind, "count": count}
-    elif any(per_resource):
-        js = _per_resource_jobspec(a, command)
-    else:
-        nodes, tasks, exclusive = a.nodes, a.ntasks, a.exclusive
-        if exclusive and nodes is None:
-            raise UsageError("-x/--exclusive needs -N/--nodes (flux submit refuses it too)")
-        if nodes is not None and tasks is None:
-            tasks, exclusive = nodes, True
-            notes.append(
-                Change(
-                    f"-N {nodes} without -n: {nodes} tasks, one per node, and the "
-                    "nodes allocated exclusively (as flux submit does)",
-                    0,
-                    0,
-                )
-            )
-        if nodes is not None and nodes > tasks:
-            raise UsageError(
-                f"-N {nodes} is more nodes than the {tasks} tasks of -n "
-                "(flux submit refuses it too)"
-            )
-        if nodes is not None and tasks % nodes:
-            notes.append(
-                Change(
-                    f"{tasks} tasks do not divide evenly over {nodes} nodes: "
-                    f"{math.ceil(tasks / nodes)} slots per node, task count total: "
-                    f"{tasks} (as flux submit does)",
-                    0,
-                    0,
-                )
-            )
-        js = build_v1(command, nodes, tasks, a.cores_per_task or 1, a.gpus_per_task or 0, exclusive)
-    system = js["attributes"]["system"]
-    if a.env:
-        system["environment"] = _environment(a.env)
-    if a.cwd is not None:
-        if not a.cwd.startswith("/"):
-            raise UsageError(
-                f"--cwd {a.cwd!r}: give an absolute path (flux submit resolves "
-                "it where you submit; a jobspec file cannot)"
-            )
-        system["cwd"] = a.cwd
-    if a.dependency:
-        system["dependencies"] = [parse_dependency(d) for d in a.dependency]
-    if a.requires:  # flux submit joins several with a space, so precedence runs across them
-        system["constraints"] = parse_requires(" ".join(a.requires))
-    if a.time_limit is not None:
-        system["duration"] = parse_time_limit(a.time_limit)
-    if a.job_name is not None:
-        system["job"] = {"name": a.job_name}
-    io_opts: dict = system.get("shell", {}).get("options", {})
-    if a.input is not None:
-        try:
-            formats.parse_idset(a.input)
-        except formats.FormatError:
-            io_opts.setdefault("input", {})["stdin"] = {"type": "file", "path": a.input}
-        else:
-            notes.append(
-                Change(
-                    f"--input {a.input}: task ranks for stdin are for the attached "
-                    "`flux run`; the jobspec holds no input (as flux submit writes it)",
-                    0,
-                    0,
-                )
-            )
-    label = getattr(a, "label_io", False)
-    for stream, where in (("stdout", a.output), ("stderr", a.error)):
-        if where is not None and where not in ("none", "kvs"):
-            io_opts.setdefault("output", {})[stream] = {"type": "file", "path": where}
-            if label:
-                io_opts["output"][stream]["label"] = True
-    if getattr(a, "unbuffered", False):
-        out = io_opts.setdefault("output", {})
-        out.setdefault("stdout", {})["buffer"] = {"type": "none"}
-        out.setdefault("stderr", {})["buffer"] = {"type": "none"}
-        out["batch-timeout"] = 0.05
-        io_opts.setdefault("input", {})["batch-timeout"] = 0.0
-    if getattr(a, "signal", None) is not None:
-        from .batch import BatchError, signal_option
-
-        try:
-            io_opts["signal"] = signal_option(a.signal)
-        except BatchError as err:
-            raise UsageError(str(err)) from None
-    if getattr(a, "taskmap", None) is not None:
-        io_opts["taskmap"] = _taskmap(a.taskmap)
-    for item in getattr(a, "setopt", []) or []:
-        _setopt(io_opts, item)
-    if io_opts:
-        system["shell"] = {"options": io_opts}
-    if a.queue is not None:
-        system["queue"] = a.queue
-    if a.bank is not None:
-        system["bank"] = a.bank
-    for item in a.setattr:
-        _setattr(js, item)
+    """:func:`from_command_line` for options already read (:func:`.fluxcli.submit.read`):
+    the jobspec :mod:`.fluxcli.build` builds, written and checked as flux-core's ingest
+    will check it."""
+    try:
+        js, notes = build.submit_jobspec(a)
+    except build.Refused as err:
+        raise UsageError(str(err)) from None
+    changes = [Change(n, 0, 0) for n in notes]
     text = dump(js, a.format)
     # what flux submit writes, so checked as flux-core's ingest will check it: an RFC
     # rule it does not enforce (a shape's slot label, say) is a note, not a refusal
-    conv = _verified(text, a.format, "v1", notes, target="flux-core")
+    conv = _verified(text, a.format, "v1", changes, target="flux-core")
     if conv.ok:
         for d in analysis.check(text, language=a.format, version_rules="v1", target="flux-core"):
             if d.severity == Severity.WARNING:
                 conv.changes.append(Change(f"{d.message} [{d.code}]", 0, 0))
     return conv
-
-
-def _per_resource_jobspec(a, command) -> dict:
-    """`flux submit --cores/--tasks-per-node/--tasks-per-core/--gpus-per-node`: slots
-    of cores (per node with -N) and a count of tasks per node or core, as flux-core's
-    ``JobspecV1.per_resource`` builds them."""
-    nodes, cores = a.nodes, a.cores
-    per_node, per_core, gpus = a.tasks_per_node, a.tasks_per_core, a.gpus_per_node
-    if per_node is not None and per_core is not None:
-        raise UsageError("give --tasks-per-node or --tasks-per-core, not both")
-    if a.ntasks is not None or a.cores_per_task is not None or a.gpus_per_task:
-        raise UsageError(
-            "--cores, --tasks-per-node, --tasks-per-core and --gpus-per-node do not go "
-            "with -n, -c or -g (flux submit refuses them together)"
-        )
-    for flag, v in (("--tasks-per-node", per_node), ("--tasks-per-core", per_core)):
-        if v is not None and v < 1:
-            raise UsageError(f"{flag} must be at least 1")
-    if gpus is not None and not nodes:
-        raise UsageError("--gpus-per-node needs -N/--nodes")
-    if gpus is not None and gpus < 0:
-        raise UsageError("--gpus-per-node must be at least 0")
-    if cores is not None and cores < 1:
-        raise UsageError("--cores must be at least 1")
-    exclusive = bool(a.exclusive) or (bool(nodes) and cores is None)
-    if nodes is None and exclusive:
-        raise UsageError("-x/--exclusive needs -N/--nodes")
-    if nodes and cores:
-        if cores < nodes:
-            raise UsageError("--cores cannot be less than -N")
-        if cores % nodes:
-            raise UsageError("--cores must divide evenly over the -N nodes")
-        slots, size = 1, cores // nodes
-    elif cores:
-        slots, size = cores, 1
-    elif nodes:
-        slots, size = 1, 1
-    else:
-        raise UsageError("--tasks-per-node and --tasks-per-core need -N or --cores")
-    children: list[dict] = [{"type": "core", "count": size}]
-    if gpus:
-        children.append({"type": "gpu", "count": gpus})
-    slot = {"type": "slot", "count": slots, "with": children, "label": TASK_LABEL}
-    top = slot
-    if nodes:
-        top = {"type": "node", "count": nodes, "with": [slot]}
-        if exclusive:
-            top["exclusive"] = True
-    system: dict = {"duration": 0}
-    kind = "node" if per_node is not None else "core" if per_core is not None else None
-    if kind is not None:
-        system["shell"] = {
-            "options": {"per-resource": {"type": kind, "count": per_node or per_core}}
-        }
-    return {
-        "version": 1,
-        "resources": [top],
-        "tasks": [{"command": list(command), "slot": TASK_LABEL, "count": {"per_slot": 1}}],
-        "attributes": {"system": system},
-    }
-
-
-def _shape_jobspec(a, command, notes) -> dict:
-    """``--resources-shape`` as flux submit takes it: the shape is the whole resource
-    request (-N, -n, -c, -g, -x are ignored, with a note), one task per slot, and the
-    task names the slot "task" whatever the shape labels it."""
-    from . import shape
-
-    for flag, v in (
-        ("-N", a.nodes),
-        ("-n", a.ntasks),
-        ("-c", a.cores_per_task),
-        ("-g", a.gpus_per_task),
-        ("-x", a.exclusive or None),
-    ):
-        if v is not None:
-            notes.append(
-                Change(
-                    f"{flag} ignored: with --resources-shape the shape is the "
-                    "whole request (as flux submit does)",
-                    0,
-                    0,
-                )
-            )
-    try:
-        resources = shape.expand(a.shape, label=TASK_LABEL)
-    except shape.ShapeError as err:
-        raise UsageError(
-            f"--resources-shape {a.shape!r}: {err.message} (at column {err.start + 1})"
-        ) from None
-    return {
-        "version": 1,
-        "resources": resources,
-        "tasks": [{"command": command, "slot": TASK_LABEL, "count": {"per_slot": 1}}],
-        "attributes": {"system": {"duration": 0}},
-    }
-
-
-def parse_time_limit(value: str) -> float | int:
-    """``flux submit -t``: a bare number is minutes, otherwise a Flux Standard
-    Duration; the result in seconds (must be finite)."""
-    try:
-        seconds = float(value) * 60
-    except ValueError:
-        try:
-            seconds = formats.parse_fsd(value)
-        except formats.FormatError as err:
-            raise UsageError(f"-t {value!r}: {err.message}") from None
-    if math.isnan(seconds) or math.isinf(seconds):
-        raise UsageError(f"-t {value!r}: the time limit must be finite (leave -t out for no limit)")
-    if seconds < 0:
-        raise UsageError(f"-t {value!r}: the time limit must not be negative")
-    return int(seconds) if float(seconds).is_integer() else seconds
-
-
-def _environment(items) -> dict:
-    env: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise UsageError(
-                f"--env {item!r}: give NAME=VALUE (jobspec new copies nothing "
-                "from your environment)"
-            )
-        env[name] = value
-    return env
-
-
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
-
-
-def parse_dependency(uri: str) -> dict:
-    """An RFC 26 dependency URI ``scheme:value[?key=val[&key=val]]`` -> its
-    JSON object, as flux-core builds it (numbers in the query become numbers,
-    a repeated key a list; ``singleton`` alone has an empty value)."""
-    scheme, colon, rest = uri.partition(":")
-    if not _SCHEME.match(scheme):
-        raise UsageError(f"--dependency {uri!r}: expected scheme:value[?key=val&...]")
-    value, _, query = rest.partition("?")
-    if scheme in ("after", "afterany", "afterok", "afternotok"):
-        why = formats.jobid_problem(value)
-        if why:
-            raise UsageError(f"--dependency {uri!r}: {why}; Flux refuses the job")
-    elif scheme == "begin-time":
-        stamp = formats.python_float(value)
-        if stamp is None or not stamp >= 0 or stamp == float("inf"):
-            raise UsageError(
-                f"--dependency {uri!r}: begin-time takes a time stamp (seconds since "
-                "1970, at least 0); Flux refuses the job"
-            )
-    entry: dict = {"scheme": scheme, "value": value}
-    for key, vals in parse_qs(query, keep_blank_values=True).items():
-        conv = [_number(v) for v in vals]
-        entry[key] = conv[0] if len(conv) == 1 else conv
-    return entry
-
-
-def _number(s: str):
-    for kind in (int, float):
-        try:
-            return kind(s)
-        except ValueError:
-            continue
-    return s
-
-
-def parse_requires(expr: str) -> dict:
-    """A ``--requires`` constraint query (RFC 35) -> its RFC 31 object, as
-    :mod:`jobspec_lsp.constraint` compiles it; :class:`UsageError` with the column
-    when it has none. (A fresh copy each time: the parse is cached by the query.)"""
-    import copy
-
-    return copy.deepcopy(_parse_requires(expr))
-
-
-@functools.lru_cache(maxsize=1024)
-def _parse_requires(expr: str) -> dict:
-    from . import constraint
-
-    try:
-        return constraint.parse(expr)
-    except constraint.ConstraintError as err:
-        raise UsageError(
-            f"--requires {expr!r}: {err.message}"
-            + ("" if "column" in err.message else f" (at column {err.start + 1})")
-        ) from None
-
-
-def _taskmap(uri: str) -> dict:
-    """``--taskmap SCHEME[:VALUE]`` as the job shell option flux submit writes."""
-    scheme, _, value = uri.partition(":")
-    if not scheme or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme):
-        raise UsageError(f"--taskmap {uri!r}: give SCHEME[:VALUE] (block, cyclic:2, ...)")
-    return {"scheme": scheme, "value": value}
-
-
-def _keyval_value(option: str, key: str, sep: str, raw: str) -> object:
-    """The value of ``KEY[=VAL]`` as flux-core reads it for --setopt and --setattr:
-    JSON when it parses, else the string, 1 when there is no '='."""
-    if not sep:
-        return 1
-    try:
-        return json.loads(raw)
-    except ValueError:
-        return raw
-    except RecursionError:  # Flux's json.loads stops there too, and refuses the job
-        raise UsageError(f"{option} {key!r}: the value nests too deeply to read") from None
-
-
-def _setopt(options: dict, item: str) -> None:
-    """``-o/--setopt KEY[=VAL]`` into the shell options: VAL is JSON when it parses,
-    else a string, 1 when absent; a dotted KEY makes the levels it names."""
-    key, sep, raw = item.partition("=")
-    if key.startswith("^"):
-        raise UsageError(f"--setopt {item!r}: reading the value from a file is not supported")
-    value = _keyval_value("--setopt", key, sep, raw)
-    node = options
-    parts = key.split(".")
-    for part in parts[:-1]:
-        node = node.setdefault(part, {})
-        if not isinstance(node, dict):
-            raise UsageError(f"--setopt {item!r}: {part} is not a mapping")
-    node[parts[-1]] = value
-
-
-def _setattr(js: dict, item: str) -> None:
-    """``--setattr KEY[=VAL]`` as flux submit applies it: VAL is JSON when it parses
-    (else a string, 1 when absent); KEY is under attributes.system unless it
-    starts with ``user.`` or ``system.`` (a leading ``.`` starts at attributes)."""
-    key, sep, raw = item.partition("=")
-    if not key or key.startswith("^"):
-        raise UsageError(
-            f"--setattr {item!r}: expected KEY[=VALUE]"
-            + (" (reading the value from a file is not supported)" if key.startswith("^") else "")
-        )
-    value = _keyval_value("--setattr", key, sep, raw)
-    if key.startswith("."):  # relative to attributes, whatever follows
-        parts = key[1:].split(".")
-    elif key.startswith("attributes."):
-        parts = key.split(".")[1:]
-    elif key.startswith(("user.", "system.")):
-        parts = key.split(".")
-    else:
-        parts = ["system", *key.split(".")]
-    if not parts or not all(parts):
-        raise UsageError(f"--setattr {item!r}: the key has an empty part")
-    node = js["attributes"]
-    for part in parts[:-1]:
-        node = node.setdefault(part, {})
-        if not isinstance(node, dict):
-            raise UsageError(f"--setattr {item!r}: {part} is not a mapping")
-    node[parts[-1]] = value

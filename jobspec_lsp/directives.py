@@ -119,7 +119,7 @@ class Script:
     directives: list[Directive] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
     # what batch.parse_script made of the directives (a script is read once per text)
-    _parsed: tuple | None = field(default=None, repr=False, compare=False)
+    _parsed: dict | None = field(default=None, repr=False, compare=False)  # version -> read
 
     @property
     def words(self) -> list[Word]:

@@ -22,8 +22,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import convert, directives, formats
+from . import directives, formats
 from .diagnostics import Diagnostic, Severity, define
+from .fluxcli import model as _model
+from .fluxcli import values
+from .fluxcli.model import Option
 
 E, W, I, H = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
@@ -127,8 +130,22 @@ class SlurmOption:
     optional_value: bool = False
 
 
+_FLUX_OPTION = re.compile(r"(?<![\w-])--([a-z][a-z-]*)")
+
+
 def _o(long, short, value, flux, how="", note="", optional_value=False):
+    for name in _FLUX_OPTION.findall(flux):
+        _flux_option(name)  # the Flux side names only options flux batch has
     return SlurmOption(long, short, value, flux, note, how, optional_value)
+
+
+def _flux_option(long: str) -> Option:
+    """`flux batch --long`, from the option table (Flux's own parser): a mapping that
+    names an option Flux does not have fails here, when the module is imported."""
+    got = _model.command("batch").by_long.get(long)
+    if got is None:
+        raise LookupError(f"the Slurm mapping names --{long}, which flux batch does not have")
+    return got
 
 
 SLURM: tuple[SlurmOption, ...] = (
@@ -147,7 +164,13 @@ SLURM: tuple[SlurmOption, ...] = (
     _o("gpus-per-task", None, True, "-g/--gpus-per-slot", "gpus_per_task"),
     _o("gpus", "G", True, "-g: the total divided by the slots", "gpus"),
     _o("gpus-per-node", None, True, "-g: per node divided by the slots per node", "gpus_per_node"),
-    _o("gres", None, True, "gpu[:TYPE]:N as --gpus-per-node; other kinds not carried", "gres"),
+    _o(
+        "gres",
+        None,
+        True,
+        "gpu[:TYPE]:N: -g, as for Slurm's gpus-per-node; other kinds not carried",
+        "gres",
+    ),
     _o(
         "exclusive",
         None,
@@ -610,7 +633,10 @@ def _node_count(value: str) -> tuple[int, bool]:
     return _count(low, "--nodes"), bool(dash)
 
 
-def _opt(item: _Item, short: str | None, long: str, value: str | None = None) -> str:
+def _opt(item: _Item, long: str, value: str | None = None, long_only: bool = False) -> str:
+    """The Flux option ``long`` with ``value``, in its short form where the #SBATCH line
+    used a short one and flux batch has one (from the option table)."""
+    short = None if long_only else _flux_option(long).short
     if item.short and short:
         return f"-{short}" if value is None else f"-{short} {_q(value)}"
     return f"--{long}" if value is None else f"--{long}={_q(value)}"
@@ -631,7 +657,7 @@ _NODE_SLOTS = "carried by the slot per node (see -N)"
 
 def _c_nodes(item, ctx, out):
     n, ranged = _node_count(item.value)
-    out.flux.append(_opt(item, "N", "nodes", str(n)))
+    out.flux.append(_opt(item, "nodes", str(n)))
     if ctx.node_slots:
         s = ctx.slots_per_node
         out.flux.extend([f"--nslots={n}", f"--cores-per-slot={s * ctx.cpus}"])
@@ -653,7 +679,7 @@ def _c_ntasks(item, ctx, out):
     if ctx.node_slots:
         out.notes.append(_NODE_SLOTS)
         return
-    out.flux.append(_opt(item, "n", "nslots", str(_count(item.value, "--ntasks"))))
+    out.flux.append(_opt(item, "nslots", str(_count(item.value, "--ntasks"))))
 
 
 def _c_tasks_per_node(item, ctx, out):
@@ -678,11 +704,11 @@ def _c_cpus_per_task(item, ctx, out):
     if ctx.node_slots:
         out.notes.append(_NODE_SLOTS)
         return
-    out.flux.append(_opt(item, "c", "cores-per-slot", str(_count(item.value, "--cpus-per-task"))))
+    out.flux.append(_opt(item, "cores-per-slot", str(_count(item.value, "--cpus-per-task"))))
 
 
 def _gpus_per_slot(item, n: int) -> str:
-    return _opt(item, None, "gpus-per-slot", str(n))
+    return _opt(item, "gpus-per-slot", str(n), long_only=True)
 
 
 def _c_gpus_per_task(item, ctx, out):
@@ -807,18 +833,18 @@ def _c_time(item, ctx, out):
     if secs == 0:
         out.notes.append("a zero time limit is no limit in Slurm: nothing to write")
         return
-    out.flux.append(_opt(item, "t", "time-limit", fsd(secs)))
+    out.flux.append(_opt(item, "time-limit", fsd(secs)))
 
 
 def _c_partition(item, ctx, out):
     first, comma, _ = item.value.partition(",")
     if comma:
         out.notes.append(f"Flux takes one queue: {first!r}, the first of the partitions")
-    out.flux.append(_opt(item, "q", "queue", first))
+    out.flux.append(_opt(item, "queue", first))
 
 
 def _c_account(item, ctx, out):
-    out.flux.append(_opt(item, "B", "bank", item.value))
+    out.flux.append(_opt(item, "bank", item.value))
 
 
 def _c_job_name(item, ctx, out):
@@ -990,8 +1016,8 @@ def _c_constraint(item, ctx, out):
             pieces.append(op)
     query = " ".join(pieces).replace("( ", "(").replace(" )", ")")
     try:
-        convert.parse_requires(query)
-    except convert.UsageError as err:
+        values.parse_requires(query)
+    except values.Refused as err:
         raise _NotCarried(f"as an RFC 35 query ({query!r}): {err}") from None
     out.flux.append(f"--requires={_q(query)}")
 

@@ -15,6 +15,7 @@ from jobspec_lsp import convert
 from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import RULES, Severity
 from jobspec_lsp.document import parse, to_python
+from jobspec_lsp.fluxcli import values
 
 DATA = REPO / "tests" / "data" / "convert"
 
@@ -1096,7 +1097,7 @@ def test_new_setattr(items, expected):
     ],
 )
 def test_new_dependency(uri, entry):
-    assert convert.parse_dependency(uri) == entry
+    assert values.parse_dependency(uri) == entry
     conv = convert.from_command_line(["--job-name", "n", "--dependency", uri, "--", "app"])
     if entry["scheme"] in ("string", "fluid"):
         # what flux submit writes too, but flux-core's ingest has no plugin for them
@@ -1226,7 +1227,7 @@ def test_new_json_is_for_flux_job_submit():
         (["--cwd", "rel", "--", "a"], "absolute"),
         (["--time=5m", "--", "a"], "Flux takes no abbreviation: write --time-limit"),
         (["--node=2", "--", "a"], "Flux takes no abbreviation: write --nodes"),
-        (["--add-file=x", "--", "a"], "--add-file: flux submit takes it"),
+        (["--add-file=x", "--", "a"], "No such file or directory"),
         (["--cc=1", "--bcc=2", "--", "a"], "not both"),
         (["--cc=1", "--", "a", "{x}"], "a replacement it does not know"),
         (["--setattr", "^k=f", "--", "a"], "file"),

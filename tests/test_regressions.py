@@ -11,6 +11,7 @@ from helpers import run_cli
 
 from jobspec_lsp import analysis, batch, constraint, directives, fixes, formats, hover
 from jobspec_lsp.diagnostics import Severity
+from jobspec_lsp.fluxcli import model
 
 SH = "#!/bin/sh\n"
 
@@ -193,9 +194,11 @@ def test_hidden_options_are_options():
 
 
 def test_option_table_is_flux_s():
-    names = {n for o in batch.OPTIONS for n in (o.long, *o.aliases)}
+    names = {n for o in model.command("batch").options for n in (o.long, *o.aliases)}
     assert {"input", "label-io", "broker-opt", "require", "dry", "resources-json"} <= names
-    assert all(o.doc for o in batch.OPTIONS), "every option has the project's words"
+    assert all(o.doc for o in model.command("batch").options), (
+        "every option has the project's words"
+    )
 
 
 def test_a_stray_word_drops_the_rest_of_its_directive():

@@ -9,7 +9,8 @@
 ;; tree-sitter grammar), else `jobspec-yaml-mode', a small mode of this file: nothing
 ;; needs installing but eglot.
 ;; Batch scripts: shell buffers that hold an RFC 36 `#flux:' directive or Slurm
-;; `#SBATCH' lines; other shell buffers are left to whatever else you use.
+;; `#SBATCH' lines, or run `flux run|submit|batch|alloc|bulksubmit' (their command
+;; lines are checked); other shell buffers are left to whatever else you use.
 ;; `M-x jobspec-lsp-show' opens the jobspec `flux batch' builds for the script.
 
 (require 'eglot)
@@ -69,13 +70,21 @@ line above."
   "^\\(?:[^[:alnum:]_\n]*\\(?:flux\\|FLUX\\):\\|#SBATCH\\)"
   "A line with an RFC 36 sentinel, ^([^\\w]*)(flux|FLUX):, or a Slurm directive.")
 
+(defconst jobspec-lsp-flux-command-regexp
+  (concat "\\(?:^\\|[[:space:];&|(`]\\)flux[[:space:]]+\\(?:mini[[:space:]]+\\)?"
+          "\\(?:run\\|submit\\|batch\\|alloc\\|bulksubmit\\)\\(?:[[:space:]]\\|$\\)")
+  "A Flux submission command line (the server decides what it is exactly).")
+
 (defun jobspec-lsp-script-p ()
-  "Whether the buffer is a batch script with `#flux:' or `#SBATCH' directives."
+  "Whether the buffer is a batch script with `#flux:' or `#SBATCH' directives,
+or a shell script with a `flux run|submit|batch|alloc|bulksubmit' command line."
   (save-excursion
-    (goto-char (point-min))
-    (let ((case-fold-search nil))
-      (re-search-forward jobspec-lsp-directive-regexp
-                         (min (point-max) 200000) t))))
+    (let ((case-fold-search nil)
+          (limit (min (point-max) 200000)))
+      (goto-char (point-min))
+      (or (re-search-forward jobspec-lsp-directive-regexp limit t)
+          (progn (goto-char (point-min))
+                 (re-search-forward jobspec-lsp-flux-command-regexp limit t))))))
 
 (defun jobspec-lsp-script-maybe ()
   "Start eglot (jobspec-lsp) in a shell buffer that is a batch script."

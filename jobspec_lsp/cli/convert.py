@@ -224,8 +224,12 @@ def new_main(argv: list[str]) -> int:
 
         print(submit.help_text(NEW_DESCRIPTION, NEW_EPILOG))
         return 0
+    from ..config import load
+    from ..fluxcli import model
+
     try:
-        conv = convert.from_command_line(argv)
+        with model.using(load(Path.cwd()).flux_version):
+            conv = convert.from_command_line(argv)
     except convert.UsageError as err:
         print(f"jobspec new: error: {err}", file=sys.stderr)
         return 2
@@ -247,7 +251,6 @@ def _from_batch(argv: list[str]) -> int:
     """`jobspec new --from-batch SCRIPT [--format json|yaml] [FLUX-BATCH-OPTIONS...]`: the
     jobspec `flux batch --dry-run [OPTIONS] SCRIPT` prints, apart from the environment
     and resource limits it copies from the submitter."""
-    from .. import batch
 
     first = argv[0]
     rest = argv[1:]
@@ -259,6 +262,7 @@ def _from_batch(argv: list[str]) -> int:
         print("jobspec new: error: --from-batch needs a script", file=sys.stderr)
         return 2
     fmt = "yaml"
+    version: str | None = None
     extra = []
     i = 0
     while i < len(rest):
@@ -271,10 +275,32 @@ def _from_batch(argv: list[str]) -> int:
             fmt = a.partition("=")[2]
             i += 1
             continue
+        if a == "--flux-version" and i + 1 < len(rest):
+            version = rest[i + 1]
+            i += 2
+            continue
+        if a.startswith("--flux-version="):
+            version = a.partition("=")[2]
+            i += 1
+            continue
         extra.append(a)
         i += 1
     if fmt not in ("yaml", "json"):
         return _usage(f"--format {fmt!r}: yaml or json")
+    from ..config import load
+    from ..fluxcli import model
+
+    version = version or load(Path(path).parent if path != "-" else Path.cwd()).flux_version
+    why = model.version_problem(version) if version else None
+    if why:
+        return _usage(f"--flux-version: {why}")
+    with model.using(version):
+        return _from_batch_read(path, fmt, extra)
+
+
+def _from_batch_read(path: str, fmt: str, extra: list[str]) -> int:
+    from .. import batch
+
     try:
         _, text = read_text(None if path == "-" else Path(path))
     except CannotRead as exc:

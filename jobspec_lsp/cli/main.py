@@ -122,9 +122,11 @@ def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, sel
 
     if is_script(None if path is None else str(path), text):  # RFC 36 directives
         from ..batch import check_script
+        from ..fluxcli import model
 
         doc = Document(text, LineIndex(text), None, [], "script")
-        return doc, check_script(text, select, ignore)
+        with model.using(args.flux_version or cfg.flux_version):
+            return doc, check_script(text, select, ignore)
     doc = parse_bytes(data, language) if data is not None else parse(text, language)
     target = args.target or cfg.target or DEFAULT_TARGET
     rules = args.version_rules or cfg.version_rules or "auto"
@@ -133,6 +135,24 @@ def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, sel
 
 def _rediagnose(text: str, *, path, language, args, cfg, select, ignore):
     return _diagnose(text, None, path, language, args, cfg, select, ignore)
+
+
+def _flux_versions() -> list[str]:
+    from ..fluxcli import model
+
+    return sorted(model.versions(), key=model._version_key)
+
+
+def _flux_version(text: str) -> str:
+    """argparse type of --flux-version: a version in the option table."""
+    import argparse
+
+    from ..fluxcli import model
+
+    why = model.version_problem(text)
+    if why:
+        raise argparse.ArgumentTypeError(why)
+    return text
 
 
 def cmd_check(args) -> int:
@@ -579,6 +599,15 @@ def build_parser() -> argparse.ArgumentParser:
         "(flux-core's job-ingest as shipped), flux-core-any (ingest with "
         "--require-version=any), fluxion (fluxion's jobspec reader); "
         "default: [tool.jobspec] target in pyproject.toml, else rfc",
+    )
+    c.add_argument(
+        "--flux-version",
+        type=_flux_version,
+        default=None,
+        metavar="VERSION",
+        help="read #flux: directives and flux command lines with this Flux's options "
+        f"({', '.join(_flux_versions())}; default: [tool.jobspec] flux-version, else the "
+        "newest)",
     )
     c.add_argument(
         "--stdin-filename",

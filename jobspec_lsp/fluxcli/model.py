@@ -3,6 +3,8 @@ project's words for each."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import json
 from dataclasses import dataclass, field
@@ -123,17 +125,73 @@ def versions() -> dict[str, dict]:
 
 
 def default_version() -> str:
-    return sorted(versions())[-1]
+    """The newest Flux in the table (versions compare as numbers: 0.88 < 0.100)."""
+    return max(versions(), key=_version_key)
+
+
+def _version_key(v: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else 0 for p in v.split("."))
+
+
+# The Flux version the options are read for, chosen like --target: the CLI's
+# --flux-version, [tool.jobspec] flux-version, the editor's fluxVersion setting. A
+# context variable, so two requests of the server (each in its own context) can read
+# for two projects' versions at once; unset means the newest in the table.
+_SELECTED: contextvars.ContextVar[str | None] = contextvars.ContextVar("flux_version", default=None)
+
+
+def resolve(version: str) -> str | None:
+    """The table's key for ``version``: itself, or the newest key that it names the
+    release of (``0.88`` and ``0.88.0`` name ``0.88.0-59-g4a5e79f56``); None when none."""
+    if version in versions():
+        return version
+    matches = [
+        k
+        for k in versions()
+        if k.startswith(version) and k[len(version) : len(version) + 1] in (".", "-")
+    ]
+    return max(matches, key=_version_key) if matches else None
+
+
+def version_problem(version: str) -> str | None:
+    """Why ``version`` cannot be chosen (None: it can)."""
+    if resolve(version) is not None:
+        return None
+    known = ", ".join(sorted(versions(), key=_version_key))
+    return f"Flux {version!r} is not in the option table (it has {known})"
+
+
+def selected_version() -> str:
+    return _SELECTED.get() or default_version()
+
+
+@contextlib.contextmanager
+def using(version: str | None):
+    """Read command lines as Flux ``version`` reads them inside the block (None: the
+    newest). ValueError for a version the table does not have."""
+    if version is not None:
+        key = resolve(version)
+        if key is None:
+            raise ValueError(version_problem(version))
+        version = key
+    token = _SELECTED.set(version)
+    try:
+        yield
+    finally:
+        _SELECTED.reset(token)
 
 
 COMMANDS = ("run", "submit", "batch", "alloc", "bulksubmit")
 
 
-@functools.cache
 def command(name: str, version: str | None = None) -> Command:
     """The options of `flux NAME` (run, submit, batch, alloc, bulksubmit) in ``version``
-    (the newest in the table by default)."""
-    version = version or default_version()
+    (by default the one chosen with :func:`using`, else the newest in the table)."""
+    return _command(name, (resolve(version) or version) if version else selected_version())
+
+
+@functools.cache
+def _command(name: str, version: str) -> Command:
     raw = versions()[version][name]
     options = []
     for o in raw["options"]:

@@ -1,5 +1,5 @@
 """`jobspec new`'s command line: `flux submit`'s options, from Flux's own parser (the
-option table), read as Flux reads them, and turned into what :func:`convert.from_options`
+option table), read as Flux reads them, and turned into what :func:`.build.submit_jobspec`
 builds. Every option of `flux submit` is known: those that only steer the submission
 (``--wait``, ``-v``, ``--quiet``, ...) are accepted and said to leave the jobspec as it
 is; those whose effect on the jobspec this tool does not build yet are refused by name,
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 
-from . import argv, model
+from . import argv, model, values
 
 # options of `flux submit` that steer the submission, not the jobspec
 SUBMISSION_ONLY = frozenset(
@@ -23,7 +23,7 @@ SUBMISSION_ONLY = frozenset(
 # a jobspec file cannot know them, as with the environment flux submit copies
 FROM_THE_SUBMITTER = frozenset({"env-remove", "env-file", "rlimit"})
 # options this tool does not carry into a jobspec yet (refused by name)
-NOT_BUILT = frozenset({"add-file"})
+NOT_BUILT: frozenset[str] = frozenset()
 # the options whose text flux submit formats with {cc} for each copy (its Xcmd)
 _COPIED = frozenset(
     {
@@ -59,6 +59,16 @@ _FORMAT = model.Option(
 )
 
 
+_FLUX_VERSION = model.Option(
+    "flux-version",
+    None,
+    "VERSION",
+    "read the options as this Flux version's flux submit reads them (default: "
+    "[tool.jobspec] flux-version, else the newest in the option table)",
+    dest="flux_version",
+)
+
+
 class NewUsageError(ValueError):
     pass
 
@@ -66,20 +76,34 @@ class NewUsageError(ValueError):
 def command() -> model.Command:
     """`flux submit`'s options and ``--format``."""
     submit = model.command("submit")
-    options = (*submit.options, _FORMAT)
+    options = (*submit.options, _FORMAT, _FLUX_VERSION)
     return model.Command(
         "submit",
         submit.version,
         options,
-        {**submit.by_long, "format": _FORMAT},
+        {**submit.by_long, "format": _FORMAT, "flux-version": _FLUX_VERSION},
         dict(submit.by_short),
         submit.raw,
     )
 
 
 def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    """(the namespace :func:`convert.from_options` takes, notes) of `jobspec new WORDS`;
-    :class:`NewUsageError` for what flux submit, or this tool, refuses."""
+    """(the namespace :func:`.build.submit_jobspec` takes, notes) of `jobspec new WORDS`;
+    :class:`NewUsageError` for what flux submit, or this tool, refuses. The words are
+    read with the option table of ``--flux-version`` when they give one, else of the
+    version chosen by the caller (``model.using``)."""
+    first = argv.read(command(), [argv.Word(w, 0, len(w)) for w in words])
+    chosen = [g.value for g in first.given if g.option.long == "flux-version"]
+    if not chosen or model.resolve(chosen[-1] or "") == model.selected_version():
+        return _read(words)
+    why = model.version_problem(chosen[-1] or "")
+    if why:
+        raise NewUsageError(f"--flux-version: {why}")
+    with model.using(chosen[-1]):
+        return _read(words)
+
+
+def _read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
     from ..formats import python_int
 
     cmd = command()
@@ -100,9 +124,9 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
         nodes=None, ntasks=None, cores_per_task=None, gpus_per_task=None, exclusive=False,
         shape=None, time_limit=None, queue=None, bank=None, cwd=None, env=[], job_name=None,
         input=None, output=None, error=None, setattr=[], setopt=[], dependency=[],
-        requires=[], format="yaml", label_io=False, unbuffered=False, signal=None,
+        requires=[], format="yaml", flux_version=None, label_io=False, unbuffered=False, signal=None,
         taskmap=None, cores=None, tasks_per_node=None, tasks_per_core=None,
-        gpus_per_node=None,
+        gpus_per_node=None, add_file=[],
     )  # fmt: skip
     notes: list[str] = []
     raw: dict[str, tuple[str, str]] = {}
@@ -126,21 +150,19 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
                 f"--{name}: flux submit takes it, but jobspec new does not build its "
                 "effect on the jobspec yet"
             )
-        if name in ("cc", "bcc"):
-            continue  # read by _copies
+        if name in ("cc", "bcc", "flux-version"):
+            continue  # read by _copies, and by read
         dest = {"resources-shape": "shape"}.get(name, name.replace("-", "_"))
         value = g.value
         if fmt is not None and name in _COPIED and value is not None:
             value = fmt(value)
         if name == "begin-time":  # flux submit adds it to the dependencies, in order
-            from ..batch import BatchError, begin_time_problem, begin_timestamp
-
-            why = begin_time_problem(value or "")
+            why = values.begin_time_problem(value or "")
             if why:
                 raise NewUsageError(why)
             try:
-                ns.dependency.append(f"begin-time:{begin_timestamp(value or '')}")
-            except BatchError as err:
+                ns.dependency.append(f"begin-time:{values.begin_timestamp(value or '')}")
+            except values.Refused as err:
                 raise NewUsageError(str(err)) from None
             notes.append(f"--begin-time {value}: the time stamp is computed now")
             continue

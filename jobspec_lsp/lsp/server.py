@@ -41,6 +41,7 @@ from ..diagnostics import Diagnostic
 from ..directives import has_sentinel
 from ..document import Document, parse
 from ..edits import minimal as minimal_edits
+from ..fluxcli import model
 from ..positions import LineIndex
 from ..sources import JOBSPEC_GLOBS, language_of
 from .scheduling import Debouncer, OneAtATime
@@ -134,6 +135,7 @@ class JobspecServer(LanguageServer):
         self.settings = Settings()
         self.cache: dict[str, Analysis] = {}
         self.project_targets: dict[str, str] = {}  # uri -> [tool.jobspec] target
+        self.project_flux: dict[str, str | None] = {}  # uri -> [tool.jobspec] flux-version
         self.config_problems: set[str] = set()  # shown once each
         self.settings_problems = ""  # what the settings got wrong, as last shown
         self.debouncer = Debouncer(self._publish)
@@ -247,7 +249,8 @@ class JobspecServer(LanguageServer):
             return got
         text = tdoc.source
         select, ignore, _ = self.selection(uri)
-        diags = batch.check_script(text, select, ignore)
+        with model.using(self.flux_version(uri)):
+            diags = batch.check_script(text, select, ignore)
         result = Analysis(tdoc.version, Document(text, LineIndex(text), None, [], "script"), diags)
         self.cache[uri] = result
         return result
@@ -271,6 +274,17 @@ class JobspecServer(LanguageServer):
         if len(text) <= BIG:
             return fn(*args)
         return await asyncio.to_thread(fn, *args)
+
+    def flux_version(self, uri: str) -> str | None:
+        """The Flux whose options scripts are read with: the editor's fluxVersion, else
+        the project's [tool.jobspec] flux-version (read once per document and settings
+        change), else None (the newest in the option table)."""
+        if self.settings.flux_version:
+            return self.settings.flux_version
+        if uri not in self.project_flux:
+            path = to_fs_path(uri) if uri.startswith("file:") else None
+            self.project_flux[uri] = config.load(path).flux_version if path else None
+        return self.project_flux[uri]
 
     def target(self, uri: str) -> str:
         """The editor's setting, else the project's [tool.jobspec] target (read once per
@@ -402,6 +416,7 @@ class JobspecServer(LanguageServer):
     def refresh_all(self) -> None:
         self.cache.clear()
         self.project_targets.clear()
+        self.project_flux.clear()
         if self.pull:
             try:
                 self.workspace_diagnostic_refresh(None)
@@ -586,12 +601,14 @@ async def on_completion(ls: JobspecServer, params: T.CompletionParams):
     text = ls.workspace.get_text_document(uri).source  # this version, whatever comes next
     language, encoding = ls.language(uri), ls.encoding
     queues = ls.queues(uri) if script else []
+    flux_version = ls.flux_version(uri) if script else None
 
     def compute():
         lines = LineIndex(text)
         offset = lines.offset(params.position.line, params.position.character, encoding=encoding)
         if script:  # a batch script: the options of its directives
-            return lines, offset, batch.complete_at(text, offset, queues)
+            with model.using(flux_version):
+                return lines, offset, batch.complete_at(text, offset, queues)
         return lines, offset, completion.complete_at(text, offset, language)
 
     lines, offset, (cands, start, end) = await ls.run(text, compute)
@@ -650,8 +667,12 @@ def on_show_jobspec(ls: JobspecServer, *args):
         return {"error": "no #flux: directives (convert the #SBATCH ones first)"}
     path = to_fs_path(uri) if uri.startswith("file:") else uri.rsplit("/", 1)[-1]
     try:
-        return {"text": batch.shown_jobspec(text, path or "script", fmt), "language": fmt}
+        with model.using(ls.flux_version(uri)):
+            shown = batch.shown_jobspec(text, path or "script", fmt)
+        return {"text": shown, "language": fmt}
     except batch.BatchError as err:
+        if err.ours:  # not Flux's refusal: what this view does not do (read a named file)
+            return {"error": f"the jobspec cannot be shown here: {err}"}
         return {"error": f"flux batch would refuse this script: {err}"}
 
 
@@ -660,7 +681,8 @@ def on_show_jobspec(ls: JobspecServer, *args):
 async def on_hover(ls: JobspecServer, params: T.HoverParams):
     a = await ls.snapshot(params.text_document.uri)
     if a is not None and a.doc.language == "script":
-        got = batch.hover_at(a.doc.text, ls.offset(a.doc, params.position))
+        with model.using(ls.flux_version(params.text_document.uri)):
+            got = batch.hover_at(a.doc.text, ls.offset(a.doc, params.position))
         if got is None:
             return None
         markdown, start, end = got
@@ -764,10 +786,12 @@ def _fix_all_action(ls: JobspecServer, uri: str, a: Analysis):
     if a.doc.language == "script":
         select, ignore, _ = ls.selection(uri)
 
+        flux_version = ls.flux_version(uri)
+
         def analyse(text):
-            return Document(text, LineIndex(text), None, [], "script"), batch.check_script(
-                text, select, ignore
-            )
+            with model.using(flux_version):
+                diags = batch.check_script(text, select, ignore)
+            return Document(text, LineIndex(text), None, [], "script"), diags
     else:
         select, ignore, rules = ls.selection(uri)
         language, target = a.doc.language, ls.target(uri)

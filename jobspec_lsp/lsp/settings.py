@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from .. import analysis
 from ..diagnostics import CodeList, read_codes
+from ..fluxcli import model
 from ..sources import JOBSPEC_GLOBS
 
 # keys clients send for themselves (VS Code, Neovim configs): not the server's, not errors
@@ -33,6 +34,7 @@ class Settings:
     ignore: list[str] = field(default_factory=list)
     version_rules: str = "auto"
     target: str | None = None  # None: the project's [tool.jobspec] target, else rfc
+    flux_version: str | None = None  # None: [tool.jobspec] flux-version, else the newest
     files: tuple[str, ...] = JOBSPEC_GLOBS
     sort_keys: bool | None = None  # None: [tool.jobspec.format] sort-keys, else true
     docs_url: str | None = None
@@ -88,6 +90,13 @@ class Settings:
                 s.target = raw["target"]
             else:
                 bad("target", ", ".join(analysis.TARGETS))
+        if "fluxVersion" in raw and raw["fluxVersion"] not in (None, ""):
+            v = raw["fluxVersion"]
+            why = model.version_problem(v) if isinstance(v, str) else "not a string"
+            if why:
+                s.problems.append(f"jobspec.fluxVersion: {why}; ignored")
+            else:
+                s.flux_version = v
         if "files" in raw:
             v = raw["files"]
             if isinstance(v, list) and v and all(isinstance(g, str) for g in v):
@@ -114,4 +123,6 @@ class Settings:
         return s
 
 
-KNOWN = ("select", "ignore", "target", "versionRules", "files", "format", "docsUrl")
+KNOWN = (
+    "select", "ignore", "target", "fluxVersion", "versionRules", "files", "format", "docsUrl",
+)  # fmt: skip

@@ -102,6 +102,15 @@ local ok, err = pcall(function()
   result.yaml_codes = {}
   for _, d in ipairs(vim.diagnostic.get(yb)) do table.insert(result.yaml_codes, d.code) end
 
+  -- a shell script without directives that runs flux: its command lines are checked
+  vim.cmd('edit ' .. dir .. '/runs.sh')
+  local rb = vim.api.nvim_get_current_buf()
+  result.runs_attached = attached(rb)
+  assert(vim.wait(20000, function() return #vim.diagnostic.get(rb) >= 1 end, 50),
+         'no diagnostics for runs.sh')
+  result.runs_codes = {}
+  for _, d in ipairs(vim.diagnostic.get(rb)) do table.insert(result.runs_codes, d.code) end
+
   -- neither a plain script nor other YAML start anything
   vim.cmd('edit ' .. dir .. '/plain.sh')
   local pb = vim.api.nvim_get_current_buf()

@@ -50,9 +50,11 @@ def test_eglot_attaches_to_a_batch_script_only(tmp_path):
     script = tmp_path / "sim.sh"
     script.write_text("#!/bin/sh\n#flux: -N2 -t 5\n#flux: -t 10\n\nflux run ./sim\n")
     plain = tmp_path / "plain.sh"
-    plain.write_text("#!/bin/sh\necho hello\n")
+    plain.write_text("#!/bin/sh\necho hello\nflux jobs\n")
+    runs = tmp_path / "runs.sh"  # no directive, but a flux command line: checked
+    runs.write_text("#!/bin/sh\nflux run --nodes=2 --tim=5m ./app\n")
     outs = {}
-    for f in (script, plain):
+    for f in (script, plain, runs):
         env = dict(os.environ, JOBSPEC_FILE=str(f), HOME=str(tmp_path), JOBSPEC_REPO=str(REPO),
                    PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
         outs[f.name] = subprocess.run(
@@ -63,6 +65,8 @@ def test_eglot_attaches_to_a_batch_script_only(tmp_path):
     assert re.search(r"^DIAG 3: jobspec \[JS573\]: --time-limit given again", got, re.M), got
     assert "SHOWN # the jobspec `flux batch --dry-run sim.sh` builds" in got
     assert "SCRIPT nil" in outs["plain.sh"].stdout and "DIAG" not in outs["plain.sh"].stdout
+    got = outs["runs.sh"].stdout
+    assert "SCRIPT t" in got and re.search(r"^DIAG 2: jobspec \[JS584\]", got, re.M), got
 
 
 def emacs_with_eglot_only():

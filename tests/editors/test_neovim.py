@@ -95,7 +95,8 @@ def test_neovim_batch_script_and_jobspec_by_content(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.jobspec]\nqueues = ["batch", "debug"]\n')
     (tmp_path / "sim.sh").write_text(SCRIPT)
     (tmp_path / "job.yaml").write_text(JOB_YAML)
-    (tmp_path / "plain.sh").write_text("#!/bin/sh\necho hello\n")
+    (tmp_path / "plain.sh").write_text("#!/bin/sh\necho hello\nflux jobs\n")
+    (tmp_path / "runs.sh").write_text("#!/bin/sh\nflux run --nodes=2 --tim=5m ./app\n")
     (tmp_path / "other.yaml").write_text("name: x\nitems: [1, 2]\n")
     out = tmp_path / "out.json"
     env = dict(os.environ, JOBSPEC_REPO=str(REPO), JOBSPEC_OUT=str(out), JOBSPEC_DIR=str(tmp_path),
@@ -121,3 +122,4 @@ def test_neovim_batch_script_and_jobspec_by_content(tmp_path):
     assert "name: sim" in result["shown"] and "queue: d" in result["shown"]
     assert result["yaml_attached"] is True and "JS307" in result["yaml_codes"]
     assert result["plain_attached"] is False and result["other_attached"] is False
+    assert result["runs_attached"] is True and result["runs_codes"] == ["JS584"]

@@ -15,6 +15,7 @@ from batch_cases import RFC36
 from helpers import run_cli
 
 from jobspec_lsp import batch, directives
+from jobspec_lsp.fluxcli import values
 
 # own scripts: the directive block of each (a `#!/bin/sh` line and a body are added)
 SCRIPTS = [
@@ -245,7 +246,7 @@ def test_begin_time_with_a_t_is_misread_by_flux_so_it_is_an_error_here(flux_exe,
 
     spaced = stamp("2030-01-20 12:34")
     assert stamp("2030-01-20T12:34") != spaced
-    assert spaced == batch.begin_timestamp("2030-01-20 12:34")
+    assert spaced == values.begin_timestamp("2030-01-20 12:34")
     found = batch.check_script(script("#flux: -n1 --begin-time=2030-01-20T12:34"))
     assert [d.code for d in found] == ["JS572"]
     assert "write '2030-01-20 12:34'" in found[0].message

@@ -11,7 +11,9 @@
 --     (a jobspec called job.yaml);
 --   * batch scripts (sh, bash, zsh, python, lua, perl, text) holding an RFC 36 `#flux:`
 --     directive or Slurm `#SBATCH` lines; :JobspecShow opens the jobspec `flux batch`
---     builds for the script.
+--     builds for the script;
+--   * shell scripts (sh, bash, zsh) that run `flux run|submit|batch|alloc|bulksubmit`:
+--     those command lines are checked.
 -- Other buffers of those filetypes never start the server (root_dir does not call
 -- on_dir). Set vim.g.jobspec_script_patterns = { '*.flux', 'jobs/*.sh' } to attach to
 -- scripts by name as well.
@@ -42,6 +44,23 @@ local function has_directives(lines)
   return false
 end
 
+local FLUX_COMMANDS = { 'run', 'submit', 'batch', 'alloc', 'bulksubmit' }
+
+local function has_flux_commands(lines)
+  for _, l in ipairs(lines) do
+    local padded = ' ' .. l .. ' '
+    for _, cmd in ipairs(FLUX_COMMANDS) do
+      if padded:find('[%s;&|(`]flux%s+' .. cmd .. '%s')
+          or padded:find('[%s;&|(`]flux%s+mini%s+' .. cmd .. '%s') then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+local SHELLS = { sh = true, bash = true, zsh = true }
+
 local function by_pattern(bufnr)
   local name = vim.api.nvim_buf_get_name(bufnr)
   for _, glob in ipairs(vim.g.jobspec_script_patterns or {}) do
@@ -55,7 +74,9 @@ local function wanted(bufnr)
   local ft = vim.bo[bufnr].filetype
   if ft:match('%.jobspec$') then return true end
   if ft == 'yaml' or ft == 'json' then return looks_like_jobspec(head(bufnr)) end
-  return by_pattern(bufnr) or has_directives(head(bufnr))
+  if by_pattern(bufnr) then return true end
+  local lines = head(bufnr)
+  return has_directives(lines) or (SHELLS[ft] == true and has_flux_commands(lines))
 end
 
 local LANGUAGE_IDS = { sh = 'shellscript', bash = 'shellscript', zsh = 'shellscript',

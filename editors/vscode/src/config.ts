@@ -46,12 +46,22 @@ export function hasDirectives(text: string): boolean {
   return DIRECTIVE.test(text.length > SCAN ? text.slice(0, SCAN) : text);
 }
 
+// a Flux submission command line; the server decides exactly what it is
+const FLUX_COMMAND = /(?:^|[\s;&|(`])flux\s+(?:mini\s+)?(?:run|submit|batch|alloc|bulksubmit)(?=\s|$)/m;
+
+/** Whether a shell script runs `flux run|submit|batch|alloc|bulksubmit`. */
+export function hasFluxCommands(text: string): boolean {
+  return FLUX_COMMAND.test(text.length > SCAN ? text.slice(0, SCAN) : text);
+}
+
 /** A document the server gets as a batch script: a script language, and a directive
- * in its text or its path matching one of the `jobspec.scripts` globs. */
+ * in its text or its path matching one of the `jobspec.scripts` globs; or a shell
+ * script with a Flux command line (the server checks those lines). */
 export function isScript(languageId: string, fsPath: string, text: string,
                          scripts: string[] = []): boolean {
   if (!SCRIPT_LANGUAGES.includes(languageId)) return false;
-  return scripts.some((g) => globMatch(g, fsPath)) || hasDirectives(text);
+  return scripts.some((g) => globMatch(g, fsPath)) || hasDirectives(text)
+    || (languageId === "shellscript" && hasFluxCommands(text));
 }
 
 /** VS Code's glob syntax as far as settings use it: **, *, ?, {a,b}; a glob without a

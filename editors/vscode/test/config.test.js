@@ -112,7 +112,7 @@ test("... and the server's own JOBSPEC_GLOBS (jobspec_lsp/sources.py)", () => {
   assert.deepStrictEqual([...globs[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]), DEFAULT_FILES);
 });
 
-const { hasDirectives, isScript, globMatch } = require("../out/config.js");
+const { hasDirectives, hasFluxCommands, isScript, globMatch } = require("../out/config.js");
 
 test("scripts: a #flux: sentinel (RFC 36) or #SBATCH line, in a script language", () => {
   assert.ok(hasDirectives("#!/bin/sh\n#flux: -N2\n"));
@@ -124,6 +124,13 @@ test("scripts: a #flux: sentinel (RFC 36) or #SBATCH line, in a script language"
   assert.ok(isScript("shellscript", "/w/a.sh", "#flux: -N1\n"));
   assert.ok(!isScript("yaml", "/w/a.yaml", "#flux: -N1\n"));
   assert.ok(isScript("plaintext", "/w/jobs/run.flux", "", ["*.flux"]));
+  // a shell script that runs Flux commands, without directives
+  assert.ok(hasFluxCommands("#!/bin/sh\nflux run -n4 ./app\n"));
+  assert.ok(hasFluxCommands("x=$(flux submit --urgency=0 a)\n"));
+  assert.ok(hasFluxCommands("  flux mini run -n1 a\n"));
+  assert.ok(!hasFluxCommands("echo fluxrun\nflux jobs\nmyflux run a\n"));
+  assert.ok(isScript("shellscript", "/w/a.sh", "#!/bin/sh\nflux run a\n"));
+  assert.ok(!isScript("python", "/w/a.py", "flux run a\n"));
   assert.ok(isScript("shellscript", "/w/jobs/run.sh", "", ["**/jobs/*.sh"]));
   assert.ok(!isScript("shellscript", "/w/other/run.sh", "", ["**/jobs/*.sh"]));
   assert.ok(globMatch("*.{sh,flux}", "/a/b/c.flux"));

@@ -1,0 +1,136 @@
+"""Option values read as Flux reads them, held to flux-core itself: ``--begin-time``
+against ``flux.util.parse_datetime`` (free-form times included), ``--add-file``
+against what ``flux submit --dry-run`` and ``flux batch --dry-run`` attach."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+from helpers import run_cli
+
+from jobspec_lsp.fluxcli import values
+
+# a fixed "now" (local time), so both sides compute from the same moment
+NOW = 1_795_000_000.0
+
+BEGIN_TIMES = [
+    "now", "+1h", "+30s", "-5m", "+1.5d", "noon", "midnight", "today", "tomorrow",
+    "8pm tomorrow", "tomorrow 3pm", "3pm", "15:30", "15:30:10", "9am", "next friday",
+    "in 2 hours", "2030-01-20", "2030-01-20 12:34", "2030-01-20 12:34:56",
+    "1/2/2030", "Jan 5 2031 10:00", "tomorrow bogus", "2030-01-20T12:34",
+    # refused by Flux
+    "bogus", "25:00", "12:61", "2030-02-30", "2030-13-01", "", "+", "+1x", "-bogus",
+]  # fmt: skip
+
+FLUX_SIDE = """
+import json, sys
+from datetime import datetime
+from flux.util import parse_datetime
+now = datetime.fromtimestamp(float(sys.argv[1])).astimezone()
+out = []
+for s in json.load(sys.stdin):
+    try:
+        out.append(parse_datetime(s, now=now).timestamp())
+    except Exception as err:
+        out.append(None)
+print(json.dumps(out))
+"""
+
+
+def test_begin_times_are_flux_parse_datetime(flux):
+    got = flux.run("python", "-c", FLUX_SIDE, str(NOW), input=json.dumps(BEGIN_TIMES))
+    assert got.returncode == 0, got.stderr
+    theirs = json.loads(got.stdout)
+    wrong = []
+    for text, stamp in zip(BEGIN_TIMES, theirs):
+        try:
+            ours: float | None = values.begin_timestamp(text, now=NOW)
+        except values.Refused:
+            ours = None
+        if (stamp is None) != (ours is None) or (
+            stamp is not None and abs(stamp - ours) > 1e-6  # type: ignore[operator]
+        ):
+            wrong.append(f"{text!r}: flux {stamp}, jobspec {ours}")
+    assert not wrong, "\n".join(wrong)
+    refused = [t for t, s in zip(BEGIN_TIMES, theirs) if s is None]
+    assert "bogus" in refused and "8pm tomorrow" not in refused  # the list tests both
+
+
+ADD_FILES = [
+    "notes.txt",
+    "renamed=notes.txt",
+    "blob.bin",
+    "setup.sh:755=notes.txt",
+    "odd:name=notes.txt",
+    "inline=first line\\nsecond line",
+    "inline:640=a\\nb",
+    "sub/deep.txt",
+]
+
+
+@pytest.fixture
+def files_dir(tmp_path):
+    (tmp_path / "notes.txt").write_text("hello\nworld\n")
+    (tmp_path / "blob.bin").write_bytes(bytes(range(256)))
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "deep.txt").write_text("x")
+    os.chmod(tmp_path / "notes.txt", 0o640)
+    return tmp_path
+
+
+def _flux_files(flux, cwd, *args):
+    proc = subprocess.run(
+        [flux.exe, *args], cwd=cwd, env=flux.env, capture_output=True, text=True, timeout=120
+    )
+    if proc.returncode:
+        return None, proc.stderr
+    return json.loads(proc.stdout)["attributes"]["system"].get("files"), ""
+
+
+@pytest.mark.parametrize("arg", ADD_FILES + ["missing.txt", "gone=missing.txt"])
+def test_add_file_is_flux_submits(flux, files_dir, arg):
+    theirs, err = _flux_files(flux, files_dir, "submit", "--dry-run", f"--add-file={arg}", "true")
+    ours = run_cli("new", "--format", "json", f"--add-file={arg}", "--", "true", cwd=files_dir)
+    if theirs is None:
+        assert ours.returncode != 0, f"flux refuses ({err.strip()}), jobspec new writes one"
+        assert b"No such file" in ours.stderr
+        return
+    assert ours.returncode == 0, ours.stderr.decode()
+    assert json.loads(ours.stdout)["attributes"]["system"]["files"] == theirs
+
+
+def test_add_file_in_a_directive_is_flux_batchs(flux, files_dir):
+    lines = "".join(f"#flux: --add-file='{a}'\n" for a in ADD_FILES)
+    script = files_dir / "job.sh"
+    script.write_text(f"#!/bin/sh\n#flux: -N1\n{lines}\nhostname\n")
+    theirs, err = _flux_files(flux, files_dir, "batch", "--dry-run", "job.sh")
+    assert theirs is not None, err
+    ours = run_cli("new", "--from-batch", "job.sh", "--format", "json", cwd=files_dir)
+    assert ours.returncode == 0, ours.stderr.decode()
+    assert json.loads(ours.stdout)["attributes"]["system"]["files"] == theirs
+
+
+ENV_RULES = [
+    "A=1", "A=$1", "A=x$", "A=$$", "A=${HOME}/b", "A={{tmpdir}}/x", "-/[/", "-FOO*",
+    "-/^SLURM_.*/", "/[a/", "HOME", "A=a b",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rule", ENV_RULES)
+def test_env_rules_are_refused_as_flux_batch_refuses_them(flux, tmp_path, rule):
+    from jobspec_lsp import batch, directives
+
+    script = tmp_path / "job.sh"
+    script.write_text(f"#!/bin/sh\n#flux: -N1\n#flux: --env={directives.quote(rule)}\nhostname\n")
+    proc = subprocess.run(
+        [flux.exe, "batch", "--dry-run", "job.sh"],
+        cwd=tmp_path, env=flux.env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    errors = [d for d in batch.check_script(script.read_text()) if d.severity.name == "ERROR"]
+    assert (proc.returncode == 0) == (not errors), (proc.stderr[-300:], errors)
+    if errors:
+        text = script.read_text()
+        assert text[errors[0].start : errors[0].end] == directives.quote(rule)  # the word
