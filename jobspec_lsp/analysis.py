@@ -7,7 +7,7 @@ call; it holds no presentation logic.
 from __future__ import annotations
 
 from . import suppress, targets  # batch: its rules (JS56x-JS58x) are registered with the others
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import RULES, Diagnostic, Severity
 from .document import Document, Mapping, Scalar, parse
 from .rules import attributes, base, counts, structure, tasks, v1
 
@@ -90,17 +90,10 @@ def _for_target(doc: Document, found: list[Diagnostic], target: str, select, ign
 
 
 def _rfc_of(code: str) -> str:
-    """The RFC a rule family enforces, for the words of a re-weighed diagnostic."""
-    for prefix, rfc in (
-        ("JS6", "RFC 25"),
-        ("JS50", "RFC 31"),
-        ("JS51", "RFC 26"),
-        ("JS52", "RFC 37"),
-        ("JS803", "RFC 20"),
-    ):
-        if code.startswith(prefix):
-            return rfc
-    return "RFC 14"
+    """The RFC a rule enforces (its declaration's ``rfc``), for the words of a
+    re-weighed diagnostic."""
+    rule = RULES.get(code)
+    return rule.rfc if rule is not None and rule.rfc else "RFC 14"
 
 
 def _overlap(a: Diagnostic, b: Diagnostic) -> bool:

@@ -18,13 +18,17 @@ import re
 from collections.abc import Sequence
 
 from . import convert, directives, formats, sbatch
-from .diagnostics import Diagnostic, Severity, define
+from .diagnostics import SCRIPT_KINDS, Diagnostic, Severity
+from .diagnostics import define as _define_rule
 from .fluxcli import build, values
 from .fluxcli import model as _model
 from .fluxcli.argv import Given, Problem, Word
 from .fluxcli.argv import brief as _brief
 from .fluxcli.model import Option
 from .fluxcli.values import Limit, Refused, value_problem
+
+# this module's rules are about scripts (see diagnostics.Rule.kinds)
+define = functools.partial(_define_rule, kinds=SCRIPT_KINDS)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
@@ -36,11 +40,11 @@ UNKNOWN = define(
     "directive-unknown-option",
     E,
     "A directive holds an option `flux batch` does not have.",
+    fix="replacement",
     why="`flux batch` refuses the whole script for an option it does not know. A close "
     "match is offered as a fix.",
     bad=_S.replace("--job-name=sim", "--jobname=sim"),
     good=_S,
-    script=True,
 )
 NEEDS_VALUE = define(
     "JS571",
@@ -51,7 +55,6 @@ NEEDS_VALUE = define(
     "option, attached (`-N2`); at the end of the directives there is none.",
     bad=_S.replace("-N2", "-N"),
     good=_S,
-    script=True,
 )
 BAD_VALUE = define(
     "JS572",
@@ -69,7 +72,6 @@ BAD_VALUE = define(
     "(`system.duration=1h` is refused). `flux batch` refuses anything else.",
     bad=_S.replace("-N2", "-N two"),
     good=_S,
-    script=True,
 )
 REPEATED = define(
     "JS573",
@@ -80,7 +82,6 @@ REPEATED = define(
     "replaces the first, which is rarely what was meant.",
     bad=_S.replace("--job-name=sim", "--job-name=sim -N4"),
     good=_S,
-    script=True,
 )
 NOT_OPTION = define(
     "JS574",
@@ -94,7 +95,6 @@ NOT_OPTION = define(
     "is not an option is refused outright (an error).",
     bad=_S.replace("--job-name=sim", "--job-name sim extra"),
     good=_S,
-    script=True,
 )
 NO_SLOTS = define(
     "JS580",
@@ -105,7 +105,6 @@ NO_SLOTS = define(
     'allocate must be specified") unless its command line gives one.',
     bad=_S.replace("#flux: -N2\n", ""),
     good=_S,
-    script=True,
 )
 EXCLUSIVE = define(
     "JS581",
@@ -115,7 +114,6 @@ EXCLUSIVE = define(
     why="Exclusive allocation is of whole nodes, so `flux batch` needs a node count with it.",
     bad=_S.replace("-N2", "-n2 -x"),
     good=_S.replace("-N2", "-N2 -x"),
-    script=True,
 )
 TOO_MANY_NODES = define(
     "JS582",
@@ -125,7 +123,6 @@ TOO_MANY_NODES = define(
     why="Each node needs at least one slot; `flux batch` refuses -N greater than -n.",
     bad=_S.replace("-N2", "-N4 -n2"),
     good=_S.replace("-N2", "-N2 -n4"),
-    script=True,
 )
 
 
@@ -448,7 +445,6 @@ NO_SHEBANG = define(
     "does not say which interpreter runs it (\"does not appear to start with '#!'\").",
     bad=_S.replace("#!/bin/sh\n", "# my job\n"),
     good=_S,
-    script=True,
 )
 
 
@@ -460,13 +456,13 @@ LINE_OPTION = define(
     E,
     "A `flux run|submit|alloc|batch|bulksubmit` line in the script gives an option that "
     "command refuses.",
+    fix="replacement",
     why="The line is read with the command's own option table, as its argparse parser "
     "reads it: an unknown option, an abbreviation (Flux's parsers take none), an option "
     "without its value or a flag given one make the command fail when the script "
     "reaches it, long after submission.",
     bad=_L.replace("-n8", "--ntask=8"),
     good=_L,
-    script=True,
 )
 LINE_VALUE = define(
     "JS585",
@@ -478,19 +474,18 @@ LINE_VALUE = define(
     "(`-n $NTASKS`) is known only when the script runs: it is not judged.",
     bad=_L.replace("-n8", "-n eight"),
     good=_L,
-    script=True,
 )
 MINI = define(
     "JS586",
     "flux-mini-removed",
     E,
     "`flux mini run|submit|...`: the `mini` form was removed from Flux.",
+    fix="replacement",
     why="flux-core once spelled its submission commands `flux mini run`, `flux mini "
     "submit`, ...; they are `flux run`, `flux submit`, ... now, and `flux mini` no longer "
     "exists. The fix removes `mini`.",
     bad=_L.replace("flux run", "flux mini run"),
     good=_L,
-    script=True,
 )
 LINE_TOO_BIG = define(
     "JS587",
@@ -502,7 +497,6 @@ LINE_TOO_BIG = define(
     "refuses it as unsatisfiable when the script reaches it, and that step fails.",
     bad=_L.replace("-N2 -n8", "-N4 -n8"),
     good=_L,
-    script=True,
 )
 # counts flux run/submit/bulksubmit read with int() after parsing (no type= in the table)
 _LINE_INTS = {

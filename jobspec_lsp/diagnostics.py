@@ -30,8 +30,24 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
 
+# The kinds of document a rule can apply to (see :mod:`.kinds`).
+JOBSPEC_KINDS = ("jobspec-yaml", "jobspec-json")
+SCRIPT_KINDS = ("flux-script",)
+SLURM_KINDS = ("slurm-script",)
+ALL_KINDS = JOBSPEC_KINDS + SCRIPT_KINDS + SLURM_KINDS
+# How safe a rule's fix is (docs/configuration.md, "Fixes"): a "repair" fixes an error
+# Flux would refuse or misread by changing the one value it is about (safe on an
+# error only); a "cosmetic" fix changes how the document is written, never what Flux
+# reads; an "unsafe" one (a did-you-mean, a rewrite) is applied only when asked.
+SAFETIES = ("repair", "cosmetic", "unsafe")
+TAG_NAMES = ("deprecated", "unnecessary")  # LSP diagnostic tags: struck through, faded
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One rule, declared once next to its check: everything the CLI, the server, the
+    configuration, suppression comments, docs/rules.md and the schemas know of it."""
+
     code: str
     name: str
     severity: Severity
@@ -43,6 +59,23 @@ class Rule:
     applies: str = "all"
     # Extra arguments for checking the examples (e.g. {"language": "json"}).
     example_options: dict = field(default_factory=dict)
+    # the fix: the name of its strategy in :mod:`.fixes` (None: no fix), and its safety
+    fix: str | None = None
+    safety: str = "unsafe"
+    tags: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = JOBSPEC_KINDS
+    # the RFC whose text the rule enforces: named when a --target accepts what it
+    # forbids ("RFC 25 requires this; flux-core accepts it"); None for rules of no RFC
+    rfc: str | None = None
+
+    @property
+    def for_scripts(self) -> bool:
+        """The rule reads scripts only (its examples are scripts, not jobspec)."""
+        return not any(k.startswith("jobspec") for k in self.kinds)
+
+    @property
+    def safe_fix(self) -> bool:
+        return self.fix is not None and self.safety in ("repair", "cosmetic")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +157,6 @@ class Registry(Mapping[str, Rule]):
 
 RULES = Registry()
 
-# LSP diagnostic tags a rule's findings carry: "deprecated" (struck through) or
-# "unnecessary" (faded) -- the `after` dependency scheme, an unused suppression.
-TAGS: dict[str, tuple[str, ...]] = {"JS515": ("deprecated",), "JS913": ("unnecessary",)}
-
 
 def define(
     code: str,
@@ -139,10 +168,36 @@ def define(
     bad: str,
     good: str,
     applies: str = "all",
+    fix: str | None = None,
+    safety: str | None = None,
+    tags: tuple[str, ...] = (),
+    kinds: tuple[str, ...] = JOBSPEC_KINDS,
+    rfc: str | None = None,
     **example_options,
 ) -> str:
     """Register a rule.  Codes are forever: never renumber or reuse one."""
-    RULES.add(Rule(code, name, severity, summary, why.strip(), bad, good, applies, example_options))
+    if safety is not None and (fix is None or safety not in SAFETIES):
+        raise ValueError(f"{code}: safety {safety!r} needs a fix and one of {SAFETIES}")
+    if any(t not in TAG_NAMES for t in tags):
+        raise ValueError(f"{code}: tags are among {TAG_NAMES}, not {tags}")
+    RULES.add(
+        Rule(
+            code,
+            name,
+            severity,
+            summary,
+            why.strip(),
+            bad,
+            good,
+            applies,
+            example_options,
+            fix=fix,
+            safety=safety or "unsafe",
+            tags=tuple(tags),
+            kinds=tuple(kinds),
+            rfc=rfc,
+        )  # fmt: skip
+    )
     return code
 
 

@@ -21,7 +21,11 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic, Severity, define
+from .diagnostics import SCRIPT_KINDS, Diagnostic, Severity
+from .diagnostics import define as _define_rule
+
+# this module's rules are about scripts (see diagnostics.Rule.kinds)
+define = functools.partial(_define_rule, kinds=SCRIPT_KINDS)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
@@ -38,7 +42,6 @@ QUOTE = define(
     "makes `flux batch` refuse the script before anything is submitted.",
     bad=_SCRIPT.replace("--job-name=sim", "--job-name='sim"),
     good=_SCRIPT,
-    script=True,
 )
 TRIPLE = define(
     "JS561",
@@ -50,18 +53,17 @@ TRIPLE = define(
     "sentinel.",
     bad=_SCRIPT.replace("--job-name=sim", '--setattr=user.conf="""\n#flux: [x]'),
     good=_SCRIPT.replace("--job-name=sim", '--setattr=user.conf="""\n#flux: [x]\n#flux: """'),
-    script=True,
 )
 LOOKALIKE = define(
     "JS565",
     "directive-sentinel-case",
     E,
     "A line that looks like a directive but whose sentinel Flux does not read.",
+    fix="replacement",
     why="Flux reads `flux:` and `FLUX:` only; `#Flux:` (or any other mix of cases) is an "
     "ordinary comment to it, so the options on that line are silently not used.",
     bad=_SCRIPT.replace("#flux: --job-name", "#Flux: --job-name"),
     good=_SCRIPT,
-    script=True,
 )
 SENTINEL_CHANGED = define(
     "JS562",
@@ -73,7 +75,6 @@ SENTINEL_CHANGED = define(
     "the '#' after it instead (`#flux: # -N2`).",
     bad=_SCRIPT.replace("#flux: --job-name", "##flux: --job-name"),
     good=_SCRIPT.replace("#flux: --job-name=sim", "#flux: # --job-name=sim"),
-    script=True,
 )
 ORPHAN = define(
     "JS563",
@@ -85,7 +86,6 @@ ORPHAN = define(
     "ignored. Move it up into the block.",
     bad=_SCRIPT + "#flux: -t 1h\n",
     good=_SCRIPT.replace("#flux: --job-name=sim", "#flux: --job-name=sim\n#flux: -t 1h"),
-    script=True,
 )
 ESCAPE = define(
     "JS564",
@@ -96,7 +96,6 @@ ESCAPE = define(
     "escape (lines are not continued). Split the options over two directives.",
     bad=_SCRIPT.replace("--job-name=sim", "--job-name=sim \\"),
     good=_SCRIPT,
-    script=True,
 )
 
 

@@ -83,6 +83,8 @@ AMBIGUOUS_SCALAR = define(
     "yaml11-ambiguous",
     W,
     "A plain scalar means one thing to Flux (YAML 1.1) and another to YAML 1.2 tools.",
+    fix="ambiguous",
+    safety="cosmetic",
     why="Flux reads jobspec as YAML 1.1, where `yes`/`no`/`on`/`off` are booleans, `0755` "
     "is octal and `1_000` is a number. Editors, formatters and many libraries assume "
     "YAML 1.2 and read the same text differently, so the file means different things "
@@ -138,6 +140,8 @@ NOT_JSON_VALUE = define(
     "not-json-value",
     E,
     "A value with no JSON form: a date, binary, a set, a non-text key, infinity or NaN.",
+    fix="replacement",
+    safety="repair",
     why="Flux turns jobspec into JSON. YAML 1.1 reads an unquoted `2024-01-31` as a date "
     "and `!!binary` as bytes, which have no JSON form, so submission fails: quote it. "
     "`.inf`, `.nan` (and a JSON number too large for a double, such as `1e400`) have "

@@ -11,7 +11,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import RULES, Diagnostic, Severity
 from .document import Document, Mapping, Scalar, Sequence
 
 
@@ -36,44 +36,54 @@ class Fix:
     def safe(self) -> bool:
         """Whether `check --fix` applies it without --unsafe-fixes: the preferred fix of
         a rule in ``SAFE``, unless this one is marked unsafe."""
-        return self.preferred and self.code in SAFE and not self.unsafe
+        return self.preferred and _safety(self.code) in ("repair", "cosmetic") and not self.unsafe
 
 
 # What Flux reads is the data of the document (YAML 1.1, or JSON), or for a batch
 # script the jobspec `flux batch` builds from it with the lines its shell runs. A safe
-# fix is one of two kinds (docs/configuration.md, "Fixes"):
+# fix is one of two kinds (docs/configuration.md, "Fixes"), declared with its rule
+# (``define(..., fix=STRATEGY, safety=...)``):
 #
-# REPAIRS fix an error Flux would refuse or misread, and change the one value the
+# "repair" fixes an error Flux would refuse or misread, and changes the one value the
 # error is about to what its message says: a number for a quoted number, seconds for
 # "1h", the string as written where a string is required, a command string's words,
 # the file type bits a mode lacks, the size the data has, a shape spelt out, the
 # unlimited duration V1 requires, utf-8 for utf8. Only on an error: they are reported
 # as errors, and a case where the intended value is a guess is marked unsafe.
-REPAIRS = frozenset(
-    {
-        "JS103", "JS104", "JS113", "JS313", "JS405", "JS406", "JS407", "JS409", "JS410",
-        "JS525", "JS527", "JS528", "JS605", "JS608", "JS609", "JS910",
-    }
-)  # fmt: skip
-# COSMETIC fixes change how the document is written, never what Flux reads: a YAML 1.1
-# value written as every reader reads it (`yes` -> true), an unused suppression
+# "cosmetic" fixes change how the document is written, never what Flux reads: a YAML
+# 1.1 value written as every reader reads it (`yes` -> true), an unused suppression
 # comment removed. On a document with no error they are the only safe ones.
-COSMETIC = frozenset({"JS905", "JS913"})
 # Everything else -- a did-you-mean, a removed key, `after` renamed `afterstart` (the
 # same to flux-core, but another value), a rewritten script -- is unsafe: shown in the
 # editor, applied by `check --fix` only with --unsafe-fixes.
-SAFE = REPAIRS | COSMETIC
+
+
+def _codes(safety: str) -> frozenset[str]:
+    return frozenset(c for c, r in RULES.items() if r.fix is not None and r.safety == safety)
+
+
+def __getattr__(name: str):
+    """REPAIRS, COSMETIC and SAFE: the codes whose declared fix is of that safety (read
+    from the registry when first asked, so every rule module is loaded)."""
+    if name == "REPAIRS":
+        return _codes("repair")
+    if name == "COSMETIC":
+        return _codes("cosmetic")
+    if name == "SAFE":
+        return _codes("repair") | _codes("cosmetic")
+    raise AttributeError(name)
 
 
 def fixes_for(doc: Document, diag: Diagnostic) -> list[Fix]:
-    fn = _FIXERS.get(diag.code)
+    rule = RULES.get(diag.code)
+    fn = STRATEGIES.get(rule.fix) if rule is not None and rule.fix else None
     if fn is None:
         return []
     try:
         got = [f for f in fn(doc, diag) if f is not None]
     except (KeyError, TypeError, ValueError, AttributeError):  # a fix never breaks the server
         return []
-    if diag.severity != Severity.ERROR and diag.code in REPAIRS:
+    if diag.severity != Severity.ERROR and rule.safety == "repair":
         # a repair changes what Flux reads: only safe on an error (a --target that
         # accepts the value makes the finding a warning)
         got = [replace(f, unsafe=True) for f in got]
@@ -86,7 +96,7 @@ def _replace(doc, d, text, title=None, preferred=True, unsafe=False) -> Fix | No
         # an anchored, tagged or aliased node: the rules' replacements are written from
         # the value alone, and would drop the anchor (breaking its aliases) or the tag
         return None
-    if d.code in REPAIRS and (d.start, d.end) in _shared(doc):
+    if _safety(d.code) == "repair" and (d.start, d.end) in _shared(doc):
         unsafe = True  # the value is also used through an alias, where nothing is wrong
     return Fix(
         title or f"Replace {old!r} with {text}",
@@ -556,48 +566,22 @@ def _slurm_variable(doc, d):
     return [fix] if fix else []
 
 
-_FIXERS = {
-    "JS570": _replacement,  # a batch directive's misspelt option
-    "JS565": _replacement,  # #Flux: -> #flux: (unsafe: the line becomes a directive)
-    "JS584": _replacement,  # an abbreviated or misspelt option on a flux run line
-    "JS586": _replacement,  # flux mini run -> flux run
-    "JS590": _edits,
-    "JS913": _unused_suppression,
-    "JS595": _slurm_variable,
-    "JS102": _suggestion,
-    "JS306": _suggestion,
-    "JS527": _replacement,
-    "JS528": _replacement,
-    "JS103": _replacement,
-    "JS113": _replacement,
-    "JS201": _replacement,
-    "JS307": _suggestion,
-    "JS303": _suggestion,
-    "JS301": _add_label,
-    "JS313": _replacement,
-    "JS405": _replacement,
-    "JS406": _replacement,
-    "JS407": _replacement,
-    "JS409": _replacement,
-    "JS410": _replacement,
-    "JS112": _suggestion,
-    "JS309": _suggestion,
-    "JS403": _suggestion,
-    "JS502": _suggestion,
-    "JS513": _suggestion,
-    "JS506": _replacement,
-    "JS505": _replacement,
-    "JS512": _replacement,
-    "JS515": _replacement,
-    "JS523": _replacement,
-    "JS525": _replacement,
-    "JS605": _replacement,
-    "JS608": _add_system,
-    "JS609": _add_duration,
-    "JS610": _remove_key,
-    "JS611": _remove_key,
-    "JS612": _remove_key,
-    "JS905": _ambiguous,
-    "JS910": _replacement,
-    "JS104": _expand_shape,
+# the fix strategies a rule's declaration names (``define(..., fix="replacement")``)
+STRATEGIES = {
+    "replacement": _replacement,  # the replacement the finding carries (data)
+    "suggestion": _suggestion,  # the did-you-mean of the message
+    "edits": _edits,  # several edits the finding carries (the Slurm conversion)
+    "unused-suppression": _unused_suppression,
+    "slurm-variable": _slurm_variable,
+    "add-label": _add_label,
+    "add-system": _add_system,
+    "add-duration": _add_duration,
+    "remove-key": _remove_key,
+    "ambiguous": _ambiguous,
+    "expand-shape": _expand_shape,
 }
+
+
+def _safety(code: str) -> str | None:
+    rule = RULES.get(code)
+    return rule.safety if rule is not None and rule.fix else None

@@ -42,6 +42,17 @@ APPLIES = {
 }
 
 
+SAFETY_WORDS = {
+    "repair": "a safe fix on an error (`check --fix`, the editor's fix-all)",
+    "cosmetic": "a safe fix (`check --fix`, the editor's fix-all)",
+    "unsafe": "a fix offered in the editor, applied by `check --fix --unsafe-fixes`",
+}
+
+
+def _fix_words(r) -> str:
+    return f"; {SAFETY_WORDS[r.safety]}" if r.fix else ""
+
+
 def render() -> str:
     out = [
         "# Rules",
@@ -69,13 +80,13 @@ def render() -> str:
         for code in codes:
             r = RULES[code]
             lang = "json" if r.example_options.get("language") == "json" else "yaml"
-            if r.example_options.get("script"):
+            if r.for_scripts:
                 lang = "sh"
             out += [
                 f"### {code}",
                 "",
                 f"**{r.name}** — {r.severity.label}, applies to "
-                f"{APPLIES['script' if r.example_options.get('script') else r.applies]}.",
+                f"{APPLIES['script' if r.for_scripts else r.applies]}{_fix_words(r)}.",
                 "",
                 r.summary,
                 "",

@@ -23,10 +23,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import directives, formats
-from .diagnostics import Diagnostic, Severity, define
+from .diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Severity
+from .diagnostics import define as _define_rule
 from .fluxcli import model as _model
 from .fluxcli import values
 from .fluxcli.model import Option
+
+# this module's rules are about scripts (see diagnostics.Rule.kinds)
+define = functools.partial(_define_rule, kinds=SLURM_KINDS + SCRIPT_KINDS)
 
 E, W, I, H = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
@@ -38,12 +42,12 @@ SLURM_DIRECTIVE = define(
     "slurm-directive",
     H,
     "A Slurm `#SBATCH` directive, which `flux batch` ignores.",
+    fix="edits",
     why="Flux reads only `#flux:` directives: an `#SBATCH` line is a comment to it, so the "
     "job runs without what the line asks. The fix rewrites every `#SBATCH` directive of the "
     "script as `#flux:` (`jobspec convert --from sbatch` does the same in a terminal).",
     bad=_S.replace("srun", "flux run"),
     good=_F,
-    script=True,
 )
 NOT_CARRIED = define(
     "JS591",
@@ -55,7 +59,6 @@ NOT_CARRIED = define(
     "job gets instead.",
     bad=_F.replace("#flux: --nodes=2\n", "#flux: --nodes=2\n#SBATCH --mem=4G\n"),
     good=_F,
-    script=True,
 )
 NOT_SBATCH = define(
     "JS592",
@@ -66,7 +69,6 @@ NOT_SBATCH = define(
     "was meant, so the line is left as it is. A close option name is suggested.",
     bad=_S.replace("--nodes=2", "--node=2").replace("srun", "flux run"),
     good=_F,
-    script=True,
 )
 CARRIED_DIFFERENTLY = define(
     "JS593",
@@ -78,7 +80,6 @@ CARRIED_DIFFERENTLY = define(
     "Flux job id, an array becomes a note. The message says which.",
     bad=_S.replace("--nodes=2", "--nodes=2-4").replace("srun", "flux run"),
     good=_F,
-    script=True,
 )
 AFTER_COMMANDS = define(
     "JS594",
@@ -89,18 +90,17 @@ AFTER_COMMANDS = define(
     "line never applied under Slurm either; the conversion leaves it alone.",
     bad=_F.replace("flux run ./sim\n", "flux run ./sim\n#SBATCH --nodes=4\n"),
     good=_F,
-    script=True,
 )
 SLURM_VARIABLE = define(
     "JS595",
     "slurm-variable",
     W,
     "The script uses a `SLURM_*` variable, which Flux does not set.",
+    fix="slurm-variable",
     why="Under Flux the variable is empty (or stale from an enclosing Slurm job). The message "
     "gives the Flux equivalent; where there is one the fix writes it.",
     bad=_F.replace("flux run ./sim", 'echo "job $SLURM_JOB_ID"\nflux run ./sim'),
     good=_F.replace("flux run ./sim", 'echo "job $(flux getattr jobid)"\nflux run ./sim'),
-    script=True,
 )
 SLURM_COMMAND = define(
     "JS596",
@@ -114,7 +114,6 @@ SLURM_COMMAND = define(
         "#SBATCH --time=01:30:00", "#flux: --time-limit=90m"
     ),
     good=_F,
-    script=True,
 )
 
 

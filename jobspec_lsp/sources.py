@@ -21,6 +21,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from .directives import has_sentinel
+
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -75,24 +77,6 @@ def is_jobspec_name(name: str) -> bool:
 SCRIPT_SUFFIXES = (".sh", ".bash", ".batch", ".flux")  # searched in directories
 
 
-def is_script(name: str | None, text: str, slurm: bool = True, shebang: bool = True) -> bool:
-    """Whether a file is a script rather than a jobspec: its name is not a jobspec's,
-    and it holds an RFC 36 sentinel (or a line that looks like one, ``#Flux:``), or,
-    with ``slurm``, an `#SBATCH` directive, or, with ``shebang``, it starts with ``#!``
-    or is named like a script (``SCRIPT_SUFFIXES``). A script is never read as YAML,
-    and never formatted."""
-    from .directives import has_sentinel
-    from .sbatch import has_directives
-
-    if name and is_jobspec_name(Path(name).name):
-        return False
-    if has_sentinel(text) or (slurm and has_directives(text)):
-        return True
-    return shebang and (
-        text.startswith(("#!", "\ufeff#!")) or bool(name and name.lower().endswith(SCRIPT_SUFFIXES))
-    )
-
-
 def _script_in_dir(path: Path) -> bool:
     if not path.name.endswith(SCRIPT_SUFFIXES):
         return False
@@ -102,7 +86,7 @@ def _script_in_dir(path: Path) -> bool:
     except OSError:
         return False
     # a Slurm-only or a plain script is not ours to check
-    return is_script(path.name, head, slurm=False, shebang=False)
+    return not is_jobspec_name(path.name) and has_sentinel(head)
 
 
 def discover(paths) -> Iterator[tuple[str, Path | None, str | None]]:

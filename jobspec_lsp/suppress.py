@@ -15,13 +15,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .diagnostics import Diagnostic, Severity, define, matches
+from .diagnostics import ALL_KINDS, Diagnostic, Severity, define, matches
 
 UNUSED = define(
     "JS913",
     "unused-suppression",
     Severity.WARNING,
     "A `# jobspec: ignore` comment that suppresses nothing.",
+    fix="unused-suppression",
+    safety="cosmetic",
+    tags=("unnecessary",),
+    kinds=ALL_KINDS,
     why="The problem it was written for is gone (or never was on that line), so the "
     "comment only hides the next one. The fix removes it (or the codes it lists in vain).",
     bad="version: 1  # jobspec: ignore[JS103]\n",

@@ -230,3 +230,22 @@ def test_cli_config_unknown_code_is_an_error_with_its_position(tmp_path):
     )
     codes = {d["code"] for d in json.loads(proc.stdout)["files"][0]["diagnostics"]}
     assert "JS570" not in codes and "JS572" in codes  # the known code still applies
+
+
+def test_each_rule_is_one_declaration_with_its_fix_kinds_and_rfc():
+    """What the CLI, the server and the docs know of a rule comes from its declaration:
+    a fix names a strategy that exists, kinds are document kinds the detector gives,
+    and the script rules are exactly those of the script modules."""
+    from jobspec_lsp import fixes, kinds
+    from jobspec_lsp.diagnostics import ALL_KINDS, RULES
+
+    assert set(ALL_KINDS) <= set(kinds.KINDS)
+    for code, rule in RULES.items():
+        assert rule.fix is None or rule.fix in fixes.STRATEGIES, code
+        assert rule.kinds and set(rule.kinds) <= set(ALL_KINDS), code
+        assert rule.rfc is None or rule.rfc.startswith("RFC "), code
+    where = defined_codes()
+    scripts = {c for c, m in where.items() if Path(m).stem in ("batch", "directives", "sbatch")}
+    assert scripts == {c for c, r in RULES.items() if r.for_scripts}
+    assert RULES["JS913"].tags == ("unnecessary",) and RULES["JS515"].tags == ("deprecated",)
+    assert fixes.SAFE == {c for c, r in RULES.items() if r.safe_fix}

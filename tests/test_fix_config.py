@@ -49,7 +49,7 @@ def _yaml_examples() -> list[tuple[str, str]]:
     out = [(p.name, p.read_text()) for p in sorted((REPO / "examples").glob("*.yaml"))]
     for code, rule in sorted(RULES.items()):
         opts = rule.example_options
-        if not opts.get("script") and not opts.get("convert") and "language" not in opts:
+        if not rule.for_scripts and not opts.get("convert") and "language" not in opts:
             out.append((code, rule.bad))
     return out
 

@@ -253,7 +253,7 @@ def corpus() -> list[tuple[str, str, str, str]]:
         opts = rule.example_options
         if "convert" in opts or "encoding" in opts or "max_chars" in opts:
             continue  # not a document `check` reads as it stands
-        language = "script" if opts.get("script") else opts.get("language", "yaml")
+        language = "script" if rule.for_scripts else opts.get("language", "yaml")
         rules = "v1" if rule.applies == "v1" else "auto"
         out.append((f"rule/{code}", rule.bad, language, rules))
     for i, (text, _) in enumerate(RFC36):

@@ -19,7 +19,9 @@ def run(rule, text):
     return check(text, version_rules="v1" if rule.applies == "v1" else "auto")
 
 
-FIXABLE = sorted(c for c in fixes._FIXERS if c in RULES and not RULES[c].example_options)
+FIXABLE = sorted(
+    c for c, r in RULES.items() if r.fix and not r.example_options and not r.for_scripts
+)
 # their documented bad example has no safe fix: fixes are offered only in specific cases
 # (a shape string, a whole-number float, an absolute path, a quoted number, ...)
 # (JS102 and JS306: their examples are keys with no near spelling; misspelt ones get a

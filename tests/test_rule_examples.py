@@ -179,7 +179,7 @@ def _doc(rule, text, bad):
 
 
 def _run(rule, text, bad=True):
-    if rule.example_options.get("script"):  # RFC 36 directives: a batch script, not YAML
+    if rule.for_scripts:  # RFC 36 directives: a batch script, not YAML
         from jobspec_lsp import batch
 
         return parse(""), batch.check_script(text), text

@@ -13,14 +13,13 @@ import os
 import sys
 from pathlib import Path
 
-from .. import __version__
+from .. import __version__, kinds
 from ..analysis import VERSION_RULES, check
 from ..diagnostics import RULES, Severity, is_code_or_prefix, read_codes, unknown_code
 from ..document import parse, parse_bytes
 from ..sources import (
     CannotRead,
     discover,
-    is_script,
     language_of,
     read_bytes,
     read_text,
@@ -117,16 +116,19 @@ def _project(path):
 
 def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, select, ignore):
     """(document, diagnostics) of one file, as the configuration and the flags say."""
-    from ..document import Document
-    from ..positions import LineIndex
 
-    if is_script(None if path is None else str(path), text):  # RFC 36 directives
-        from ..batch import check_script
-        from ..fluxcli import model
-
-        doc = Document(text, LineIndex(text), None, [], "script")
-        with model.using(args.flux_version or cfg.flux_version):
-            return doc, check_script(text, select, ignore)
+    kind = kinds.detect(None if path is None else str(path), text, explicit=True)
+    if kind.is_script:  # RFC 36 directives, Slurm's, flux command lines
+        options = kinds.Options(
+            select=tuple(select) if select else None,
+            ignore=tuple(ignore or ()),
+            flux_version=args.flux_version or cfg.flux_version,
+        )
+        if kind in (kinds.LSF_SCRIPT, kinds.PBS_SCRIPT):
+            shown = "-" if path is None else shown_path(str(path))
+            print(f"jobspec: note: {shown}: {kind.summary}", file=sys.stderr)
+        doc = kind.read(text)
+        return doc, kind.check(doc, options)
     doc = parse_bytes(data, language) if data is not None else parse(text, language)
     target = args.target or cfg.target or DEFAULT_TARGET
     rules = args.version_rules or cfg.version_rules or "auto"
@@ -363,7 +365,13 @@ def cmd_rules(args) -> int:
             return 0
         if rule is None:
             raise UsageError(unknown_code(args.code))
+        from ..rulesdoc import SAFETY_WORDS
+
         print(f"{rule.code} {rule.name} ({rule.severity.label})\n\n{rule.summary}\n\n{rule.why}\n")
+        print(f"Applies to: {', '.join(rule.kinds)}")
+        if rule.fix:
+            print(f"Fix: {SAFETY_WORDS[rule.safety]}")
+        print()
         print("Bad:\n" + _indent(rule.bad) + "\nFixed:\n" + _indent(rule.good))
         return 0
     for code in sorted(RULES):
@@ -450,7 +458,7 @@ def cmd_fmt(args) -> int:
             status = 2
             continue
         name = args.stdin_filename if path is None else str(path)
-        if is_script(name, text):
+        if kinds.detect(name, text, explicit=True).is_script:
             # fmt formats jobspec only: a script's text is the shell's (or Slurm's), and
             # rewriting it as YAML would change what it does
             if path is not None and shown == str(path) and shown in args.paths:

@@ -5,7 +5,7 @@
 
 ``check-scripts`` is `jobspec check` on those of the files that are batch scripts:
 they hold an RFC 36 ``#flux:`` sentinel, as a directory search takes them
-(``sources.is_script`` without Slurm). The others — a shell script without
+(``kinds.flux_directives``). The others — a shell script without
 directives, a Slurm-only script — are not this tool's to check and are left alone;
 with none left it exits 0 without a word. Named explicitly, `jobspec check` reads
 any file as a jobspec, which a plain shell script is not.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..sources import is_script
+from ..kinds import flux_directives
 
 USAGE = "usage: python -m jobspec_lsp.cli.precommit check-scripts [OPTIONS] FILE..."
 HEAD = 1 << 20  # the sentinel is searched in the first MiB, as a directory search does
@@ -32,7 +32,7 @@ def is_batch_script(path: str) -> bool:
             head = fh.read(HEAD).decode("utf-8", "replace")
     except OSError:
         return True
-    return is_script(Path(path).name, head, slurm=False, shebang=False)
+    return flux_directives(Path(path).name, head)
 
 
 def check_scripts(argv: list[str]) -> int:

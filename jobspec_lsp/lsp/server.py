@@ -10,13 +10,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import fnmatch
 import logging
 import re
 import sys
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import unquote
 
 from lsprotocol import types as T
@@ -28,47 +26,26 @@ from .. import (
     __version__,
     analysis,
     batch,
-    completion,
     config,
     convert,
     fixes,
-    hover,
+    kinds,
     navigation,
-    sbatch,
     targets,
 )
 from ..diagnostics import Diagnostic
 from ..directives import has_sentinel
-from ..document import Document, parse
+from ..document import Document
 from ..edits import minimal as minimal_edits
 from ..fluxcli import model
 from ..positions import LineIndex
-from ..sources import JOBSPEC_GLOBS, language_of
+from ..sources import language_of
 from .scheduling import Debouncer, OneAtATime
 from .settings import Settings
 
 log = logging.getLogger("jobspec_lsp")
 
-DEFAULT_GLOBS = JOBSPEC_GLOBS
-LANGUAGES = ("yaml", "json", "flux-jobspec", "jsonc")
-# languages batch scripts are written in (VS Code's ids and Neovim's filetypes)
-SCRIPT_LANGUAGES = (
-    "shellscript",
-    "sh",
-    "bash",
-    "zsh",
-    "ksh",
-    "csh",
-    "tcsh",
-    "python",
-    "lua",
-    "perl",
-    "plaintext",
-    "text",
-    "flux-batch",
-)
 BIG = 200_000  # characters: analysed off the event loop
-_LOOKS = re.compile(r'^(resources|tasks)\s*:|"(resources|tasks)"\s*:', re.M)
 
 
 @dataclass
@@ -76,6 +53,7 @@ class Analysis:
     version: int | None
     doc: Document
     diagnostics: list[Diagnostic]
+    kind: kinds.Kind = kinds.JOBSPEC_YAML
     conversion: convert.Conversion | None = None  # on the first code-action request
 
 
@@ -136,6 +114,7 @@ class JobspecServer(LanguageServer):
         self.cache: dict[str, Analysis] = {}
         self.project_targets: dict[str, str] = {}  # uri -> [tool.jobspec] target
         self.project_flux: dict[str, str | None] = {}  # uri -> [tool.jobspec] flux-version
+        self.kinds: dict[str, tuple] = {}  # uri -> (version, text, kind)
         self.config_problems: set[str] = set()  # shown once each
         self.settings_problems = ""  # what the settings got wrong, as last shown
         self.debouncer = Debouncer(self._publish)
@@ -182,84 +161,64 @@ class JobspecServer(LanguageServer):
         client gave it: a request about any other URI never reads the file."""
         return unquote(uri) in self.workspace.text_documents
 
-    def is_jobspec(self, uri: str) -> bool:
+    def kind(self, uri: str) -> kinds.Kind:
+        """What the document is (:func:`kinds.detect`, with the editor's jobspec.files),
+        decided once per version: every handler dispatches on it."""
         if not self.opened(uri):
-            return False
+            return kinds.UNKNOWN
         doc = self.workspace.get_text_document(uri)
-        lang = (doc.language_id or "").lower()
-        if (
-            lang
-            and lang not in LANGUAGES
-            and not lang.startswith(("yaml", "json"))
-            and "jobspec" not in lang
-        ):
-            return False
-        path = to_fs_path(uri) or uri
-        name = Path(path).name
-        for g in self.settings.files:
-            if fnmatch.fnmatch(name, g) or fnmatch.fnmatch(path, g):
-                return True
-        keys = {a or b for a, b in _LOOKS.findall(doc.source[:200_000])}
-        return keys == {"resources", "tasks"}
+        got = self.kinds.get(uri)
+        if got is not None and got[0] == doc.version and got[1] is doc.source:
+            return got[2]
+        kind = kinds.detect(to_fs_path(uri) or uri, doc.source, doc.language_id,
+                            globs=self.settings.files)  # fmt: skip
+        self.kinds[uri] = (doc.version, doc.source, kind)
+        return kind
+
+    def is_jobspec(self, uri: str) -> bool:
+        return self.kind(uri).is_jobspec
 
     def is_script(self, uri: str) -> bool:
-        """A batch script with RFC 36 directives: any opened file that is not a jobspec,
-        in a language scripts are written in (or plain text), holding a sentinel."""
-        if not self.opened(uri) or self.is_jobspec(uri):
-            return False
-        doc = self.workspace.get_text_document(uri)
-        lang = (doc.language_id or "").lower()
-        if lang and lang not in SCRIPT_LANGUAGES and not lang.startswith(("yaml", "json")):
-            return False
-        head = doc.source[:200_000]
-        if has_sentinel(head) or sbatch.has_directives(head):
-            return True
-        # a shell script with Flux command lines: they are checked too
-        from ..fluxcli import shell
+        return self.kind(uri).is_script
 
-        return bool(lang) and lang in SCRIPT_LANGUAGES and bool(shell.segments(head))
+    def options(self, uri: str) -> kinds.Options:
+        """The check options of a document: the editor's settings over the project's."""
+        select, ignore, rules = self.selection(uri)
+        script = self.kind(uri).is_script
+        return kinds.Options(
+            select=tuple(select) if select else None,
+            ignore=tuple(ignore or ()),
+            target=self.target(uri),
+            version_rules=rules,
+            flux_version=self.flux_version(uri) if script else None,
+            queues=tuple(self.queues(uri)) if script else (),
+        )
 
     def language(self, uri: str) -> str:
         doc = self.workspace.get_text_document(uri)
         return language_of(uri, doc.source[:4096], doc.language_id)
 
     def analyse(self, uri: str) -> Analysis | None:
-        """The analysis of the current text, cached per document version."""
-        if not self.is_jobspec(uri):
-            return self._script(uri) if self.is_script(uri) else None
+        """The analysis of the current text, cached per document version (None for a
+        document that is not ours)."""
+        kind = self.kind(uri)
+        if not kind.offers("diagnostics"):
+            return None
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
             return got
         text = tdoc.source
-        doc = parse(text, self.language(uri))
-        select, ignore, rules = self.selection(uri)
-        diags = analysis.check(
-            doc, version_rules=rules, select=select, ignore=ignore, target=self.target(uri)
-        )
-        result = Analysis(tdoc.version, doc, diags)
-        self.cache[uri] = result
-        return result
-
-    def _script(self, uri: str) -> Analysis:
-        """A batch script's directives, checked (cached per version like a jobspec)."""
-        tdoc = self.workspace.get_text_document(uri)
-        got = self.cache.get(uri)
-        if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
-            return got
-        text = tdoc.source
-        select, ignore, _ = self.selection(uri)
-        with model.using(self.flux_version(uri)):
-            diags = batch.check_script(text, select, ignore)
-        result = Analysis(tdoc.version, Document(text, LineIndex(text), None, [], "script"), diags)
+        doc = kind.read(text)
+        result = Analysis(tdoc.version, doc, kind.check(doc, self.options(uri)), kind)
         self.cache[uri] = result
         return result
 
     async def snapshot(self, uri: str) -> Analysis | None:
         """The analysis of the current version: from the cache, or computed now, off the
         event loop when the document is big (so no request waits on another's work)."""
-        if not self.is_jobspec(uri):
-            return self._script(uri) if self.is_script(uri) else None
+        if not self.kind(uri).offers("diagnostics"):
+            return None
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
@@ -334,9 +293,10 @@ class JobspecServer(LanguageServer):
         path = to_fs_path(uri) if uri.startswith("file:") else None
         return config.queues_for(path) if path else []
 
-    def document(self, uri: str) -> Document | None:
+    def document(self, uri: str, feature: str = "navigation") -> Document | None:
+        """The document model, when its kind offers ``feature``."""
         a = self.analyse(uri)
-        return a.doc if a else None
+        return a.doc if a is not None and a.kind.offers(feature) else None
 
     def offset(self, doc: Document, pos: T.Position) -> int:
         return doc.lines.offset(pos.line, pos.character, encoding=self.encoding)
@@ -353,7 +313,7 @@ class JobspecServer(LanguageServer):
         return rule_url(code, self.settings.docs_url)
 
     def to_lsp(self, doc: Document, d: Diagnostic, uri: str | None = None) -> T.Diagnostic:
-        from ..diagnostics import TAGS
+        from ..diagnostics import RULES
 
         href = self.docs_href(d.code)
         related = None
@@ -362,7 +322,8 @@ class JobspecServer(LanguageServer):
                 T.DiagnosticRelatedInformation(T.Location(uri, self.lsp_range(doc, a, b)), message)
                 for a, b, message in d.data["related"]
             ]
-        tags = [_TAG[t] for t in TAGS.get(d.code, ())] or None
+        rule = RULES.get(d.code)
+        tags = [_TAG[t] for t in (rule.tags if rule else ())] or None
         return T.Diagnostic(
             range=self.lsp_range(doc, d.start, d.end),
             message=d.message,
@@ -387,7 +348,7 @@ class JobspecServer(LanguageServer):
                 return  # closed meanwhile: nothing to read (and never from disk)
             tdoc = self.workspace.get_text_document(uri)
             version = tdoc.version
-            if not self.is_jobspec(uri) and not self.is_script(uri):
+            if not self.kind(uri).offers("diagnostics"):
                 if self.published.get(uri, False) is not False:
                     self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri, []))
                     self.published.pop(uri, None)
@@ -417,6 +378,7 @@ class JobspecServer(LanguageServer):
         self.cache.clear()
         self.project_targets.clear()
         self.project_flux.clear()
+        self.kinds.clear()
         if self.pull:
             try:
                 self.workspace_diagnostic_refresh(None)
@@ -595,21 +557,16 @@ def pull_diagnostics(ls: JobspecServer, params: T.DocumentDiagnosticParams):
 @_guard(None)
 async def on_completion(ls: JobspecServer, params: T.CompletionParams):
     uri = params.text_document.uri
-    script = not ls.is_jobspec(uri) and ls.is_script(uri)
-    if not ls.is_jobspec(uri) and not script:
+    kind = ls.kind(uri)
+    if not kind.offers("completion"):
         return None
     text = ls.workspace.get_text_document(uri).source  # this version, whatever comes next
-    language, encoding = ls.language(uri), ls.encoding
-    queues = ls.queues(uri) if script else []
-    flux_version = ls.flux_version(uri) if script else None
+    encoding, options = ls.encoding, ls.options(uri)
 
     def compute():
         lines = LineIndex(text)
         offset = lines.offset(params.position.line, params.position.character, encoding=encoding)
-        if script:  # a batch script: the options of its directives
-            with model.using(flux_version):
-                return lines, offset, batch.complete_at(text, offset, queues)
-        return lines, offset, completion.complete_at(text, offset, language)
+        return lines, offset, kind.complete(text, offset, options)
 
     lines, offset, (cands, start, end) = await ls.run(text, compute)
     item_caps = getattr(
@@ -660,7 +617,7 @@ def on_show_jobspec(ls: JobspecServer, *args):
     text in a new read-only buffer."""
     uri = args[0] if args and isinstance(args[0], str) else None
     fmt = args[1] if len(args) > 1 and args[1] in ("yaml", "json") else "yaml"
-    if uri is None or not ls.is_script(uri):
+    if uri is None or not ls.kind(uri).offers("show-jobspec"):
         return {"error": "not an open batch script with #flux: directives"}
     text = ls.workspace.get_text_document(uri).source
     if not has_sentinel(text[:200_000]):
@@ -679,26 +636,18 @@ def on_show_jobspec(ls: JobspecServer, *args):
 @server.feature(T.TEXT_DOCUMENT_HOVER)
 @_guard(None)
 async def on_hover(ls: JobspecServer, params: T.HoverParams):
-    a = await ls.snapshot(params.text_document.uri)
-    if a is not None and a.doc.language == "script":
-        with model.using(ls.flux_version(params.text_document.uri)):
-            got = batch.hover_at(a.doc.text, ls.offset(a.doc, params.position))
-        if got is None:
-            return None
-        markdown, start, end = got
-        return T.Hover(
-            contents=T.MarkupContent(T.MarkupKind.Markdown, markdown),
-            range=ls.lsp_range(a.doc, start, end),
-        )
-    if a is None or a.doc.root is None:
+    uri = params.text_document.uri
+    a = await ls.snapshot(uri)
+    if a is None or not a.kind.offers("hover"):
         return None
-    doc = a.doc
-    h = await ls.run(doc, hover.hover, doc, ls.offset(doc, params.position))
-    if h is None:
+    doc, options = a.doc, ls.options(uri)
+    got = await ls.run(doc, a.kind.hover, doc, ls.offset(doc, params.position), options)
+    if got is None:
         return None
+    markdown, start, end = got
     return T.Hover(
-        contents=T.MarkupContent(T.MarkupKind.Markdown, h.markdown),
-        range=ls.lsp_range(doc, h.start, h.end),
+        contents=T.MarkupContent(T.MarkupKind.Markdown, markdown),
+        range=ls.lsp_range(doc, start, end),
     )
 
 
@@ -707,7 +656,7 @@ def _format_edits(ls: JobspecServer, uri: str):
     from .. import format as formatter
 
     a = ls.analyse(uri)
-    if a is None or a.doc.language == "script":  # a batch script is not ours to lay out
+    if a is None or not a.kind.offers("format"):  # a batch script is not ours to lay out
         return []
     if a.doc.root is None:
         first = a.doc.problems[0].message if a.doc.problems else "the file holds no jobspec"
@@ -783,24 +732,11 @@ def _fix_all_action(ls: JobspecServer, uri: str, a: Analysis):
     them (None when there is none)."""
     from ..fixes import apply_fixes
 
-    if a.doc.language == "script":
-        select, ignore, _ = ls.selection(uri)
+    kind, options = a.kind, ls.options(uri)
 
-        flux_version = ls.flux_version(uri)
-
-        def analyse(text):
-            with model.using(flux_version):
-                diags = batch.check_script(text, select, ignore)
-            return Document(text, LineIndex(text), None, [], "script"), diags
-    else:
-        select, ignore, rules = ls.selection(uri)
-        language, target = a.doc.language, ls.target(uri)
-
-        def analyse(text):
-            doc = parse(text, language)
-            return doc, analysis.check(
-                doc, version_rules=rules, select=select, ignore=ignore, target=target
-            )
+    def analyse(text):
+        doc = kind.read(text)
+        return doc, kind.check(doc, options)
 
     new, applied = apply_fixes(analyse, a.doc.text)
     if not applied:
@@ -887,7 +823,8 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
     # the conversions: when refactorings are asked for, or on a plain request that is
     # not about a diagnostic (not beside every quick-fix); a blocked one only when asked
     asked = any(k.startswith("refactor") for k in _kinds(only))
-    if a.doc.root is not None and (asked or (not only and not params.context.diagnostics)):
+    convertible = a.kind.is_jobspec and a.kind.offers("convert") and a.doc.root is not None
+    if convertible and (asked or (not only and not params.context.diagnostics)):
         actions.extend(c for c in _conversion_actions(ls, uri, a) if c.disabled is None or asked)
     return actions
 
@@ -897,7 +834,7 @@ def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
     (minimal edits, comments kept); a blocked conversion is shown disabled, with why."""
     from .. import convert
 
-    lang = ls.language(uri)
+    lang = a.kind.language
     v1 = analysis.uses_v1(a.doc)
     if a.conversion is None:  # code actions are asked for on every cursor move: once per version
         a.conversion = (
@@ -960,9 +897,10 @@ def on_definition(ls: JobspecServer, params: T.DefinitionParams):
 @_guard(None)
 def on_linked_editing_range(ls: JobspecServer, params: T.LinkedEditingRangeParams):
     """A slot label and every `tasks[].slot` naming it, edited together."""
-    doc = ls.document(params.text_document.uri)
-    if doc is None or doc.language == "script":
+    a = ls.analyse(params.text_document.uri)
+    if a is None or not a.kind.offers("navigation"):
         return None
+    doc = a.doc
     nodes = navigation.references(doc, ls.offset(doc, params.position), True)
     if len(nodes) < 2 or any(getattr(n, "style", None) in ("|", ">") for n in nodes):
         return None
@@ -1008,7 +946,7 @@ def on_rename(ls: JobspecServer, params: T.RenameParams):
 
     uri = params.text_document.uri
     a = ls.analyse(uri)
-    if a is None:
+    if a is None or not a.kind.offers("navigation"):
         return None
     try:
         edits = navigation.rename(a.doc, ls.offset(a.doc, params.position), params.new_name)
@@ -1028,7 +966,7 @@ def on_rename(ls: JobspecServer, params: T.RenameParams):
 @_guard([])
 async def on_document_symbol(ls: JobspecServer, params: T.DocumentSymbolParams):
     a = await ls.snapshot(params.text_document.uri)
-    if a is None:
+    if a is None or not a.kind.offers("symbols"):
         return []
     doc = a.doc
 
@@ -1049,7 +987,7 @@ async def on_document_symbol(ls: JobspecServer, params: T.DocumentSymbolParams):
 @_guard([])
 async def on_folding_range(ls: JobspecServer, params: T.FoldingRangeParams):
     a = await ls.snapshot(params.text_document.uri)
-    if a is None:
+    if a is None or not a.kind.offers("folding"):
         return []
     ranges = await ls.run(a.doc, navigation.folding_ranges, a.doc)
     return [T.FoldingRange(start_line=lo, end_line=hi) for lo, hi in ranges]
@@ -1059,7 +997,7 @@ async def on_folding_range(ls: JobspecServer, params: T.FoldingRangeParams):
 @_guard([])
 async def on_inlay_hint(ls: JobspecServer, params: T.InlayHintParams):
     a = await ls.snapshot(params.text_document.uri)
-    if a is None:
+    if a is None or not a.kind.offers("inlay-hints"):
         return []
     doc = a.doc
     lo, hi = ls.offset(doc, params.range.start), ls.offset(doc, params.range.end)

@@ -19,6 +19,7 @@ NOT_OBJECT = define(
     "constraint-not-object",
     E,
     "A constraint is not a mapping of operator to values.",
+    rfc="RFC 31",
     why="RFC 31 constraints are JSON objects `{operator: [values]}`, nested for and/or/not.",
     bad=_js("- properties: [ssd]"),
     good=_js("properties: [ssd]"),
@@ -28,6 +29,8 @@ UNKNOWN_OPERATOR = define(
     "constraint-unknown-operator",
     E,
     "A constraint operator RFC 31 does not define.",
+    fix="suggestion",
+    rfc="RFC 31",
     why="The operators are properties, hostlist, ranks, not, or and and.",
     bad=_js("property: [ssd]"),
     good=_js("properties: [ssd]"),
@@ -37,6 +40,7 @@ VALUES_NOT_LIST = define(
     "constraint-values-not-list",
     E,
     "A constraint operator's values are not a list.",
+    rfc="RFC 31",
     why="Every operator takes a list of values, even a single one: `properties: [ssd]`.",
     bad=_js("properties: ssd"),
     good=_js("properties: [ssd]"),
@@ -46,6 +50,7 @@ PROPERTY_NAME = define(
     "constraint-property-name",
     E,
     "A required property is not a non-empty string.",
+    rfc="RFC 31",
     why="Properties are names such as `ssd` or `amd-mi50`; a leading `^` asks for resources "
     "WITHOUT the property, so `^` alone names nothing.",
     bad=_js('properties: ["^"]'),
@@ -56,6 +61,8 @@ BAD_HOSTLIST = define(
     "constraint-hostlist-syntax",
     E,
     "A hostlist constraint value is not an RFC 29 hostlist.",
+    fix="replacement",
+    rfc="RFC 31",
     why="Hostlists are `prefix[ids]suffix` terms separated by commas, e.g. `node[1-4,7]`. "
     "The diagnostic points at the first bad character.",
     bad=_js('hostlist: ["node[1-4"]'),
@@ -66,6 +73,8 @@ BAD_RANKS = define(
     "constraint-ranks-syntax",
     E,
     "A ranks constraint value is not an RFC 22 idset.",
+    fix="replacement",
+    rfc="RFC 31",
     why="Ranks are idset strings such as `0-3,8`.",
     bad=_js('ranks: ["3-1"]'),
     good=_js('ranks: ["1-3"]'),
@@ -75,6 +84,7 @@ NOT_ARITY = define(
     "constraint-not-arity",
     E,
     "`not` negates more than one constraint.",
+    rfc="RFC 31",
     why="RFC 31 `not` takes a single value; combine several with and/or inside it.",
     bad=_js("not: [{properties: [a]}, {properties: [b]}]"),
     good=_js("not: [{or: [{properties: [a]}, {properties: [b]}]}]"),
@@ -84,6 +94,7 @@ FLUXION_PROPERTY = define(
     "property-name-characters",
     E,
     "A property name holds a character RFC 20 forbids.",
+    rfc="RFC 20",
     why="RFC 31 names resource properties as RFC 20 defines them: valid UTF-8 that MUST NOT "
     "contain ! & ' \" ^ ` | ( ) (a leading ^ in a `properties` value is RFC 31's "
     "negation, not part of the name). flux-core's job-ingest rejects & ' \" ` | ( ) "

@@ -26,6 +26,7 @@ NOT_ARCHIVE = define(
     "files-type",
     E,
     "`files` is not a list of entries or a mapping of paths to entries.",
+    rfc="RFC 37",
     why="RFC 37 archives come in two forms: a list of entries with a path each, or a "
     "dictionary keyed by path.",
     bad=_js("script"),
@@ -36,6 +37,7 @@ ENTRY_FORM = define(
     "file-entry",
     E,
     "A file entry is not a mapping, or lacks `mode` or `path`.",
+    rfc="RFC 37",
     why="Every entry needs its mode (file type and permissions as an integer) and its path "
     "(in the list form; the dictionary form takes the path from the key).",
     bad=_js('script:\n  data: "#!/bin/sh\\n"'),
@@ -46,6 +48,8 @@ UNSAFE_PATH = define(
     "file-path",
     E,
     "A file path is absolute or climbs with `.` or `..`.",
+    fix="replacement",
+    rfc="RFC 37",
     why="Archive paths are relative to the job's directory and may not escape it.",
     bad=_js("../etc/app.conf:\n  mode: 33188\n  data: {}"),
     good=_js("etc/app.conf:\n  mode: 33188\n  data: {}"),
@@ -55,6 +59,7 @@ FIELD_TYPE = define(
     "file-field",
     E,
     "A file entry key is unknown or has the wrong type.",
+    rfc="RFC 37",
     why="Entries hold path, mode, mtime, ctime, size (integers but path), encoding and data.",
     bad=_js('script:\n  mode: "0755"\n  data: {}'),
     good=_js("script:\n  mode: 33261\n  data: {}"),
@@ -64,6 +69,9 @@ ENCODING = define(
     "file-encoding",
     E,
     "A file encoding other than utf-8, base64 or blobvec.",
+    fix="replacement",
+    safety="repair",
+    rfc="RFC 37",
     why="RFC 37 defines exactly these three encodings.",
     bad=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf8\n  data: "hi\\n"'),
     good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
@@ -73,6 +81,7 @@ CONTENT = define(
     "file-content",
     E,
     "A file entry's size, encoding and data do not fit together.",
+    rfc="RFC 37",
     why="Encoded content (utf-8, base64) needs size, encoding and string data; blobvec data is "
     "a list of [offset, size, blobref]; JSON content and symlinks carry data without size "
     "or encoding; directories carry none of them.",
@@ -84,6 +93,9 @@ MODE_TYPE = define(
     "file-mode-type",
     E,
     "A file mode without a file type (regular file, directory or symlink).",
+    fix="replacement",
+    safety="repair",
+    rfc="RFC 37",
     why="`mode` is the whole st_mode: file type bits and permissions. `0644` (420) has only "
     "the permissions, so the job shell cannot tell what to create and fails to unpack "
     "the archive. A regular file is 0100644 (33188), an executable 0100755 (33261), a "
@@ -96,6 +108,9 @@ SIZE = define(
     "file-size",
     E,
     "A file entry's size is not the length of its decoded data.",
+    fix="replacement",
+    safety="repair",
+    rfc="RFC 37",
     why="`size` is the length in bytes of the decoded content (UTF-8 bytes, or the bytes "
     "base64 stands for). A size that does not match makes the job shell reject the "
     "entry; the quick-fix writes the right one.",

@@ -58,6 +58,8 @@ SLOT_NO_LABEL = define(
     "slot-missing-label",
     E,
     "A slot has no `label`.",
+    fix="add-label",
+    rfc="RFC 14",
     why="Tasks find their slot by its label, so RFC 14 makes the label mandatory on every slot.",
     bad=_js(
         resources="  - type: slot\n    count: 2\n    with:\n      - type: core\n        count: 1\n"
@@ -69,6 +71,7 @@ SLOT_NO_WITH = define(
     "slot-without-with",
     E,
     "A slot contains no resources.",
+    rfc="RFC 14",
     why="A task slot groups resources; one with no `with` edge gives its tasks nothing to run on.",
     bad=_js(resources="  - type: slot\n    count: 2\n    label: task\n"),
     good=_js(),
@@ -78,6 +81,8 @@ DUPLICATE_LABEL = define(
     "duplicate-label",
     E,
     "Two resource vertices share a label.",
+    fix="suggestion",
+    rfc="RFC 14",
     why="Labels name vertices across the whole jobspec and must be unique, or a task's slot "
     "is ambiguous.",
     bad=_js(
@@ -92,6 +97,7 @@ TASK_NOT_MAPPING = define(
     "task-not-mapping",
     E,
     "A task is not a mapping.",
+    rfc="RFC 14",
     why="Each task is a mapping with command, slot and count.",
     bad=_js(task="  - app\n"),
     good=_js(),
@@ -101,6 +107,7 @@ TASK_MISSING = define(
     "task-missing-key",
     E,
     "A task lacks `command`, `slot` or `count`.",
+    rfc="RFC 14",
     why="RFC 14 requires all three: what to run, where, and how many copies.",
     bad=_js(task="  - command: [app]\n    slot: task\n"),
     good=_js(),
@@ -110,6 +117,8 @@ TASK_UNKNOWN = define(
     "task-unknown-key",
     E,
     "A task has a key RFC 14 does not define.",
+    fix="suggestion",
+    rfc="RFC 14",
     why="A task holds command, slot, count, attributes and distribution; other keys are typos "
     "or belong under the task's attributes.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    cwd: /tmp\n"),
@@ -123,6 +132,8 @@ UNKNOWN_SLOT = define(
     "unknown-slot",
     E,
     "A task's `slot` names no slot label.",
+    fix="suggestion",
+    rfc="RFC 14",
     why="The task would have nowhere to run. Flux itself does not check this before the job "
     "is scheduled, so the mistake surfaces late.",
     bad=_js(task="  - command: [app]\n    slot: tsak\n    count: {per_slot: 1}\n"),
@@ -133,6 +144,7 @@ TASK_COUNT_KEYS = define(
     "task-count-form",
     E,
     "A task count does not hold exactly one of per_slot, per_resource, total.",
+    rfc="RFC 14",
     why="RFC 14: the task count says either how many per slot, how many per resource, or "
     "how many in total — exactly one of them.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1, total: 4}\n"),
@@ -143,6 +155,8 @@ TASK_COUNT_UNKNOWN = define(
     "task-count-unknown-key",
     W,
     "A task count has a key other than per_slot, per_resource, total.",
+    fix="suggestion",
+    rfc="RFC 14",
     why="Other keys are reserved for extensions; most likely this is a typo.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1, per_slots: 1}\n"),
     good=_js(),
@@ -152,6 +166,7 @@ TASK_COUNT_VALUE = define(
     "task-count-value",
     E,
     "per_slot or total is not a positive integer.",
+    rfc="RFC 14",
     why="Task counts are whole numbers of tasks, at least 1.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 0}\n"),
     good=_js(),
@@ -161,6 +176,7 @@ PER_RESOURCE_FORM = define(
     "per-resource-form",
     E,
     "per_resource is not a mapping of `type` and a positive `count`.",
+    rfc="RFC 14",
     why="per_resource says how many tasks to run on each resource of a type inside the slot.",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_resource: core}\n"),
     good=_js(
@@ -172,6 +188,7 @@ PER_RESOURCE_TYPE = define(
     "per-resource-type",
     E,
     "per_resource names a type that is not inside the task's slot.",
+    rfc="RFC 14",
     why="Tasks are placed per resource of that type within the slot; if the slot holds none, "
     "no task can be placed.",
     bad=_js(
@@ -186,6 +203,9 @@ BAD_COMMAND = define(
     "bad-command",
     E,
     "`command` is not a non-empty list of strings.",
+    fix="replacement",
+    safety="repair",
+    rfc="RFC 14",
     why="The command is the argument vector: program name first, then its arguments, each a "
     "string. A single string is not split into words.",
     bad=_js(task="  - command: app --verbose\n    slot: task\n    count: {per_slot: 1}\n"),
@@ -196,6 +216,7 @@ TASK_ATTRIBUTES = define(
     "task-attributes-type",
     E,
     "A task's `attributes` is not a mapping.",
+    rfc="RFC 14",
     why="Task attributes are a free-form mapping.",
     bad=_js(
         task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    attributes: []\n"
@@ -207,6 +228,7 @@ DISTRIBUTION = define(
     "distribution-type",
     E,
     "A task's `distribution` is not a string.",
+    rfc="RFC 14",
     why="distribution is a hint string for the launcher's placement algorithm.",
     bad=_js(
         task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    distribution: 2\n"
@@ -220,6 +242,7 @@ SLOT_TYPE = define(
     "task-slot-type",
     E,
     "A task's `slot` is not a string.",
+    rfc="RFC 14",
     why="slot names the label of a slot vertex.",
     bad=_js(task="  - command: [app]\n    slot: [task]\n    count: {per_slot: 1}\n"),
     good=_js(),

@@ -45,6 +45,7 @@ TOP_COUNT = define(
     "v1-one-top-resource",
     E,
     "V1 resources hold more than one top-level vertex.",
+    rfc="RFC 25",
     why="RFC 25: the resources list has exactly one element, a node or a slot.",
     bad=_V1.replace(
         "tasks:",
@@ -60,6 +61,7 @@ TOP_TYPE = define(
     "v1-top-type",
     E,
     "The top V1 resource is neither node nor slot.",
+    rfc="RFC 25",
     why="RFC 25: V1 resources start at a node or a slot.",
     bad=_v1(
         "  - type: node\n    count: 2\n    with:\n      - type: slot\n        count: 4\n"
@@ -79,6 +81,7 @@ RESOURCE_TYPE = define(
     "v1-resource-type",
     E,
     "A resource type V1 does not allow.",
+    rfc="RFC 25",
     why="V1 knows only node, slot, core and gpu; sockets, memory and the like need canonical jobspec.",
     bad=_v1("type: core", "type: socket"),
     good=_V1,
@@ -90,6 +93,7 @@ GRAPH = define(
     E,
     "The V1 resource graph is not one of slot>core, node>slot>core, "
     "slot>(core,gpu), node>slot>(core,gpu).",
+    rfc="RFC 25",
     why="RFC 25 allows exactly these four shapes. flux-core's job-ingest does not check the "
     "shape (see docs/compatibility.md; `--target flux-core` makes this a warning), but "
     "other V1 readers such as flux-core's C `flux_jobspec1_check` refuse the rest.",
@@ -106,6 +110,9 @@ COUNT_INT = define(
     "v1-count-integer",
     E,
     "A V1 count is not a plain integer.",
+    fix="replacement",
+    safety="repair",
+    rfc="RFC 25",
     why="V1 counts are fixed integers: no idset or range strings, no range dictionaries.",
     bad=_v1("count: 2\n    with", 'count: "2"\n    with'),
     good=_V1,
@@ -116,6 +123,7 @@ ONE_TASK = define(
     "v1-one-task",
     E,
     "V1 tasks hold other than exactly one task.",
+    rfc="RFC 25",
     why="RFC 25: the tasks list has exactly one task.",
     bad=_V1.replace(
         "attributes:",
@@ -129,6 +137,7 @@ TASK_COUNT = define(
     "v1-task-count",
     E,
     "A V1 task count uses per_resource.",
+    rfc="RFC 25",
     why="RFC 25 task counts are per_slot or total only.",
     bad=_v1("      per_slot: 1", "      per_resource: {type: core, count: 1}"),
     good=_V1,
@@ -139,6 +148,9 @@ SYSTEM_REQUIRED = define(
     "v1-system-required",
     E,
     "V1 `attributes` has no `system` section.",
+    fix="add-system",
+    safety="repair",
+    rfc="RFC 25",
     why="RFC 25 requires attributes.system (with duration).",
     bad=_v1("  system:\n    duration: 3600\n", "  user: {}\n"),
     good=_V1,
@@ -149,6 +161,9 @@ DURATION_REQUIRED = define(
     "v1-duration-required",
     E,
     "V1 `attributes.system` has no `duration`.",
+    fix="add-duration",
+    safety="repair",
+    rfc="RFC 25",
     why="RFC 25 makes duration mandatory (0 means unlimited).",
     bad=_v1("    duration: 3600\n", "    cwd: /tmp\n"),
     good=_V1,
@@ -159,6 +174,8 @@ VERTEX_KEY = define(
     "v1-vertex-key",
     E,
     "A V1 resource vertex has a key RFC 25 does not allow.",
+    fix="remove-key",
+    rfc="RFC 25",
     why="V1 vertices hold only type, count, unit, with and label (and exclusive on a node).",
     bad=_v1(
         "type: core\n            count: 2",
@@ -172,6 +189,8 @@ EXCLUSIVE_PLACE = define(
     "v1-exclusive-not-node",
     E,
     "`exclusive` on a V1 vertex that is not a node.",
+    fix="remove-key",
+    rfc="RFC 25",
     why="RFC 25 allows exclusive only on node vertices (the RFC's own JSON schema has this "
     "backwards). Slots are exclusive anyway.",
     bad=_v1("label: task", "label: task\n        exclusive: true"),
@@ -183,6 +202,8 @@ TASK_KEY = define(
     "v1-task-key",
     W,
     "A V1 task has a key other than command, slot and count.",
+    fix="remove-key",
+    rfc="RFC 25",
     why="RFC 25 tasks list only command, slot and count; other keys may be refused or ignored.",
     bad=_v1("    slot: task\n", "    slot: task\n    distribution: block\n"),
     good=_V1,
@@ -193,6 +214,7 @@ SYSTEM_KEY = define(
     "v1-system-key",
     I,
     "A system attribute outside RFC 25's list.",
+    rfc="RFC 25",
     why="RFC 25 lists duration, environment, cwd, queue, dependencies and constraints; flux-core's "
     "own tools also write job, shell, files, bank and project, which are not flagged. "
     "Other RFC 14 system attributes may not be honoured by a V1-only Flux: information only.",
@@ -205,6 +227,7 @@ NODE_EXCLUSIVE = define(
     "flux-core-v1-node-exclusive",
     I,
     "`exclusive` on a V1 node, which flux-core's C V1 checker (not its ingest) refuses.",
+    rfc="RFC 14",
     why="RFC 25 allows exclusive on a node; `flux submit -x` writes it and flux-core's "
     "job-ingest accepts it (tested against real Flux). Only the C library's "
     "`flux_jobspec1_check`, which some tools call, refuses it.",
@@ -217,6 +240,7 @@ VERSION = define(
     "v1-version",
     E,
     "V1 rules apply, but `version` is not 1.",
+    rfc="RFC 25",
     why="RFC 25 fixes `version: 1`. Reported when V1 rules are forced (`--version-rules "
     "v1`) and the file says another version: either it is canonical jobspec (check it "
     "with the default rules), or its version is wrong.",

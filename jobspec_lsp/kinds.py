@@ -1,0 +1,296 @@
+"""The kind of a document, decided once: jobspec YAML, jobspec JSON, a Flux batch
+script, a Slurm, LSF or PBS batch script, or nothing of ours.
+
+:func:`detect` is the one detector (the CLI, the language server, `fmt` and the
+conversions ask it); a :class:`Kind` says how its documents are read, which rules
+apply to them (a rule's ``kinds``) and which features they offer, so the callers
+dispatch on it once instead of asking "is it a script?" at every turn.
+
+Pure: no LSP, no files.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from .diagnostics import Diagnostic
+from .document import Document, parse
+from .positions import LineIndex
+from .sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
+
+KINDS = (
+    "jobspec-yaml",
+    "jobspec-json",
+    "flux-script",
+    "slurm-script",
+    "lsf-script",
+    "pbs-script",
+    "unknown",
+)
+
+# features a kind may offer (the server advertises all; a request on a kind that lacks
+# one gets the empty answer)
+FEATURES = (
+    "diagnostics", "fix", "hover", "completion", "format", "symbols", "folding",
+    "navigation", "inlay-hints", "convert", "show-jobspec", "flux-version",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a check is asked for: the rule selection, the target, the version rules of
+    a jobspec, the Flux version of a script's options, the queues to complete. One
+    value for the CLI and the server, made from their flags, settings and the project
+    configuration."""
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    target: str = "rfc"
+    version_rules: str = "auto"
+    flux_version: str | None = None
+    queues: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of document and what is done with it. The methods are the features: each
+    kind answers them its own way (a kind that lacks a feature answers empty)."""
+
+    name: str
+    language: str  # the reader: "yaml", "json", "script" or "" (none)
+    features: frozenset[str]
+    summary: str
+
+    @property
+    def is_jobspec(self) -> bool:
+        return self.language in ("yaml", "json")
+
+    @property
+    def is_script(self) -> bool:
+        return self.language == "script"
+
+    def offers(self, feature: str) -> bool:
+        return feature in self.features
+
+    def read(self, text: str) -> Document:
+        """The document model of ``text`` (a script is held as its text)."""
+        return Document(text, LineIndex(text), None, [], self.language or "script")
+
+    def check(self, doc: Document, options: Options) -> list[Diagnostic]:
+        return []
+
+    def hover(self, doc: Document, offset: int, options: Options) -> tuple[str, int, int] | None:
+        """(markdown, start, end) for the word at ``offset``, or None."""
+        return None
+
+    def complete(self, text: str, offset: int, options: Options):
+        """(candidates, start, end) at ``offset`` (see :mod:`.completion`)."""
+        return [], offset, offset
+
+
+@dataclass(frozen=True)
+class JobspecKind(Kind):
+    def read(self, text: str) -> Document:
+        return parse(text, self.language)
+
+    def check(self, doc: Document, options: Options) -> list[Diagnostic]:
+        from . import analysis
+
+        return analysis.check(
+            doc,
+            version_rules=options.version_rules,
+            select=options.select,
+            ignore=options.ignore,
+            target=options.target,
+        )
+
+    def hover(self, doc: Document, offset: int, options: Options):
+        from . import hover
+
+        if doc.root is None:
+            return None
+        h = hover.hover(doc, offset)
+        return None if h is None else (h.markdown, h.start, h.end)
+
+    def complete(self, text: str, offset: int, options: Options):
+        from . import completion
+
+        return completion.complete_at(text, offset, self.language)
+
+
+@dataclass(frozen=True)
+class ScriptKind(Kind):
+    """A batch script: its directives read as `flux batch` reads them (RFC 36), the
+    Slurm ones converted, its flux command lines read as Flux reads them, all with the
+    options of the chosen Flux version."""
+
+    def check(self, doc: Document, options: Options) -> list[Diagnostic]:
+        from .batch import check_script
+        from .fluxcli import model
+
+        with model.using(options.flux_version):
+            return check_script(doc.text, options.select, options.ignore)
+
+    def hover(self, doc: Document, offset: int, options: Options):
+        from .batch import hover_at
+        from .fluxcli import model
+
+        with model.using(options.flux_version):
+            return hover_at(doc.text, offset)
+
+    def complete(self, text: str, offset: int, options: Options):
+        from .batch import complete_at
+        from .fluxcli import model
+
+        with model.using(options.flux_version):
+            return complete_at(text, offset, options.queues)
+
+
+_JOBSPEC = frozenset(
+    {"diagnostics", "fix", "hover", "completion", "format", "symbols", "folding",
+     "navigation", "inlay-hints", "convert"}
+)  # fmt: skip
+# a script is never formatted and never read as YAML; its directives (and its flux
+# command lines) get diagnostics, fixes, hover and completion
+_SCRIPT = frozenset({"diagnostics", "fix", "hover", "completion", "flux-version"})
+
+JOBSPEC_YAML = JobspecKind("jobspec-yaml", "yaml", _JOBSPEC, "a jobspec in YAML (RFC 14/25)")
+JOBSPEC_JSON = JobspecKind("jobspec-json", "json", _JOBSPEC, "a jobspec in JSON (RFC 14/25)")
+FLUX_SCRIPT = ScriptKind(
+    "flux-script",
+    "script",
+    _SCRIPT | {"show-jobspec"},
+    "a Flux batch script (RFC 36 directives) or a shell script that runs flux commands",
+)
+SLURM_SCRIPT = ScriptKind(
+    "slurm-script", "script", _SCRIPT | {"convert"}, "a Slurm batch script (#SBATCH)"
+)
+LSF_SCRIPT = ScriptKind(
+    "lsf-script",
+    "script",
+    _SCRIPT,
+    "an LSF batch script (#BSUB): its flux command lines are checked; its directives "
+    "are not read yet",
+)
+PBS_SCRIPT = ScriptKind(
+    "pbs-script",
+    "script",
+    _SCRIPT,
+    "a PBS batch script (#PBS): its flux command lines are checked; its directives are "
+    "not read yet",
+)
+UNKNOWN = Kind("unknown", "", frozenset(), "not a document this tool reads")
+BY_NAME = {
+    k.name: k
+    for k in (
+        JOBSPEC_YAML,
+        JOBSPEC_JSON,
+        FLUX_SCRIPT,
+        SLURM_SCRIPT,
+        LSF_SCRIPT,
+        PBS_SCRIPT,
+        UNKNOWN,
+    )
+}
+
+# editors' language ids: those jobspec is written in, and those scripts are
+JOBSPEC_LANGUAGES = ("yaml", "json", "jsonc", "flux-jobspec")
+SCRIPT_LANGUAGES = (
+    "shellscript", "sh", "bash", "zsh", "ksh", "csh", "tcsh", "python", "lua", "perl",
+    "plaintext", "text", "flux-batch",
+)  # fmt: skip
+
+SCAN = 200_000  # characters looked at to decide
+_LOOKS = re.compile(r'^(resources|tasks)\s*:|"(resources|tasks)"\s*:', re.M)
+_BSUB = re.compile(r"^#BSUB(?=[ \t]|$)", re.M)
+_PBS = re.compile(r"^#PBS(?=[ \t]|$)", re.M)
+
+
+def looks_like_jobspec(text: str) -> bool:
+    """Whether the top level has both ``resources`` and ``tasks`` (a jobspec whatever
+    its name)."""
+    return {a or b for a, b in _LOOKS.findall(text[:SCAN])} == {"resources", "tasks"}
+
+
+def _jobspec(name: str | None, text: str, language_id: str | None) -> Kind:
+    return JOBSPEC_JSON if language_of(name, text[:4096], language_id) == "json" else JOBSPEC_YAML
+
+
+def _named_jobspec(name: str | None, globs) -> bool:
+    if not name:
+        return False
+    base = PurePath(name).name
+    return any(fnmatch.fnmatch(base, g) or fnmatch.fnmatch(name, g) for g in globs)
+
+
+def script_kind(text: str) -> Kind | None:
+    """The kind of script ``text`` is by its directives (None: it has none)."""
+    from .directives import has_sentinel
+    from .sbatch import has_directives
+
+    head = text[:SCAN]
+    if has_sentinel(head):
+        return FLUX_SCRIPT  # a half-migrated script too: the Slurm rules apply to it
+    if has_directives(head):
+        return SLURM_SCRIPT
+    if _BSUB.search(head):
+        return LSF_SCRIPT
+    if _PBS.search(head):
+        return PBS_SCRIPT
+    return None
+
+
+def flux_directives(name: str | None, text: str) -> bool:
+    """Whether a file is a Flux batch script by its directives alone (a sentinel, or a
+    look-alike of one), whatever its first line: what a directory search and the
+    pre-commit hook take as a script to check."""
+    from .directives import has_sentinel
+
+    return not _named_jobspec(name, JOBSPEC_GLOBS) and has_sentinel(text[:SCAN])
+
+
+def detect(
+    name: str | None,
+    text: str,
+    language_id: str | None = None,
+    *,
+    globs=JOBSPEC_GLOBS,
+    explicit: bool = False,
+) -> Kind:
+    """The kind of the document named ``name`` (a path or URI path; None for standard
+    input) holding ``text``, opened in an editor with ``language_id`` (None outside
+    one). ``globs``: the names that are jobspec whatever they hold (the editor's
+    ``jobspec.files``). ``explicit``: the user named this file (`jobspec check
+    FILE`), so what is not a script is read as a jobspec rather than left alone."""
+    lid = (language_id or "").lower()
+    jobspec_lang = lid.startswith(("yaml", "json")) or "jobspec" in lid
+    if lid and not jobspec_lang and lid not in SCRIPT_LANGUAGES:
+        return UNKNOWN  # a language of its own (Python tooling, Markdown, ...)
+    if (not lid or jobspec_lang) and _named_jobspec(name, globs):
+        return _jobspec(name, text, language_id)
+    if jobspec_lang:
+        if looks_like_jobspec(text):
+            return _jobspec(name, text, language_id)
+        return script_kind(text) or UNKNOWN
+    found = script_kind(text)
+    if found is not None:
+        return found
+    if lid or _script_shaped(name, text):
+        from .fluxcli import shell
+
+        if shell.segments(text[:SCAN]) or (explicit and not lid):
+            return FLUX_SCRIPT
+    if lid:
+        return UNKNOWN
+    if explicit:
+        return _jobspec(name, text, language_id)
+    return _jobspec(name, text, language_id) if looks_like_jobspec(text) else UNKNOWN
+
+
+def _script_shaped(name: str | None, text: str) -> bool:
+    return text.startswith(("#!", "\ufeff#!")) or bool(
+        name and name.lower().endswith(SCRIPT_SUFFIXES)
+    )
