@@ -339,7 +339,7 @@ def _unclosed(s: str) -> list[str]:
 
 def _find_marker(root):
     """(path, role, mapping) of the marker: as a key ("key"), a value ("value"), or an item."""
-    stack = [((), root, None)]
+    stack: list[tuple[tuple, Node, Node | None]] = [((), root, None)]
     while stack:
         path, node, _ = stack.pop()
         if isinstance(node, Mapping):

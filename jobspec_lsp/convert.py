@@ -516,7 +516,7 @@ class _V1Plan:
 
     # ---------------------------------------------------------------- top level
     def version(self):
-        version = self.doc.root.get("version")
+        version = cast(Mapping, self.doc.root).get("version")
         if not (isinstance(version, Scalar) and type(version.value) is int and version.value == 1):
             self.edit(
                 version.start,
@@ -526,8 +526,8 @@ class _V1Plan:
             )
 
     def system(self):
-        root = self.doc.root
-        attrs = root.get("attributes")
+        root = cast(Mapping, self.doc.root)
+        attrs = cast(Mapping, root.get("attributes"))
         system = attrs.get("system")
         why = "duration: 0 means no limit of its own (the instance's limit applies)"
         if system is None:

@@ -598,6 +598,7 @@ class _Parser:
         anchors: dict[str, Node] = {}
         open_anchors: set[str] = set()
         stack: list[_Frame] = []
+        node: Node | None
         root = None
         documents = 0
         scalar = self.scalar

@@ -76,9 +76,9 @@ def __getattr__(name: str):
 
 def fixes_for(doc: Document, diag: Diagnostic) -> list[Fix]:
     rule = RULES.get(diag.code)
-    fn = STRATEGIES.get(rule.fix) if rule is not None and rule.fix else None
-    if fn is None:
+    if rule is None or rule.fix is None:
         return []
+    fn = STRATEGIES[rule.fix]
     try:
         got = [f for f in fn(doc, diag) if f is not None]
     except (KeyError, TypeError, ValueError, AttributeError):  # a fix never breaks the server

@@ -39,8 +39,8 @@ from jobspec_lsp import batch, directives, fixes, shape
 from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import RULES, Severity
 from jobspec_lsp.document import Document, Mapping, Sequence, parse
+from jobspec_lsp.kinds import detect
 from jobspec_lsp.positions import LineIndex
-from jobspec_lsp.sources import is_script
 from jobspec_lsp.targets import TARGETS
 
 FUZZ_SEEDS = range(300)
@@ -233,7 +233,7 @@ def check_repair(doc, d, before, after):
 
 # ------------------------------------------------------------------ the corpus
 def _language(name: str, text: str) -> str:
-    if is_script(name, text):
+    if detect(name, text, explicit=True).is_script:
         return "script"
     return "json" if name.endswith(".json") else "yaml"
 

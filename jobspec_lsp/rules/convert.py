@@ -9,6 +9,8 @@ test suite runs them through it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import examples
 from ..diagnostics import Severity, define
 
@@ -31,9 +33,10 @@ _NODES = (
     "  - type: node\n    count: 2\n    with:\n      - type: slot\n        count: 3\n"
     "        label: task\n        with:\n          - type: core\n            count: 1\n"
 )
-_TO_V1 = {"convert": "to_v1"}
-_FROM_PSIJ = {"convert": "from_psij_text", "language": "json"}
-_TO_PSIJ = {"convert": "to_psij"}
+# how a conversion rule's examples are checked (define's example options)
+_TO_V1: dict[str, Any] = {"convert": "to_v1"}
+_FROM_PSIJ: dict[str, Any] = {"convert": "from_psij_text", "language": "json"}
+_TO_PSIJ: dict[str, Any] = {"convert": "to_psij"}
 
 RANGE = define(
     "JS701",
