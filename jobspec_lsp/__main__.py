@@ -1,3 +1,3 @@
-from .cli import main
+from jobspec_lsp.cli import main
 
 raise SystemExit(main())

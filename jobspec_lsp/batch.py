@@ -17,15 +17,15 @@ import json
 import re
 from collections.abc import Sequence
 
-from . import convert, directives, formats, sbatch
-from .diagnostics import SCRIPT_KINDS, Diagnostic, Severity
-from .diagnostics import define as _define_rule
-from .fluxcli import build, values
-from .fluxcli import model as _model
-from .fluxcli.argv import Given, Problem, Word
-from .fluxcli.argv import brief as _brief
-from .fluxcli.model import Option
-from .fluxcli.values import Limit, Refused, value_problem
+from jobspec_lsp import convert, directives, formats, sbatch
+from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity
+from jobspec_lsp.diagnostics import define as _define_rule
+from jobspec_lsp.fluxcli import build, values
+from jobspec_lsp.fluxcli import model as _model
+from jobspec_lsp.fluxcli.argv import Given, Problem, Word
+from jobspec_lsp.fluxcli.argv import brief as _brief
+from jobspec_lsp.fluxcli.model import Option
+from jobspec_lsp.fluxcli.values import Limit, Refused, value_problem
 
 # this module's rules are about scripts (see diagnostics.Rule.kinds)
 define = functools.partial(_define_rule, kinds=SCRIPT_KINDS)
@@ -134,7 +134,7 @@ def parse_words(words: list[Word], out: list[Diagnostic]) -> list[Given]:
     directive); otherwise the first word that is not an option starts the script's
     arguments, and it and every word after it in the directive are dropped (JS574
     warns)."""
-    from .fluxcli import argv
+    from jobspec_lsp.fluxcli import argv
 
     if words and not words[0].value.startswith("-"):
         first, last = words[0], words[-1]
@@ -225,8 +225,8 @@ def check_script(text: str, select=None, ignore=None) -> list[Diagnostic]:
     """Every problem of a script's directives, in text order, and the Slurm left in it
     (`#SBATCH` directives, `SLURM_*` variables, `srun`: see :mod:`.sbatch`); only the
     codes ``select``/``ignore`` enable, and none a `# jobspec: ignore` comment hides."""
-    from . import suppress
-    from .diagnostics import matches
+    from jobspec_lsp import suppress
+    from jobspec_lsp.diagnostics import matches
 
     out = _flux_checks(text)
     out.extend(sbatch.diagnostics(text))
@@ -386,8 +386,8 @@ def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
 def _ingest_refusals(dumped: str) -> tuple[tuple[str, ...], ...]:
     """(path..., message) of each error flux-core's ingest gives the built jobspec
     ``dumped`` (JSON), this tool's own reading limits (JS9xx) left out."""
-    from . import analysis
-    from .document import parse
+    from jobspec_lsp import analysis
+    from jobspec_lsp.document import parse
 
     doc = parse(dumped, "json")
     out = []
@@ -412,7 +412,7 @@ def _setattr_path(item: str) -> list[str]:
 
 def _path_at(node, offset: int) -> list[str]:
     """The keys leading to the innermost mapping entry holding ``offset``."""
-    from .document import Mapping, Sequence
+    from jobspec_lsp.document import Mapping, Sequence
 
     path: list[str] = []
     while True:
@@ -510,7 +510,7 @@ def command_line_checks(text: str) -> list[Diagnostic]:
     :mod:`.fluxcli.shell`): each read with its command's option table, its values
     checked as Flux checks them (words with a shell expansion left alone), and its node
     count held to what the script's directives allocate."""
-    from .fluxcli import shell
+    from jobspec_lsp.fluxcli import shell
 
     if "flux" not in text:
         return []
@@ -531,7 +531,7 @@ def _line_findings(line: str, allocated: int | None, version: str) -> tuple:
     """:func:`command_line_checks` of one command line (its text from `flux`) read as
     Flux ``version`` reads it, as (code, severity, message, start, end, data) with
     offsets into ``line``."""
-    from .fluxcli import argv, model, shell
+    from jobspec_lsp.fluxcli import argv, model, shell
 
     out: list[Diagnostic] = []
     for cl in shell.find(line)[:1]:
@@ -610,7 +610,7 @@ def _line_findings(line: str, allocated: int | None, version: str) -> tuple:
 
 def _takes_value(cmd, words, k: int) -> bool:
     """Whether word ``k`` is read as the value of the option before it."""
-    from .fluxcli import argv
+    from jobspec_lsp.fluxcli import argv
 
     kind = argv.classify(cmd, words[k - 1].value)
     return bool(kind and kind[0] is not None and kind[0].value is not None and kind[2] is None)
@@ -723,7 +723,7 @@ def _meaning(o: Option, value: str) -> str:
             seconds = values.parse_time_limit(value)
         except Refused:
             return ""
-        from .hover import human_duration
+        from jobspec_lsp.hover import human_duration
 
         return f"a time limit of {human_duration(seconds)}" if seconds else "no time limit"
     return ""
@@ -741,7 +741,7 @@ _TOOLS = {
 def _command_line_at(text: str, offset: int):
     """(offset of its text, the command line) of the Flux command line under
     ``offset``, or (0, None)."""
-    from .fluxcli import shell
+    from jobspec_lsp.fluxcli import shell
 
     for at, seg in shell.segments(text, sbatch.shell_literals(text)):
         if at <= offset <= at + len(seg):
@@ -752,7 +752,7 @@ def _command_line_at(text: str, offset: int):
 
 
 def _command_line_hover(text: str, offset: int) -> tuple[str, int, int] | None:
-    from .fluxcli import argv, model
+    from jobspec_lsp.fluxcli import argv, model
 
     at, cl = _command_line_at(text, offset)
     if cl is None:
@@ -806,7 +806,7 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
     directive, or values for the option before the cursor where there is a set of them
     (``queues``: the project's queue names; dependency schemes, duration units,
     urgency names, submission flags); nothing elsewhere."""
-    from .completion import Candidate
+    from jobspec_lsp.completion import Candidate
 
     line_start = text.rfind("\n", 0, offset) + 1
     line = text[line_start:offset]
@@ -837,8 +837,8 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
 def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
     """Options of the command, or values of the option, being typed on a
     `flux run|submit|...` line."""
-    from .completion import Candidate
-    from .fluxcli import model
+    from jobspec_lsp.completion import Candidate
+    from jobspec_lsp.fluxcli import model
 
     at, cl = _command_line_at(text, offset)
     if cl is None or offset < at + cl.tool_end + 1:
@@ -874,7 +874,7 @@ def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
 
 def _value_of_previous(cmd, words, w) -> bool:
     """Whether ``w`` is the value of the option word before it."""
-    from .fluxcli import argv
+    from jobspec_lsp.fluxcli import argv
 
     k = words.index(w)
     if k == 0:
@@ -916,7 +916,7 @@ _UNITS = (("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"))
 
 
 def _values(o: Option, value: str, queues: Sequence[str]):
-    from .completion import Candidate
+    from jobspec_lsp.completion import Candidate
 
     def some(items):
         return [
@@ -929,7 +929,7 @@ def _values(o: Option, value: str, queues: Sequence[str]):
     if name == "queue":
         return some((q, "queue", "a queue of this project ([tool.jobspec] queues)") for q in queues)
     if name == "dependency":
-        from .targets import _FluxCore
+        from jobspec_lsp.targets import _FluxCore
 
         return [
             Candidate(

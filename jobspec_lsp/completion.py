@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import analysis, docs_text, vocabulary
-from .context import Cursor, cursor_context, kind_of, node_at_path
-from .document import Mapping, Scalar
+from jobspec_lsp import analysis, docs_text, vocabulary
+from jobspec_lsp.context import Cursor, cursor_context, kind_of, node_at_path
+from jobspec_lsp.document import Mapping, Scalar
 
 
 @dataclass(frozen=True)

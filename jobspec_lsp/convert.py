@@ -30,13 +30,13 @@ import shlex
 from dataclasses import dataclass, field
 from typing import cast
 
-from . import analysis, edits, formats
-from .diagnostics import Diagnostic, Severity
-from .document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
-from .fluxcli import build
-from .rules import convert as codes
-from .rules import v1 as v1_rules
-from .rules.base import head
+from jobspec_lsp import analysis, edits, formats
+from jobspec_lsp.diagnostics import Diagnostic, Severity
+from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
+from jobspec_lsp.fluxcli import build
+from jobspec_lsp.rules import convert as codes
+from jobspec_lsp.rules import v1 as v1_rules
+from jobspec_lsp.rules.base import head
 
 # The version written for the explicit canonical form: RFC 14 uses 999 for every
 # example that needs canonical jobspec; any version other than 1 selects the
@@ -203,7 +203,7 @@ def dump(js: dict, fmt: str = "yaml") -> str:
     """A jobspec (plain data) as YAML or JSON text in the formatter's style;
     :class:`UsageError` for one nested too deeply to write (a --setattr value of
     hundreds of levels: the writers recurse)."""
-    from .format import FormatError, format_text
+    from jobspec_lsp.format import FormatError, format_text
 
     try:
         if fmt == "json":
@@ -1552,7 +1552,7 @@ def from_command_line(argv: list[str]) -> Conversion:
     The options are `flux submit`'s, from Flux's own parser, read as Flux reads them
     (:mod:`.fluxcli.submit`). Raises :class:`UsageError` for options that make no
     jobspec; the result is checked with the rules of its version before it is returned."""
-    from .fluxcli import submit
+    from jobspec_lsp.fluxcli import submit
 
     try:
         ns, notes = submit.read(list(argv))

@@ -21,8 +21,8 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from .diagnostics import SCRIPT_KINDS, Diagnostic, Severity
-from .diagnostics import define as _define_rule
+from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity
+from jobspec_lsp.diagnostics import define as _define_rule
 
 # this module's rules are about scripts (see diagnostics.Rule.kinds)
 define = functools.partial(_define_rule, kinds=SCRIPT_KINDS)
@@ -99,7 +99,7 @@ ESCAPE = define(
 )
 
 
-from .fluxcli.argv import Word  # noqa: E402 - one word of a directive: value and range
+from jobspec_lsp.fluxcli.argv import Word  # noqa: E402 - one word of a directive: value and range
 
 
 @dataclass

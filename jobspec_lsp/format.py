@@ -25,10 +25,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from . import layout as _layout
-from .context import kind_of
-from .document import Mapping, Scalar, Sequence, parse, to_python
-from .layout import ORDER
+from jobspec_lsp import layout as _layout
+from jobspec_lsp.context import kind_of
+from jobspec_lsp.document import Mapping, Scalar, Sequence, parse, to_python
+from jobspec_lsp.layout import ORDER
 
 __all__ = ["ORDER", "FormatError", "FormatOptions", "FormatResult", "format_result", "format_text"]
 
@@ -63,7 +63,7 @@ def load_options(path) -> FormatOptions:
     """``[tool.jobspec.format]`` of the nearest ``pyproject.toml`` at or above
     ``path`` that has a ``[tool.jobspec]`` table; the defaults when there is none.
     Never raises: a configuration problem becomes a warning and a default."""
-    from .config import find_section
+    from jobspec_lsp.config import find_section
 
     sec = find_section(path)
     if sec.warning:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import analysis, docs_text, formats
-from .context import kind_of, node_at
-from .diagnostics import RULES
-from .document import Document, Mapping, Scalar, to_python
+from jobspec_lsp import analysis, docs_text, formats
+from jobspec_lsp.context import kind_of, node_at
+from jobspec_lsp.diagnostics import RULES
+from jobspec_lsp.document import Document, Mapping, Scalar, to_python
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,7 @@ def _amount(rtype: str, unit: str | None, n: int | None) -> str:
 
 
 def _vertex_summary(ctx, v) -> str:
-    from . import shape
+    from jobspec_lsp import shape
 
     lines = []
     try:

@@ -30,8 +30,8 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from . import vocabulary
-from .context import kind_of
+from jobspec_lsp import vocabulary
+from jobspec_lsp.context import kind_of
 
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import analysis
-from .context import node_at
-from .document import Document, Mapping, Node, Scalar, Sequence
-from .rules.base import Vertex
+from jobspec_lsp import analysis
+from jobspec_lsp.context import node_at
+from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence
+from jobspec_lsp.rules.base import Vertex
 
 
 @dataclass

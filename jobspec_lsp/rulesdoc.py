@@ -9,8 +9,8 @@ fixed example does not.
 
 from __future__ import annotations
 
-from . import batch, rules, suppress  # noqa: F401 - registers every rule (batch: the directives)
-from .diagnostics import RULES
+from jobspec_lsp import batch, rules, suppress  # noqa: F401 - registers every rule (batch: the directives)
+from jobspec_lsp.diagnostics import RULES
 
 FAMILIES = [
     ("JS0", "Targets: what a real Flux component rejects (`jobspec check --target`)"),

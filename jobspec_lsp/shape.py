@@ -18,7 +18,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from . import formats
+from jobspec_lsp import formats
 
 DEFAULT_LABEL = "default"
 # the order keys take in an expanded vertex (the formatter's canonical order)

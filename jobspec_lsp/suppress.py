@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .diagnostics import ALL_KINDS, Diagnostic, Severity, define, matches
+from jobspec_lsp.diagnostics import ALL_KINDS, Diagnostic, Severity, define, matches
 
 UNUSED = define(
     "JS913",
@@ -71,7 +71,7 @@ def _find(text: str, doc=None) -> list[_Suppression]:
 def _scalar_spans(doc) -> list[tuple[int, int]]:
     """(start, end) of every scalar of a parsed document, in text order, found
     without recursion."""
-    from .document import Mapping, Scalar, Sequence
+    from jobspec_lsp.document import Mapping, Scalar, Sequence
 
     spans = []
     stack = [doc.root]
@@ -188,7 +188,7 @@ def _idle_words(idle: list[str]) -> str:
     nearest one), or codes not reported on its line."""
     import difflib
 
-    from .diagnostics import RULES
+    from jobspec_lsp.diagnostics import RULES
 
     parts = []
     unknown = [c for c in idle if not is_code_or_prefix(c)]
@@ -202,14 +202,14 @@ def _idle_words(idle: list[str]) -> str:
 
 
 def is_code_or_prefix(code: str) -> bool:
-    from .diagnostics import is_code_or_prefix as known
+    from jobspec_lsp.diagnostics import is_code_or_prefix as known
 
     return known(code)
 
 
 def enabled_prefix(code: str, enabled) -> bool:
     """A listed code or prefix counts when some code it covers is enabled."""
-    from .diagnostics import RULES
+    from jobspec_lsp.diagnostics import RULES
 
     return any(enabled(c) for c in RULES if c.startswith(code))
 

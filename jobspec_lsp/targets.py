@@ -27,10 +27,10 @@ import numbers
 from collections.abc import Iterator
 from typing import cast
 
-from . import examples, formats
-from .diagnostics import Diagnostic, Severity, define
-from .document import Document, Mapping, Node, Scalar, Sequence, to_python
-from .formats import ascii_int
+from jobspec_lsp import examples, formats
+from jobspec_lsp.diagnostics import Diagnostic, Severity, define
+from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence, to_python
+from jobspec_lsp.formats import ascii_int
 
 TARGETS = ("rfc", "flux-core", "flux-core-any", "fluxion")
 DEFAULT = "rfc"

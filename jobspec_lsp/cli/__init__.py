@@ -2,6 +2,6 @@
 over the pure core (``main``: check, fmt, rules, shape, lsp; ``convert``: convert
 and new; ``schema``: schema).  See docs/architecture.md."""
 
-from .main import lsp_main, main
+from jobspec_lsp.cli.main import lsp_main, main
 
 __all__ = ["main", "lsp_main"]

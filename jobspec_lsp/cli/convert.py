@@ -17,11 +17,11 @@ import os
 import sys
 from pathlib import Path
 
-from .. import convert
-from ..diagnostics import Diagnostic
-from ..document import parse, to_python
-from ..positions import LineIndex
-from ..sources import CannotRead, language_of, read_text, write_in_place
+from jobspec_lsp import convert
+from jobspec_lsp.diagnostics import Diagnostic
+from jobspec_lsp.document import parse, to_python
+from jobspec_lsp.positions import LineIndex
+from jobspec_lsp.sources import CannotRead, language_of, read_text, write_in_place
 
 NEW_HELP = "the V1 jobspec `flux submit` would build for these options"
 NEW_DESCRIPTION = (
@@ -170,7 +170,7 @@ def _convert_sbatch(args) -> int:
     """A Slurm script with `#flux:` directives: the script on stdout (or -o), what
     could not be carried and what the body still expects from Slurm on stderr.  Exit
     1 when sbatch itself would refuse a directive (that line is left as it is)."""
-    from .. import sbatch
+    from jobspec_lsp import sbatch
 
     if args.to is not None or args.format is not None:
         return _usage("--from sbatch writes a Flux batch script: no --to or --format")
@@ -220,12 +220,12 @@ def new_main(argv: list[str]) -> int:
     if argv[:1] == ["--from-batch"] or any(a.startswith("--from-batch=") for a in argv[:1]):
         return _from_batch(argv)
     if argv[:1] in (["-h"], ["--help"]):
-        from ..fluxcli import submit
+        from jobspec_lsp.fluxcli import submit
 
         print(submit.help_text(NEW_DESCRIPTION, NEW_EPILOG))
         return 0
-    from ..config import load
-    from ..fluxcli import model
+    from jobspec_lsp.config import load
+    from jobspec_lsp.fluxcli import model
 
     try:
         with model.using(load(Path.cwd()).flux_version):
@@ -287,8 +287,8 @@ def _from_batch(argv: list[str]) -> int:
         i += 1
     if fmt not in ("yaml", "json"):
         return _usage(f"--format {fmt!r}: yaml or json")
-    from ..config import load
-    from ..fluxcli import model
+    from jobspec_lsp.config import load
+    from jobspec_lsp.fluxcli import model
 
     version = version or load(Path(path).parent if path != "-" else Path.cwd()).flux_version
     why = model.version_problem(version) if version else None
@@ -299,7 +299,7 @@ def _from_batch(argv: list[str]) -> int:
 
 
 def _from_batch_read(path: str, fmt: str, extra: list[str]) -> int:
-    from .. import batch
+    from jobspec_lsp import batch
 
     try:
         _, text = read_text(None if path == "-" else Path(path))

@@ -13,11 +13,13 @@ import os
 import sys
 from pathlib import Path
 
-from .. import __version__, kinds
-from ..analysis import VERSION_RULES, check
-from ..diagnostics import RULES, Severity, is_code_or_prefix, read_codes, unknown_code
-from ..document import parse, parse_bytes
-from ..sources import (
+from jobspec_lsp import __version__, kinds
+from jobspec_lsp.analysis import VERSION_RULES, check
+from jobspec_lsp.cli import convert as convert_cli
+from jobspec_lsp.cli import schema as schema_cli
+from jobspec_lsp.diagnostics import RULES, Severity, is_code_or_prefix, read_codes, unknown_code
+from jobspec_lsp.document import parse, parse_bytes
+from jobspec_lsp.sources import (
     CannotRead,
     discover,
     language_of,
@@ -25,10 +27,8 @@ from ..sources import (
     read_text,
     write_in_place,
 )
-from ..targets import DEFAULT as DEFAULT_TARGET
-from ..targets import TARGETS
-from . import convert as convert_cli
-from . import schema as schema_cli
+from jobspec_lsp.targets import DEFAULT as DEFAULT_TARGET
+from jobspec_lsp.targets import TARGETS
 
 
 class UsageError(Exception):
@@ -103,7 +103,7 @@ _warned: set[str] = set()
 def _project(path):
     """The project configuration for a file (its folder's for stdin); its problems
     printed once each. Returns (config, whether it has problems)."""
-    from ..config import load
+    from jobspec_lsp.config import load
 
     cfg = load(path if path is not None else Path.cwd())
     for p in cfg.problems:
@@ -140,7 +140,7 @@ def _rediagnose(text: str, *, path, language, args, cfg, select, ignore):
 
 
 def _flux_versions() -> list[str]:
-    from ..fluxcli import model
+    from jobspec_lsp.fluxcli import model
 
     return sorted(model.versions(), key=model._version_key)
 
@@ -149,7 +149,7 @@ def _flux_version(text: str) -> str:
     """argparse type of --flux-version: a version in the option table."""
     import argparse
 
-    from ..fluxcli import model
+    from jobspec_lsp.fluxcli import model
 
     why = model.version_problem(text)
     if why:
@@ -158,7 +158,7 @@ def _flux_version(text: str) -> str:
 
 
 def cmd_check(args) -> int:
-    from ..fixes import apply_fixes
+    from jobspec_lsp.fixes import apply_fixes
 
     cli_select = _codes(args.select, "--select")
     cli_ignore = _codes(args.ignore, "--ignore") or []
@@ -311,7 +311,7 @@ def _sarif_results(path: str, doc, diags) -> list[dict]:
 
 def _sarif(results: list[dict]) -> dict:
     """A SARIF 2.1.0 log: one run, every rule described, the results."""
-    from ..docs_text import rule_url
+    from jobspec_lsp.docs_text import rule_url
 
     level = {Severity.ERROR: "error", Severity.WARNING: "warning"}
     rules = [
@@ -365,7 +365,7 @@ def cmd_rules(args) -> int:
             return 0
         if rule is None:
             raise UsageError(unknown_code(args.code))
-        from ..rulesdoc import SAFETY_WORDS
+        from jobspec_lsp.rulesdoc import SAFETY_WORDS
 
         print(f"{rule.code} {rule.name} ({rule.severity.label})\n\n{rule.summary}\n\n{rule.why}\n")
         print(f"Applies to: {', '.join(rule.kinds)}")
@@ -384,8 +384,8 @@ def _rule_line(rule) -> None:
 
 
 def cmd_shape(args) -> int:
-    from .. import shape as shapes
-    from ..document import to_python
+    from jobspec_lsp import shape as shapes
+    from jobspec_lsp.document import to_python
 
     if args.from_file is not None:
         if args.shape is not None:
@@ -440,8 +440,8 @@ def cmd_fmt(args) -> int:
     still formatted)."""
     import difflib
 
-    from ..format import FormatError, format_result, load_options
-    from ..positions import LineIndex
+    from jobspec_lsp.format import FormatError, format_result, load_options
+    from jobspec_lsp.positions import LineIndex
 
     status = 0
     changed = unchanged = unwritten = 0
@@ -711,7 +711,7 @@ def main(argv=None) -> int:
 
 def lsp_main(argv=None) -> int:
     """`jobspec-lsp` / `jobspec lsp`: the language server (its own argument parser)."""
-    from ..lsp.server import main as server_main
+    from jobspec_lsp.lsp.server import main as server_main
 
     return server_main(argv)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..kinds import flux_directives
+from jobspec_lsp.kinds import flux_directives
 
 USAGE = "usage: python -m jobspec_lsp.cli.precommit check-scripts [OPTIONS] FILE..."
 HEAD = 1 << 20  # the sentinel is searched in the first MiB, as a directory search does
@@ -36,7 +36,7 @@ def is_batch_script(path: str) -> bool:
 
 
 def check_scripts(argv: list[str]) -> int:
-    from .main import build_parser, main
+    from jobspec_lsp.cli.main import build_parser, main
 
     try:
         args = build_parser().parse_args(["check", *argv])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..schema_export import schema_text
+from jobspec_lsp.schema_export import schema_text
 
 
 def run(args: argparse.Namespace) -> int:

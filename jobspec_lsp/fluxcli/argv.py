@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .model import Command, Option
+from jobspec_lsp.fluxcli.model import Command, Option
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .argv import Word
+from jobspec_lsp.fluxcli.argv import Word
 
 TOOLS = ("run", "submit", "alloc", "batch", "bulksubmit")
 _START = re.compile(

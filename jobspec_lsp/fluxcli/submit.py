@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 
-from . import argv, model, values
+from jobspec_lsp.fluxcli import argv, model, values
 
 # options of `flux submit` that steer the submission, not the jobspec
 SUBMISSION_ONLY = frozenset(
@@ -104,7 +104,7 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
 
 
 def _read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    from ..formats import python_int
+    from jobspec_lsp.formats import python_int
 
     cmd = command()
     reading = argv.read(cmd, [argv.Word(w, 0, len(w)) for w in words])
@@ -201,7 +201,7 @@ def _copies(reading, ns, notes: list[str]):
     with ``{cc}`` in its command and options replaced by the id (and, with --cc,
     FLUX_JOB_CC=id in its environment). `jobspec new` writes the first copy, as
     `flux submit --dry-run` prints it; returns the formatter, or None."""
-    from ..formats import FormatError, parse_idset
+    from jobspec_lsp.formats import FormatError, parse_idset
 
     given = {g.option.long: g.value for g in reading.given if g.option.long in ("cc", "bcc")}
     if not given:

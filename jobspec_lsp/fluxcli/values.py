@@ -24,10 +24,10 @@ import threading
 import time
 from urllib.parse import parse_qs
 
-from .. import formats
-from .argv import Given
-from .argv import brief as _brief
-from .model import Option
+from jobspec_lsp import formats
+from jobspec_lsp.fluxcli.argv import Given
+from jobspec_lsp.fluxcli.argv import brief as _brief
+from jobspec_lsp.fluxcli.model import Option
 
 
 class Refused(ValueError):
@@ -152,7 +152,7 @@ def _value_problem(opt: Option, value: str) -> str | None:
     if name in ("queue", "bank") and not value:  # an empty --job-name: Flux takes it
         return f"--{name} needs a non-empty value"
     if name == "resources-shape":
-        from .. import shape
+        from jobspec_lsp import shape
 
         try:
             shape.expand(value)
@@ -496,7 +496,7 @@ def parse_requires(expr: str) -> dict:
 
 @functools.lru_cache(maxsize=1024)
 def _parse_requires(expr: str) -> dict:
-    from .. import constraint
+    from jobspec_lsp import constraint
 
     try:
         return constraint.parse(expr)

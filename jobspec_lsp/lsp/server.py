@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument, Workspace
 
-from .. import (
+from jobspec_lsp import (
     __version__,
     analysis,
     batch,
@@ -33,15 +33,15 @@ from .. import (
     navigation,
     targets,
 )
-from ..diagnostics import Diagnostic
-from ..directives import has_sentinel
-from ..document import Document
-from ..edits import minimal as minimal_edits
-from ..fluxcli import model
-from ..positions import LineIndex
-from ..sources import language_of
-from .scheduling import Debouncer, OneAtATime
-from .settings import Settings
+from jobspec_lsp.diagnostics import Diagnostic
+from jobspec_lsp.directives import has_sentinel
+from jobspec_lsp.document import Document
+from jobspec_lsp.edits import minimal as minimal_edits
+from jobspec_lsp.fluxcli import model
+from jobspec_lsp.lsp.scheduling import Debouncer, OneAtATime
+from jobspec_lsp.lsp.settings import Settings
+from jobspec_lsp.positions import LineIndex
+from jobspec_lsp.sources import language_of
 
 log = logging.getLogger("jobspec_lsp")
 
@@ -308,12 +308,12 @@ class JobspecServer(LanguageServer):
         )
 
     def docs_href(self, code: str) -> str | None:
-        from ..docs_text import rule_url
+        from jobspec_lsp.docs_text import rule_url
 
         return rule_url(code, self.settings.docs_url)
 
     def to_lsp(self, doc: Document, d: Diagnostic, uri: str | None = None) -> T.Diagnostic:
-        from ..diagnostics import RULES
+        from jobspec_lsp.diagnostics import RULES
 
         href = self.docs_href(d.code)
         related = None
@@ -653,7 +653,7 @@ async def on_hover(ls: JobspecServer, params: T.HoverParams):
 
 # ---------------------------------------------------------------------- formatting
 def _format_edits(ls: JobspecServer, uri: str):
-    from .. import format as formatter
+    from jobspec_lsp import format as formatter
 
     a = ls.analyse(uri)
     if a is None or not a.kind.offers("format"):  # a batch script is not ours to lay out
@@ -730,7 +730,7 @@ def _wants(only, kind: str) -> bool:
 def _fix_all_action(ls: JobspecServer, uri: str, a: Analysis):
     """`source.fixAll.jobspec`: every safe fix at once, as `jobspec check --fix` applies
     them (None when there is none)."""
-    from ..fixes import apply_fixes
+    from jobspec_lsp.fixes import apply_fixes
 
     kind, options = a.kind, ls.options(uri)
 
@@ -832,7 +832,7 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
 def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
     """ "Convert to jobspec V1" / "Convert to canonical jobspec" over the whole document
     (minimal edits, comments kept); a blocked conversion is shown disabled, with why."""
-    from .. import convert
+    from jobspec_lsp import convert
 
     lang = a.kind.language
     v1 = analysis.uses_v1(a.doc)
@@ -1051,7 +1051,7 @@ def main(argv=None) -> int:
     # requests meanwhile without waiting several intervals (benchmarks/bench_concurrency.py)
     sys.setswitchinterval(0.001)
     if args.tcp:
-        from . import tcp
+        from jobspec_lsp.lsp import tcp
 
         argv_out = [sys.executable, "-m", "jobspec_lsp", "lsp", "--log-level", args.log_level]
         tcp.serve(host or "127.0.0.1", int(port), argv_out)

@@ -7,5 +7,15 @@ what blocks a conversion (reported by `jobspec convert` only), JS9xx
 YAML level (defined in ``jobspec_lsp.document``).
 """
 
-from .. import targets  # noqa: F401 - JS0xx, the --target rejections
-from . import attributes, constraints, convert, counts, dependencies, files, structure, tasks, v1  # noqa: F401
+from jobspec_lsp import targets  # noqa: F401 - JS0xx, the --target rejections
+from jobspec_lsp.rules import (  # noqa: F401
+    attributes,
+    constraints,
+    convert,
+    counts,
+    dependencies,
+    files,
+    structure,
+    tasks,
+    v1,
+)

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import math
 
-from .. import examples, formats, vocabulary
-from ..diagnostics import Severity, define
-from ..document import Mapping, Scalar
-from . import constraints, dependencies, files  # the JS5xx families hang off system
-from .base import Context, check_keys, describe, did_you_mean, is_number, is_str, suggest
+from jobspec_lsp import examples, formats, vocabulary
+from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.document import Mapping, Scalar
+from jobspec_lsp.rules import constraints, dependencies, files  # the JS5xx families hang off system
+from jobspec_lsp.rules.base import (
+    Context,
+    check_keys,
+    describe,
+    did_you_mean,
+    is_number,
+    is_str,
+    suggest,
+)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 

@@ -6,8 +6,8 @@ import difflib
 import math
 from dataclasses import dataclass, field
 
-from ..diagnostics import RULES, Diagnostic, Severity
-from ..document import Document, Mapping, Node, Scalar, Sequence, type_name
+from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
+from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence, type_name
 
 
 @dataclass

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import examples
-from ..diagnostics import Severity, define
+from jobspec_lsp import examples
+from jobspec_lsp.diagnostics import Severity, define
 
 E, W = Severity.ERROR, Severity.WARNING
 

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from .. import formats
-from ..diagnostics import Severity, define
-from ..document import Mapping, Scalar
-from .base import Context, anchor_for_missing, check_keys, describe, is_int, range_in_string, shown
+from jobspec_lsp import formats
+from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.document import Mapping, Scalar
+from jobspec_lsp.rules.base import (
+    Context,
+    anchor_for_missing,
+    check_keys,
+    describe,
+    is_int,
+    range_in_string,
+    shown,
+)
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from .. import examples
-from ..diagnostics import Severity, define
-from ..document import Mapping, Sequence
-from ..formats import python_float
-from .base import Context, anchor_for_missing, describe, did_you_mean, is_str, suggest
+from jobspec_lsp import examples
+from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.document import Mapping, Sequence
+from jobspec_lsp.formats import python_float
+from jobspec_lsp.rules.base import (
+    Context,
+    anchor_for_missing,
+    describe,
+    did_you_mean,
+    is_str,
+    suggest,
+)
 
 E, W = Severity.ERROR, Severity.WARNING
 

@@ -5,10 +5,18 @@ from __future__ import annotations
 import base64
 import binascii
 
-from .. import examples, vocabulary
-from ..diagnostics import Severity, define
-from ..document import Mapping, Scalar, Sequence
-from .base import Context, anchor_for_missing, describe, did_you_mean, is_int, is_str, suggest
+from jobspec_lsp import examples, vocabulary
+from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.document import Mapping, Scalar, Sequence
+from jobspec_lsp.rules.base import (
+    Context,
+    anchor_for_missing,
+    describe,
+    did_you_mean,
+    is_int,
+    is_str,
+    suggest,
+)
 
 E, W = Severity.ERROR, Severity.WARNING
 

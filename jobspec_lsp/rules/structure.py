@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .. import examples, vocabulary
-from ..diagnostics import Severity, define
-from ..document import Mapping, Scalar, Sequence
-from .base import (
+from jobspec_lsp import examples, vocabulary
+from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.document import Mapping, Scalar, Sequence
+from jobspec_lsp.rules.base import (
     Context,
     Vertex,
     anchor_for_missing,
@@ -246,7 +246,7 @@ def check(ctx: Context) -> None:
 
 
 def _int_fix(node):
-    from ..formats import ascii_int
+    from jobspec_lsp.formats import ascii_int
 
     if isinstance(node, Scalar) and isinstance(node.value, str):
         n = ascii_int(node.value.strip())
@@ -257,7 +257,7 @@ def _int_fix(node):
 
 def _shape_data(text: str):
     """The expansion of a shape string, for a quick-fix; None when it is no valid shape."""
-    from .. import shape
+    from jobspec_lsp import shape
 
     try:
         resources = shape.expand(text)

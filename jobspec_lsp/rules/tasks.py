@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .. import examples, vocabulary
-from ..diagnostics import Severity, define
-from ..document import Mapping, Scalar, Sequence
-from .base import (
+from jobspec_lsp import examples, vocabulary
+from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.document import Mapping, Scalar, Sequence
+from jobspec_lsp.rules.base import (
     Context,
     Suggester,
     anchor_for_missing,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import vocabulary
-from ..diagnostics import Severity, define
-from ..document import Mapping, Node, Scalar
-from ..formats import ascii_int
-from .attributes import SYSTEM_KEYS
-from .base import Context, Vertex, anchor_for_missing, describe, is_str
+from jobspec_lsp import vocabulary
+from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.document import Mapping, Node, Scalar
+from jobspec_lsp.formats import ascii_int
+from jobspec_lsp.rules.attributes import SYSTEM_KEYS
+from jobspec_lsp.rules.base import Context, Vertex, anchor_for_missing, describe, is_str
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
