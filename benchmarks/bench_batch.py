@@ -12,8 +12,8 @@ from __future__ import annotations
 import shlex
 import time
 
-from jobspec_lsp import batch, directives, sbatch
 from jobspec_lsp.fluxcli import values
+from jobspec_lsp.script import batch, directives, sbatch
 
 DIRECTIVES = [
     "-N2 -n8 -c2",

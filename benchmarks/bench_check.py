@@ -4,7 +4,7 @@
 
 Prints, for the RFC examples (each ~0.5 KB), a ~3 KB jobspec and a generated
 ~300 KB jobspec: the best-of-N wall time of the full analysis
-(`jobspec_lsp.analysis.check`: parse + every rule), of the parse alone, and
+(`jobspec_lsp.rules.analysis.check`: parse + every rule), of the parse alone, and
 of PyYAML's libyaml composer (`yaml.compose` with CSafeLoader, the reference
 Flux itself uses) on the same text, and the ratio analysis / compose.
 Machines here are noisy: read the ratios, not the absolute times.  Nothing
@@ -25,8 +25,8 @@ sys.path.insert(0, str(HERE))
 
 from generate import generate  # noqa: E402
 
-from jobspec_lsp.analysis import check  # noqa: E402
-from jobspec_lsp.document import parse  # noqa: E402
+from jobspec_lsp.jobspec.document import parse  # noqa: E402
+from jobspec_lsp.rules.analysis import check  # noqa: E402
 
 
 def best(fn, repeat):

@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 from bench_lsp import Client  # noqa: E402
 from generate import generate  # noqa: E402
 
-from jobspec_lsp import examples  # noqa: E402
+from jobspec_lsp.jobspec import examples  # noqa: E402
 
 SMALL = examples.jobspec(version=1, system="    duration: 60\n")
 

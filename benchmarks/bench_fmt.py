@@ -64,7 +64,7 @@ def main(argv=None):
     import yaml
     from generate import generate
 
-    from jobspec_lsp.format import format_text
+    from jobspec_lsp.fmt.format import format_text
 
     big_text = generate(300_000)
     with tempfile.TemporaryDirectory() as tmp:

@@ -19,9 +19,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from jobspec_lsp import targets
 from jobspec_lsp.diagnostics import CodeList, read_codes, unknown_code
 from jobspec_lsp.fluxcli import model
+from jobspec_lsp.rules import targets
 
 # every key, its expected type in words, and what it does (docs/configuration.md)
 KEYS: dict[str, tuple[str, str]] = {

@@ -117,7 +117,10 @@ def brief_message(message: str) -> str:
 # Every module that defines rules. Rules register when their module is imported; the
 # registry imports these on its first read, so whoever reads it sees every rule (a test
 # walks the package for `define(` calls and holds this list to them).
-RULE_MODULES = ("document", "targets", "rules", "suppress", "directives", "batch", "sbatch")
+RULE_MODULES = (
+    "jobspec.document", "rules", "rules.targets", "rules.suppress", "script.directives",
+    "script.batch", "script.sbatch",
+)  # fmt: skip
 
 
 class Registry(Mapping[str, Rule]):

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.document import Document, parse
-from jobspec_lsp.positions import LineIndex
-from jobspec_lsp.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
+from jobspec_lsp.jobspec.document import Document, parse
+from jobspec_lsp.text.positions import LineIndex
+from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
 
 KINDS = (
     "jobspec-yaml",
@@ -97,7 +97,7 @@ class JobspecKind(Kind):
         return parse(text, self.language)
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
-        from jobspec_lsp import analysis
+        from jobspec_lsp.rules import analysis
 
         return analysis.check(
             doc,
@@ -108,7 +108,7 @@ class JobspecKind(Kind):
         )
 
     def hover(self, doc: Document, offset: int, options: Options):
-        from jobspec_lsp import hover
+        from jobspec_lsp.features import hover
 
         if doc.root is None:
             return None
@@ -116,7 +116,7 @@ class JobspecKind(Kind):
         return None if h is None else (h.markdown, h.start, h.end)
 
     def complete(self, text: str, offset: int, options: Options):
-        from jobspec_lsp import completion
+        from jobspec_lsp.features import completion
 
         return completion.complete_at(text, offset, self.language)
 
@@ -128,22 +128,22 @@ class ScriptKind(Kind):
     options of the chosen Flux version."""
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
-        from jobspec_lsp.batch import check_script
         from jobspec_lsp.fluxcli import model
+        from jobspec_lsp.script.batch import check_script
 
         with model.using(options.flux_version):
             return check_script(doc.text, options.select, options.ignore)
 
     def hover(self, doc: Document, offset: int, options: Options):
-        from jobspec_lsp.batch import hover_at
         from jobspec_lsp.fluxcli import model
+        from jobspec_lsp.script.batch import hover_at
 
         with model.using(options.flux_version):
             return hover_at(doc.text, offset)
 
     def complete(self, text: str, offset: int, options: Options):
-        from jobspec_lsp.batch import complete_at
         from jobspec_lsp.fluxcli import model
+        from jobspec_lsp.script.batch import complete_at
 
         with model.using(options.flux_version):
             return complete_at(text, offset, options.queues)
@@ -228,8 +228,8 @@ def _named_jobspec(name: str | None, globs) -> bool:
 
 def script_kind(text: str) -> Kind | None:
     """The kind of script ``text`` is by its directives (None: it has none)."""
-    from jobspec_lsp.directives import has_sentinel
-    from jobspec_lsp.sbatch import has_directives
+    from jobspec_lsp.script.directives import has_sentinel
+    from jobspec_lsp.script.sbatch import has_directives
 
     head = text[:SCAN]
     if has_sentinel(head):
@@ -247,7 +247,7 @@ def flux_directives(name: str | None, text: str) -> bool:
     """Whether a file is a Flux batch script by its directives alone (a sentinel, or a
     look-alike of one), whatever its first line: what a directory search and the
     pre-commit hook take as a script to check."""
-    from jobspec_lsp.directives import has_sentinel
+    from jobspec_lsp.script.directives import has_sentinel
 
     return not _named_jobspec(name, JOBSPEC_GLOBS) and has_sentinel(text[:SCAN])
 

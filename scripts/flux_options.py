@@ -5,7 +5,7 @@ parsers of `flux run`, `submit`, `batch`, `alloc` and `bulksubmit` exactly as th
 commands do, Flux's CLI plugins' options added, and records for each option its
 names, argparse action, nargs, metavar, choices, default and whether its help is
 hidden. Nothing here is typed by hand; the project's words about each option are
-in jobspec_lsp/batch.py. The real-Flux tier runs this and fails when the committed
+in jobspec_lsp/script/batch.py. The real-Flux tier runs this and fails when the committed
 file differs (tests/flux/test_flux_options.py).
 """
 

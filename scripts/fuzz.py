@@ -42,12 +42,15 @@ sys.path.insert(0, str(REPO / "tests"))
 
 import fuzzgen  # noqa: E402
 
-from jobspec_lsp import analysis, completion, convert, fixes, hover, navigation, shape  # noqa: E402
-from jobspec_lsp import format as fmt  # noqa: E402
-from jobspec_lsp import layout as lay  # noqa: E402
-from jobspec_lsp.document import parse, to_python  # noqa: E402
-from jobspec_lsp.edits import apply  # noqa: E402
-from jobspec_lsp.targets import TARGETS  # noqa: E402
+from jobspec_lsp import convert  # noqa: E402
+from jobspec_lsp.features import completion, fixes, hover, navigation  # noqa: E402
+from jobspec_lsp.fmt import format as fmt  # noqa: E402
+from jobspec_lsp.fmt import layout as lay  # noqa: E402
+from jobspec_lsp.jobspec.document import parse, to_python  # noqa: E402
+from jobspec_lsp.notations import shape  # noqa: E402
+from jobspec_lsp.rules import analysis  # noqa: E402
+from jobspec_lsp.rules.targets import TARGETS  # noqa: E402
+from jobspec_lsp.text.edits import apply  # noqa: E402
 
 SLOW = 1.0
 SNIPPETS = [

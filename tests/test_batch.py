@@ -9,7 +9,7 @@ import pytest
 from batch_cases import RFC36
 from helpers import run_cli
 
-from jobspec_lsp import batch, directives
+from jobspec_lsp.script import batch, directives
 
 
 @pytest.mark.parametrize("text,words", RFC36)

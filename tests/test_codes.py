@@ -61,7 +61,7 @@ def test_the_registry_holds_every_defined_code_in_a_fresh_interpreter():
 
 def test_every_module_that_defines_rules_is_one_the_registry_imports():
     modules = {Path(m).with_suffix("").as_posix() for m in defined_codes().values()}
-    listed = {f"jobspec_lsp/{m}" for m in RULE_MODULES}
+    listed = {"jobspec_lsp/" + m.replace(".", "/") for m in RULE_MODULES}
     # a module of the rules package is imported by the package itself
     assert {m for m in modules if not m.startswith("jobspec_lsp/rules/")} <= listed
     assert "jobspec_lsp/rules" in listed
@@ -236,8 +236,9 @@ def test_each_rule_is_one_declaration_with_its_fix_kinds_and_rfc():
     """What the CLI, the server and the docs know of a rule comes from its declaration:
     a fix names a strategy that exists, kinds are document kinds the detector gives,
     and the script rules are exactly those of the script modules."""
-    from jobspec_lsp import fixes, kinds
+    from jobspec_lsp import kinds
     from jobspec_lsp.diagnostics import ALL_KINDS, RULES
+    from jobspec_lsp.features import fixes
 
     assert set(ALL_KINDS) <= set(kinds.KINDS)
     for code, rule in RULES.items():

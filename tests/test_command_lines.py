@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from helpers import run_cli
 
-from jobspec_lsp import batch, fixes
-from jobspec_lsp.document import Document
+from jobspec_lsp.features import fixes
 from jobspec_lsp.fluxcli import shell
-from jobspec_lsp.positions import LineIndex
+from jobspec_lsp.jobspec.document import Document
+from jobspec_lsp.script import batch
+from jobspec_lsp.text.positions import LineIndex
 
 
 def findings(text: str):

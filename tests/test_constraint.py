@@ -2,8 +2,8 @@
 
 import pytest
 
-from jobspec_lsp import constraint
-from jobspec_lsp.constraint import ConstraintError, normalize, parse
+from jobspec_lsp.notations import constraint
+from jobspec_lsp.notations.constraint import ConstraintError, normalize, parse
 
 P = lambda *names: {"properties": list(names)}
 

@@ -12,10 +12,10 @@ import yaml
 from helpers import REPO, own_rfc_file, rfc_files, rfc_id, run_cli
 
 from jobspec_lsp import convert
-from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import RULES, Severity
-from jobspec_lsp.document import parse, to_python
 from jobspec_lsp.fluxcli import values
+from jobspec_lsp.jobspec.document import parse, to_python
+from jobspec_lsp.rules.analysis import check
 
 DATA = REPO / "tests" / "data" / "convert"
 

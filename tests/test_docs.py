@@ -4,14 +4,14 @@ import re
 
 from helpers import REPO
 
-from jobspec_lsp import rulesdoc
 from jobspec_lsp.diagnostics import RULES
+from jobspec_lsp.rules import rulesdoc
 
 
 def test_rules_md_is_generated_from_the_rule_definitions():
     on_disk = (REPO / "docs" / "rules.md").read_text()
     assert on_disk == rulesdoc.render(), (
-        "docs/rules.md is stale: run `python -m jobspec_lsp.rulesdoc > docs/rules.md`"
+        "docs/rules.md is stale: run `python -m jobspec_lsp.rules.rulesdoc > docs/rules.md`"
     )
 
 

@@ -4,9 +4,9 @@ import datetime
 
 import pytest
 
-from jobspec_lsp.analysis import check
-from jobspec_lsp.document import Mapping, Scalar, Sequence, parse, parse_bytes, to_python
-from jobspec_lsp.positions import LineIndex
+from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence, parse, parse_bytes, to_python
+from jobspec_lsp.rules.analysis import check
+from jobspec_lsp.text.positions import LineIndex
 
 
 def codes(doc):
@@ -275,7 +275,7 @@ def test_every_lsp_position_encoding(encoding, col):
 
 def test_positions_count_lsp_line_breaks_only():
     """\\n, \\r\\n and a lone \\r end lines (LSP's breaks); U+2028 does not."""
-    from jobspec_lsp.analysis import check
+    from jobspec_lsp.rules.analysis import check
 
     text = "version: 1\rresources: []\r\ntasks: []\rattributes: {}\r"
     doc = parse(text)
@@ -300,7 +300,7 @@ def test_json_strings_are_decoded_as_json_decodes_them():
 
 
 def test_a_document_above_the_limit_gets_one_diagnostic_and_is_not_parsed():
-    from jobspec_lsp.document import MAX_CHARS
+    from jobspec_lsp.jobspec.document import MAX_CHARS
 
     text = "version: 1\n" + "#" * MAX_CHARS + "\n"
     doc = parse(text)

@@ -7,8 +7,8 @@ from helpers import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobspec_lsp import completion, hover, navigation
-from jobspec_lsp.document import parse
+from jobspec_lsp.features import completion, hover, navigation
+from jobspec_lsp.jobspec.document import parse
 
 EXAMPLES = [p.read_text() for p in sorted((REPO / "examples").glob("*.yaml"))]
 
@@ -119,7 +119,7 @@ def test_slot_hover_counts_per_slot_with_units_and_varying_counts():
     ],
 )
 def test_completion_works_while_another_line_is_broken(marked, expected):
-    from jobspec_lsp import completion
+    from jobspec_lsp.features import completion
 
     offset = marked.index("|")
     text = marked.replace("|", "")

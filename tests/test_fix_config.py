@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from helpers import REPO, run_cli
 
-from jobspec_lsp import config, fixes, suppress
-from jobspec_lsp.analysis import check
+from jobspec_lsp import config
 from jobspec_lsp.diagnostics import RULES
-from jobspec_lsp.document import parse
+from jobspec_lsp.features import fixes
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.rules import suppress
+from jobspec_lsp.rules.analysis import check
 
 BROKEN = """# a broken jobspec
 version: 1
@@ -232,7 +234,7 @@ def test_suppressing_a_code_the_configuration_ignores_is_not_called_unused():
 
 
 def test_suppression_in_a_batch_script():
-    from jobspec_lsp import batch
+    from jobspec_lsp.script import batch
 
     text = "#!/bin/sh\n#flux: -N2 --jobname=x  # jobspec: ignore[JS570]\n"
     assert [d.code for d in batch.check_script(text)] == []

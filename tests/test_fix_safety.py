@@ -5,7 +5,7 @@ loader, or JSON), or for a batch script the directive words `flux batch` reads, 
 jobspec it builds, and the script as its shell parses it (bash's own reprint of it,
 which drops comments and keeps strings and here-documents).
 
-A safe fix is one of two kinds (jobspec_lsp/fixes.py, docs/configuration.md):
+A safe fix is one of two kinds (jobspec_lsp/features/fixes.py, docs/configuration.md):
 cosmetic ones (``fixes.COSMETIC``) must leave that data exactly as it was; repairs
 (``fixes.REPAIRS``) fix an error-severity finding and may change only the value that
 finding is about, to the value ``DECLARED`` below says -- written here from what each
@@ -35,13 +35,15 @@ from batch_cases import RFC36
 from fuzzgen import generate
 from helpers import REPO, SHARED
 
-from jobspec_lsp import batch, directives, fixes, shape
-from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import RULES, Severity
-from jobspec_lsp.document import Document, Mapping, Sequence, parse
+from jobspec_lsp.features import fixes
+from jobspec_lsp.jobspec.document import Document, Mapping, Sequence, parse
 from jobspec_lsp.kinds import detect
-from jobspec_lsp.positions import LineIndex
-from jobspec_lsp.targets import TARGETS
+from jobspec_lsp.notations import shape
+from jobspec_lsp.rules.analysis import check
+from jobspec_lsp.rules.targets import TARGETS
+from jobspec_lsp.script import batch, directives
+from jobspec_lsp.text.positions import LineIndex
 
 FUZZ_SEEDS = range(300)
 

@@ -3,10 +3,10 @@ diagnostic it fixes, keeps the document parseable, and adds no new error."""
 
 import pytest
 
-from jobspec_lsp import fixes
-from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import RULES, Severity
-from jobspec_lsp.document import parse
+from jobspec_lsp.features import fixes
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.rules.analysis import check
 
 
 def apply(text, edits):

@@ -8,9 +8,10 @@ import copy
 import pytest
 from helpers import run_cli
 
-from jobspec_lsp import batch, config
+from jobspec_lsp import config
 from jobspec_lsp.fluxcli import model, submit
 from jobspec_lsp.lsp.settings import Settings
+from jobspec_lsp.script import batch
 
 REAL = model.default_version()
 SCRIPT = "#!/bin/sh\n#flux: -N1 --exclusive\nhostname\n"

@@ -8,8 +8,8 @@ import datetime as dt
 
 import pytest
 
-from jobspec_lsp import batch
 from jobspec_lsp.fluxcli import build, values
+from jobspec_lsp.script import batch
 
 
 def _local(y, mo, d, h=0, mi=0, s=0) -> float:

@@ -14,10 +14,10 @@ from helpers import CORPUS, REPO, RFC_DATA, rfc_files, run_cli
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import jobspec_lsp.format as fmt
-from jobspec_lsp import layout
-from jobspec_lsp.document import parse, to_python
-from jobspec_lsp.format import FormatError, FormatOptions, format_text, load_options
+import jobspec_lsp.fmt.format as fmt
+from jobspec_lsp.fmt import layout
+from jobspec_lsp.fmt.format import FormatError, FormatOptions, format_text, load_options
+from jobspec_lsp.jobspec.document import parse, to_python
 
 DATA = REPO / "tests" / "data" / "format"
 FIXTURES = sorted(DATA.glob("*.in.*"))

@@ -1,4 +1,4 @@
-"""idset, range, hostlist and FSD parsing (jobspec_lsp/formats.py, grammars/*.lark)."""
+"""idset, range, hostlist and FSD parsing (jobspec_lsp/notations/formats.py, grammars/*.lark)."""
 
 import math
 import subprocess
@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from jobspec_lsp import formats
-from jobspec_lsp.formats import FormatError
+from jobspec_lsp.notations import formats
+from jobspec_lsp.notations.formats import FormatError
 
 try:
     from hypothesis import given, settings
@@ -424,7 +424,7 @@ def test_long_valid_inputs():
 
 def test_import_is_cheap_and_builds_no_parser():
     code = (
-        "import sys, jobspec_lsp.formats as f\n"
+        "import sys, jobspec_lsp.notations.formats as f\n"
         "assert 'lark' not in sys.modules, 'lark imported'\n"
         "assert f.parser.cache_info().currsize == 0\n"
     )

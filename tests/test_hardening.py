@@ -7,9 +7,12 @@ import json
 import pytest
 from helpers import run_cli
 
-from jobspec_lsp import analysis, convert, hover, shape
-from jobspec_lsp.document import parse
-from jobspec_lsp.positions import LineIndex
+from jobspec_lsp import convert
+from jobspec_lsp.features import hover
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.notations import shape
+from jobspec_lsp.rules import analysis
+from jobspec_lsp.text.positions import LineIndex
 
 V1 = """version: 1
 resources:

@@ -6,8 +6,8 @@ import json
 import pytest
 from helpers import run_cli
 
-from jobspec_lsp.analysis import check
-from jobspec_lsp.document import parse
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.rules.analysis import check
 
 # (text, the exact text the range covers, words the message holds)
 CASES = [

@@ -3,8 +3,8 @@ in the text (‸) and expected spans written inline."""
 
 import pytest
 
-from jobspec_lsp import navigation
-from jobspec_lsp.document import parse
+from jobspec_lsp.features import navigation
+from jobspec_lsp.jobspec.document import parse
 
 CURSOR = "‸"
 

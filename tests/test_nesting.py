@@ -7,8 +7,8 @@ import yaml
 from yaml.error import Mark
 from yaml.scanner import ScannerError
 
-from jobspec_lsp import document
-from jobspec_lsp.document import MAX_DEPTH, parse
+from jobspec_lsp.jobspec import document
+from jobspec_lsp.jobspec.document import MAX_DEPTH, parse
 
 OURS = f"nesting deeper than {MAX_DEPTH} levels is not analysed"
 

@@ -13,7 +13,7 @@ import yaml
 from helpers import REPO
 
 from jobspec_lsp.cli import precommit
-from jobspec_lsp.sources import SCRIPT_SUFFIXES
+from jobspec_lsp.text.sources import SCRIPT_SUFFIXES
 
 MESSY = """version: 1
 tasks:

@@ -9,9 +9,12 @@ import stat
 import pytest
 from helpers import run_cli
 
-from jobspec_lsp import analysis, batch, constraint, directives, fixes, formats, hover
 from jobspec_lsp.diagnostics import Severity
+from jobspec_lsp.features import fixes, hover
 from jobspec_lsp.fluxcli import model
+from jobspec_lsp.notations import constraint, formats
+from jobspec_lsp.rules import analysis
+from jobspec_lsp.script import batch, directives
 
 SH = "#!/bin/sh\n"
 
@@ -331,8 +334,8 @@ def test_fmt_touches_only_jobspec_files(tmp_path):
 def test_check_fix_on_4000_slurm_variables_analyses_a_few_times():
     """slurm-variable-fixes-linear: the document was re-analysed per fix (13 s)."""
     text = "#!/bin/bash\n#flux: -n1\n" + "echo $SLURM_JOB_ID\n" * 4000
-    from jobspec_lsp.document import Document
-    from jobspec_lsp.positions import LineIndex
+    from jobspec_lsp.jobspec.document import Document
+    from jobspec_lsp.text.positions import LineIndex
 
     calls = []
 
@@ -350,7 +353,7 @@ def test_new_from_batch_builds_one_line_index(monkeypatch, tmp_path, capsys):
     per diagnostic (10,000 options took 45 s)."""
     import importlib
 
-    from jobspec_lsp import positions
+    from jobspec_lsp.text import positions
 
     cli = importlib.import_module("jobspec_lsp.cli.main")
 
@@ -372,7 +375,7 @@ def test_new_from_batch_builds_one_line_index(monkeypatch, tmp_path, capsys):
 def test_slurm_variables_handed_to_another_shell_are_still_found():
     """The other side of slurm-variable-fixes-respect-shell-quoting: text in quotes that
     another shell runs (sh -c '...', bash <<'EOF') expands there, empty under Flux."""
-    from jobspec_lsp import sbatch
+    from jobspec_lsp.script import sbatch
 
     text = (
         "#!/bin/bash\n#flux: -n1\n"
@@ -407,7 +410,7 @@ def test_a_setattr_value_nested_beyond_json_s_limit():
 def test_slurm_numbers_are_ascii_and_bounded(block):
     """Beyond the cases (the numbers class, Slurm side): `--begin=now+<5,000 digits>` was
     a traceback; a Unicode digit, which Slurm (C) does not read, was taken as a count."""
-    from jobspec_lsp import sbatch
+    from jobspec_lsp.script import sbatch
 
     conv = sbatch.convert_script("#!/bin/bash\n" + block + "\nhostname\n")
     assert "#SBATCH" in conv.text  # not carried, and said so

@@ -8,10 +8,10 @@ warning at all).  A rule added without an entry here fails the suite.
 
 import pytest
 
-from jobspec_lsp import batch, convert, rules, sbatch, suppress  # noqa: F401 - registers the rule families
-from jobspec_lsp.analysis import check
+from jobspec_lsp import convert
 from jobspec_lsp.diagnostics import RULES, Severity
-from jobspec_lsp.document import parse, parse_bytes
+from jobspec_lsp.jobspec.document import parse, parse_bytes
+from jobspec_lsp.rules.analysis import check
 
 # code -> the exact source text the diagnostic covers in the bad example
 # (first occurrence, or (text, n) for the n-th, 0-based).
@@ -180,7 +180,7 @@ def _doc(rule, text, bad):
 
 def _run(rule, text, bad=True):
     if rule.for_scripts:  # RFC 36 directives: a batch script, not YAML
-        from jobspec_lsp import batch
+        from jobspec_lsp.script import batch
 
         return parse(""), batch.check_script(text), text
     doc = _doc(rule, text, bad)

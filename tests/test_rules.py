@@ -4,10 +4,10 @@ fix data, V1 selection, no double reports, the RFC corpus."""
 import pytest
 from helpers import rfc_files, rfc_id
 
-from jobspec_lsp.analysis import check, uses_v1
 from jobspec_lsp.diagnostics import Severity
-from jobspec_lsp.document import parse
-from jobspec_lsp.fixes import fixes_for
+from jobspec_lsp.features.fixes import fixes_for
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.rules.analysis import check, uses_v1
 
 BASE = """version: 999
 resources:

@@ -11,8 +11,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from sbatch_cases import CASES
 
-from jobspec_lsp import batch, directives, fixes, sbatch
-from jobspec_lsp.document import parse
+from jobspec_lsp.features import fixes
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.script import batch, directives, sbatch
 
 
 def script(block: str, body: str = "flux run hostname\n") -> str:

@@ -8,9 +8,9 @@ from helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobspec_lsp import formats, shape
-from jobspec_lsp.analysis import check
-from jobspec_lsp.shape import ShapeError, collapse, expand, shape_of
+from jobspec_lsp.notations import formats, shape
+from jobspec_lsp.notations.shape import ShapeError, collapse, expand, shape_of
+from jobspec_lsp.rules.analysis import check
 
 
 def y(text):

@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from jobspec_lsp import completion, hover, schema_export, vocabulary
-from jobspec_lsp import format as fmt
-from jobspec_lsp.analysis import check
-from jobspec_lsp.document import parse
+from jobspec_lsp.features import completion, hover
+from jobspec_lsp.fmt import format as fmt
+from jobspec_lsp.jobspec import schema_export, vocabulary
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.rules.analysis import check
 
 BASE = """version: {version}
 resources:

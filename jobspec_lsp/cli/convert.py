@@ -19,9 +19,9 @@ from pathlib import Path
 
 from jobspec_lsp import convert
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.document import parse, to_python
-from jobspec_lsp.positions import LineIndex
-from jobspec_lsp.sources import CannotRead, language_of, read_text, write_in_place
+from jobspec_lsp.jobspec.document import parse, to_python
+from jobspec_lsp.text.positions import LineIndex
+from jobspec_lsp.text.sources import CannotRead, language_of, read_text, write_in_place
 
 NEW_HELP = "the V1 jobspec `flux submit` would build for these options"
 NEW_DESCRIPTION = (
@@ -170,7 +170,7 @@ def _convert_sbatch(args) -> int:
     """A Slurm script with `#flux:` directives: the script on stdout (or -o), what
     could not be carried and what the body still expects from Slurm on stderr.  Exit
     1 when sbatch itself would refuse a directive (that line is left as it is)."""
-    from jobspec_lsp import sbatch
+    from jobspec_lsp.script import sbatch
 
     if args.to is not None or args.format is not None:
         return _usage("--from sbatch writes a Flux batch script: no --to or --format")
@@ -299,7 +299,7 @@ def _from_batch(argv: list[str]) -> int:
 
 
 def _from_batch_read(path: str, fmt: str, extra: list[str]) -> int:
-    from jobspec_lsp import batch
+    from jobspec_lsp.script import batch
 
     try:
         _, text = read_text(None if path == "-" else Path(path))

@@ -14,12 +14,14 @@ import sys
 from pathlib import Path
 
 from jobspec_lsp import __version__, kinds
-from jobspec_lsp.analysis import VERSION_RULES, check
 from jobspec_lsp.cli import convert as convert_cli
 from jobspec_lsp.cli import schema as schema_cli
 from jobspec_lsp.diagnostics import RULES, Severity, is_code_or_prefix, read_codes, unknown_code
-from jobspec_lsp.document import parse, parse_bytes
-from jobspec_lsp.sources import (
+from jobspec_lsp.jobspec.document import parse, parse_bytes
+from jobspec_lsp.rules.analysis import VERSION_RULES, check
+from jobspec_lsp.rules.targets import DEFAULT as DEFAULT_TARGET
+from jobspec_lsp.rules.targets import TARGETS
+from jobspec_lsp.text.sources import (
     CannotRead,
     discover,
     language_of,
@@ -27,8 +29,6 @@ from jobspec_lsp.sources import (
     read_text,
     write_in_place,
 )
-from jobspec_lsp.targets import DEFAULT as DEFAULT_TARGET
-from jobspec_lsp.targets import TARGETS
 
 
 class UsageError(Exception):
@@ -158,7 +158,7 @@ def _flux_version(text: str) -> str:
 
 
 def cmd_check(args) -> int:
-    from jobspec_lsp.fixes import apply_fixes
+    from jobspec_lsp.features.fixes import apply_fixes
 
     cli_select = _codes(args.select, "--select")
     cli_ignore = _codes(args.ignore, "--ignore") or []
@@ -311,7 +311,7 @@ def _sarif_results(path: str, doc, diags) -> list[dict]:
 
 def _sarif(results: list[dict]) -> dict:
     """A SARIF 2.1.0 log: one run, every rule described, the results."""
-    from jobspec_lsp.docs_text import rule_url
+    from jobspec_lsp.jobspec.docs_text import rule_url
 
     level = {Severity.ERROR: "error", Severity.WARNING: "warning"}
     rules = [
@@ -365,7 +365,7 @@ def cmd_rules(args) -> int:
             return 0
         if rule is None:
             raise UsageError(unknown_code(args.code))
-        from jobspec_lsp.rulesdoc import SAFETY_WORDS
+        from jobspec_lsp.rules.rulesdoc import SAFETY_WORDS
 
         print(f"{rule.code} {rule.name} ({rule.severity.label})\n\n{rule.summary}\n\n{rule.why}\n")
         print(f"Applies to: {', '.join(rule.kinds)}")
@@ -384,8 +384,8 @@ def _rule_line(rule) -> None:
 
 
 def cmd_shape(args) -> int:
-    from jobspec_lsp import shape as shapes
-    from jobspec_lsp.document import to_python
+    from jobspec_lsp.jobspec.document import to_python
+    from jobspec_lsp.notations import shape as shapes
 
     if args.from_file is not None:
         if args.shape is not None:
@@ -440,8 +440,8 @@ def cmd_fmt(args) -> int:
     still formatted)."""
     import difflib
 
-    from jobspec_lsp.format import FormatError, format_result, load_options
-    from jobspec_lsp.positions import LineIndex
+    from jobspec_lsp.fmt.format import FormatError, format_result, load_options
+    from jobspec_lsp.text.positions import LineIndex
 
     status = 0
     changed = unchanged = unwritten = 0

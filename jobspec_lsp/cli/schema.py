@@ -1,11 +1,11 @@
-"""`jobspec schema`: print the exported JSON Schemas (``jobspec_lsp.schema_export``)."""
+"""`jobspec schema`: print the exported JSON Schemas (``jobspec_lsp.jobspec.schema_export``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from jobspec_lsp.schema_export import schema_text
+from jobspec_lsp.jobspec.schema_export import schema_text
 
 
 def run(args: argparse.Namespace) -> int:

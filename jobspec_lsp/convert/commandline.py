@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from jobspec_lsp import analysis
 from jobspec_lsp.convert.common import Change, Conversion, UsageError, _verified, dump
 from jobspec_lsp.diagnostics import Severity
 from jobspec_lsp.fluxcli import build
+from jobspec_lsp.rules import analysis
 
 
 def from_command_line(argv: list[str]) -> Conversion:

@@ -7,9 +7,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from jobspec_lsp import analysis
 from jobspec_lsp.diagnostics import Diagnostic, Severity
-from jobspec_lsp.document import Mapping, Node, Scalar, Sequence, parse
+from jobspec_lsp.jobspec.document import Mapping, Node, Scalar, Sequence, parse
+from jobspec_lsp.rules import analysis
 from jobspec_lsp.rules import convert as codes
 from jobspec_lsp.rules import v1 as v1_rules
 from jobspec_lsp.rules.base import head
@@ -176,7 +176,7 @@ def dump(js: dict, fmt: str = "yaml") -> str:
     """A jobspec (plain data) as YAML or JSON text in the formatter's style;
     :class:`UsageError` for one nested too deeply to write (a --setattr value of
     hundreds of levels: the writers recurse)."""
-    from jobspec_lsp.format import FormatError, format_text
+    from jobspec_lsp.fmt.format import FormatError, format_text
 
     try:
         if fmt == "json":

@@ -20,8 +20,8 @@ from jobspec_lsp.convert.common import (
     dump,
 )
 from jobspec_lsp.diagnostics import Diagnostic, Severity
-from jobspec_lsp.document import Document, Mapping, parse, to_python
 from jobspec_lsp.fluxcli import build
+from jobspec_lsp.jobspec.document import Document, Mapping, parse, to_python
 from jobspec_lsp.rules import convert as codes
 from jobspec_lsp.rules.base import head
 

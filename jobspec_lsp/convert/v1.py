@@ -6,7 +6,6 @@ import json
 import re
 from typing import cast
 
-from jobspec_lsp import analysis, edits, formats
 from jobspec_lsp.convert.common import (
     CANONICAL_VERSION,
     V1_TYPES,
@@ -29,10 +28,13 @@ from jobspec_lsp.convert.common import (
     dump,
 )
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
+from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
+from jobspec_lsp.notations import formats
+from jobspec_lsp.rules import analysis
 from jobspec_lsp.rules import convert as codes
 from jobspec_lsp.rules import v1 as v1_rules
 from jobspec_lsp.rules.base import head
+from jobspec_lsp.text import edits
 
 
 def to_v1(text: str, language: str = "yaml") -> Conversion:

@@ -17,11 +17,11 @@ import math
 import os
 import stat
 
-from jobspec_lsp import formats
 from jobspec_lsp.fluxcli import values
 from jobspec_lsp.fluxcli.argv import Given
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.values import Refused
+from jobspec_lsp.notations import formats
 
 TASK_LABEL = "task"  # the slot label flux-core's tools write
 SCRIPT_MODE = 0o100700  # a regular file, rwx for its owner: what flux batch writes
@@ -295,7 +295,7 @@ def _shape_jobspec(a, command, notes) -> dict:
     """``--resources-shape`` as flux submit takes it: the shape is the whole resource
     request (-N, -n, -c, -g, -x are ignored, with a note), one task per slot, and the
     task names the slot "task" whatever the shape labels it."""
-    from jobspec_lsp import shape
+    from jobspec_lsp.notations import shape
 
     for flag, v in (
         ("-N", a.nodes),
@@ -423,7 +423,7 @@ def batch_jobspec(
         resources = data["resources"] if isinstance(data, dict) and "resources" in data else data
         count = {"per_slot": 1}
     elif "resources-shape" in o:
-        from jobspec_lsp import shape
+        from jobspec_lsp.notations import shape
 
         resources = shape.expand(o["resources-shape"], label="task")
         count = {"per_slot": 1}

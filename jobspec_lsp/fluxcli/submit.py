@@ -104,7 +104,7 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
 
 
 def _read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    from jobspec_lsp.formats import python_int
+    from jobspec_lsp.notations.formats import python_int
 
     cmd = command()
     reading = argv.read(cmd, [argv.Word(w, 0, len(w)) for w in words])
@@ -201,7 +201,7 @@ def _copies(reading, ns, notes: list[str]):
     with ``{cc}`` in its command and options replaced by the id (and, with --cc,
     FLUX_JOB_CC=id in its environment). `jobspec new` writes the first copy, as
     `flux submit --dry-run` prints it; returns the formatter, or None."""
-    from jobspec_lsp.formats import FormatError, parse_idset
+    from jobspec_lsp.notations.formats import FormatError, parse_idset
 
     given = {g.option.long: g.value for g in reading.given if g.option.long in ("cc", "bcc")}
     if not given:

@@ -24,10 +24,10 @@ import threading
 import time
 from urllib.parse import parse_qs
 
-from jobspec_lsp import formats
 from jobspec_lsp.fluxcli.argv import Given
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.model import Option
+from jobspec_lsp.notations import formats
 
 
 class Refused(ValueError):
@@ -152,7 +152,7 @@ def _value_problem(opt: Option, value: str) -> str | None:
     if name in ("queue", "bank") and not value:  # an empty --job-name: Flux takes it
         return f"--{name} needs a non-empty value"
     if name == "resources-shape":
-        from jobspec_lsp import shape
+        from jobspec_lsp.notations import shape
 
         try:
             shape.expand(value)
@@ -487,7 +487,7 @@ def _number(s: str):
 
 def parse_requires(expr: str) -> dict:
     """A ``--requires`` constraint query (RFC 35) -> its RFC 31 object, as
-    :mod:`jobspec_lsp.constraint` compiles it; :class:`Refused` with the column
+    :mod:`jobspec_lsp.notations.constraint` compiles it; :class:`Refused` with the column
     when it has none. (A fresh copy each time: the parse is cached by the query.)"""
     import copy
 
@@ -496,7 +496,7 @@ def parse_requires(expr: str) -> dict:
 
 @functools.lru_cache(maxsize=1024)
 def _parse_requires(expr: str) -> dict:
-    from jobspec_lsp import constraint
+    from jobspec_lsp.notations import constraint
 
     try:
         return constraint.parse(expr)

@@ -22,26 +22,19 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument, Workspace
 
-from jobspec_lsp import (
-    __version__,
-    analysis,
-    batch,
-    config,
-    convert,
-    fixes,
-    kinds,
-    navigation,
-    targets,
-)
+from jobspec_lsp import __version__, config, convert, kinds
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.directives import has_sentinel
-from jobspec_lsp.document import Document
-from jobspec_lsp.edits import minimal as minimal_edits
+from jobspec_lsp.features import fixes, navigation
 from jobspec_lsp.fluxcli import model
+from jobspec_lsp.jobspec.document import Document
 from jobspec_lsp.lsp.scheduling import Debouncer, OneAtATime
 from jobspec_lsp.lsp.settings import Settings
-from jobspec_lsp.positions import LineIndex
-from jobspec_lsp.sources import language_of
+from jobspec_lsp.rules import analysis, targets
+from jobspec_lsp.script import batch
+from jobspec_lsp.script.directives import has_sentinel
+from jobspec_lsp.text.edits import minimal as minimal_edits
+from jobspec_lsp.text.positions import LineIndex
+from jobspec_lsp.text.sources import language_of
 
 log = logging.getLogger("jobspec_lsp")
 
@@ -308,7 +301,7 @@ class JobspecServer(LanguageServer):
         )
 
     def docs_href(self, code: str) -> str | None:
-        from jobspec_lsp.docs_text import rule_url
+        from jobspec_lsp.jobspec.docs_text import rule_url
 
         return rule_url(code, self.settings.docs_url)
 
@@ -653,7 +646,7 @@ async def on_hover(ls: JobspecServer, params: T.HoverParams):
 
 # ---------------------------------------------------------------------- formatting
 def _format_edits(ls: JobspecServer, uri: str):
-    from jobspec_lsp import format as formatter
+    from jobspec_lsp.fmt import format as formatter
 
     a = ls.analyse(uri)
     if a is None or not a.kind.offers("format"):  # a batch script is not ours to lay out
@@ -730,7 +723,7 @@ def _wants(only, kind: str) -> bool:
 def _fix_all_action(ls: JobspecServer, uri: str, a: Analysis):
     """`source.fixAll.jobspec`: every safe fix at once, as `jobspec check --fix` applies
     them (None when there is none)."""
-    from jobspec_lsp.fixes import apply_fixes
+    from jobspec_lsp.features.fixes import apply_fixes
 
     kind, options = a.kind, ls.options(uri)
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jobspec_lsp import analysis
 from jobspec_lsp.diagnostics import CodeList, read_codes
 from jobspec_lsp.fluxcli import model
-from jobspec_lsp.sources import JOBSPEC_GLOBS
+from jobspec_lsp.rules import analysis
+from jobspec_lsp.text.sources import JOBSPEC_GLOBS
 
 # keys clients send for themselves (VS Code, Neovim configs): not the server's, not errors
 CLIENT_KEYS = {"server", "trace", "scripts"}  # the editor extension's own settings

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 
-from jobspec_lsp import examples, formats, vocabulary
 from jobspec_lsp.diagnostics import Severity, define
-from jobspec_lsp.document import Mapping, Scalar
+from jobspec_lsp.jobspec import examples, vocabulary
+from jobspec_lsp.jobspec.document import Mapping, Scalar
+from jobspec_lsp.notations import formats
 from jobspec_lsp.rules import constraints, dependencies, files  # the JS5xx families hang off system
 from jobspec_lsp.rules.base import (
     Context,

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
-from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence, type_name
+from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, type_name
 
 
 @dataclass

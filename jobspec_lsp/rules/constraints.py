@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from jobspec_lsp import examples, formats, vocabulary
 from jobspec_lsp.diagnostics import Severity, define
-from jobspec_lsp.document import Mapping, Sequence
+from jobspec_lsp.jobspec import examples, vocabulary
+from jobspec_lsp.jobspec.document import Mapping, Sequence
+from jobspec_lsp.notations import formats
 from jobspec_lsp.rules.base import Context, describe, did_you_mean, is_str, range_in_string, suggest
 
 E, W = Severity.ERROR, Severity.WARNING

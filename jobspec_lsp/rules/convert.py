@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobspec_lsp import examples
 from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.jobspec import examples
 
 E, W = Severity.ERROR, Severity.WARNING
 

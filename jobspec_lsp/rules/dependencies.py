@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from jobspec_lsp import examples
 from jobspec_lsp.diagnostics import Severity, define
-from jobspec_lsp.document import Mapping, Sequence
-from jobspec_lsp.formats import python_float
+from jobspec_lsp.jobspec import examples
+from jobspec_lsp.jobspec.document import Mapping, Sequence
+from jobspec_lsp.notations.formats import python_float
 from jobspec_lsp.rules.base import (
     Context,
     anchor_for_missing,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from jobspec_lsp import examples, vocabulary
 from jobspec_lsp.diagnostics import Severity, define
-from jobspec_lsp.document import Mapping, Scalar, Sequence
+from jobspec_lsp.jobspec import examples, vocabulary
+from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 from jobspec_lsp.rules.base import (
     Context,
     Suggester,

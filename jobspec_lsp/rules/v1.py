@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobspec_lsp import vocabulary
 from jobspec_lsp.diagnostics import Severity, define
-from jobspec_lsp.document import Mapping, Node, Scalar
-from jobspec_lsp.formats import ascii_int
+from jobspec_lsp.jobspec import vocabulary
+from jobspec_lsp.jobspec.document import Mapping, Node, Scalar
+from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.rules.attributes import SYSTEM_KEYS
 from jobspec_lsp.rules.base import Context, Vertex, anchor_for_missing, describe, is_str
 

@@ -40,7 +40,7 @@ def test_yaml_language_server_hover_shows_the_vocabulary(tmp_path):
     sys.path.insert(0, str(REPO / "benchmarks"))
     from bench_lsp import Client
 
-    from jobspec_lsp import vocabulary
+    from jobspec_lsp.jobspec import vocabulary
 
     schema = tmp_path / "jobspec-v1.schema.json"
     schema.write_bytes(run_cli("schema", "--v1").stdout)

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 import yaml
 from helpers import REPO, RFC_DATA
 
-from jobspec_lsp import analysis  # noqa: F401 - registers the rules
 from jobspec_lsp.diagnostics import RULES
 
 

@@ -7,8 +7,8 @@ import json
 
 from cases import V1
 
-from jobspec_lsp.analysis import check
-from jobspec_lsp.targets import _FluxCore
+from jobspec_lsp.rules.analysis import check
+from jobspec_lsp.rules.targets import _FluxCore
 
 
 def test_the_c_v1_checker_refuses_what_js804_and_js604_say(flux):

@@ -14,8 +14,8 @@ import pytest
 from batch_cases import RFC36
 from helpers import run_cli
 
-from jobspec_lsp import batch, directives
 from jobspec_lsp.fluxcli import values
+from jobspec_lsp.script import batch, directives
 
 # own scripts: the directive block of each (a `#!/bin/sh` line and a body are added)
 SCRIPTS = [

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from flux_compare import ask_flux, strip_submitter
 
-from jobspec_lsp import batch
+from jobspec_lsp.script import batch
 
 HERE = Path(__file__).resolve().parent
 COUNT = 1200

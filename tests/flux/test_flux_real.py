@@ -24,7 +24,8 @@ import yaml
 from conftest import Flux
 from flux_compare import ask_flux, strip_submitter
 
-from jobspec_lsp import batch, convert
+from jobspec_lsp import convert
+from jobspec_lsp.script import batch
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "data" / "real"

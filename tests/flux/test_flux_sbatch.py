@@ -13,8 +13,9 @@ import pytest
 from helpers import run_cli
 from sbatch_cases import CASES
 
-from jobspec_lsp import fixes, sbatch
-from jobspec_lsp.document import parse
+from jobspec_lsp.features import fixes
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.script import sbatch
 
 
 def slurm_script(block: str) -> str:

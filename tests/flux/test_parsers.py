@@ -8,7 +8,7 @@ import random
 
 from canon import canon
 
-from jobspec_lsp import constraint, formats, shape
+from jobspec_lsp.notations import constraint, formats, shape
 
 TERMS = [
     "a",
@@ -307,7 +307,7 @@ attributes:
 
 def test_yaml_is_read_as_flux_reads_it(flux):
     """Flux's own JobspecV1.from_yaml_stream reads every YAML 1.1 trap as we do."""
-    from jobspec_lsp.document import parse, to_python
+    from jobspec_lsp.jobspec.document import parse, to_python
 
     (theirs,) = flux.ask("yaml", [json.dumps(YAML_TRAPS)])
     assert theirs["ok"], theirs

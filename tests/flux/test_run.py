@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from jobspec_lsp.analysis import check
+from jobspec_lsp.rules.analysis import check
 
 
 def _job(entry: dict) -> dict:

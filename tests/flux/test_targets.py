@@ -14,8 +14,8 @@ import pytest
 from cases import all_cases
 from helpers import REPO
 
-from jobspec_lsp.analysis import check
 from jobspec_lsp.diagnostics import Severity
+from jobspec_lsp.rules.analysis import check
 
 SITE = re.compile(
     r"is not a valid queue|host constraint contains invalid hosts|"

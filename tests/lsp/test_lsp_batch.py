@@ -55,7 +55,7 @@ SLURM = data("batch", "slurm.sh")
 
 
 async def test_a_slurm_script_converts_with_one_quick_fix(client):
-    from jobspec_lsp import sbatch
+    from jobspec_lsp.script import sbatch
 
     uri = await open_doc(client, "slurm.sh", SLURM, language="shellscript")
     got = [

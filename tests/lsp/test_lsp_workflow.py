@@ -6,9 +6,9 @@ Data: tests/data/workflow/."""
 from lsp_support import apply_edits, data, open_doc, pos, rng
 from lsprotocol import types as T
 
-from jobspec_lsp import fixes
-from jobspec_lsp.analysis import check
-from jobspec_lsp.document import parse
+from jobspec_lsp.features import fixes
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.rules.analysis import check
 
 DOC = data("workflow", "broken.jobspec.yaml")
 

@@ -105,7 +105,7 @@ test("the server's default files are the extension's default jobspec.files", () 
   assert.deepStrictEqual(pkg.contributes.configuration.properties["jobspec.files"].default, DEFAULT_FILES);
 });
 
-test("... and the server's own JOBSPEC_GLOBS (jobspec_lsp/sources.py)", () => {
+test("... and the server's own JOBSPEC_GLOBS (jobspec_lsp/text/sources.py)", () => {
   const server = fs.readFileSync(path.join(__dirname, "..", "..", "..", "jobspec_lsp", "sources.py"), "utf8");
   const globs = server.match(/^JOBSPEC_GLOBS = \(([^)]*)\)/m);
   assert.ok(globs, "JOBSPEC_GLOBS not found in sources.py");

@@ -7,7 +7,7 @@ and collapse a resources list back to the shortest shape that expands to it.
     'slot=3-30/node{-x}'
 
 The grammar is grammars/shape.lark; counts are read by the idset and range
-grammars through :mod:`jobspec_lsp.formats`.
+grammars through :mod:`jobspec_lsp.notations.formats`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from jobspec_lsp import formats
+from jobspec_lsp.notations import formats
 
 DEFAULT_LABEL = "default"
 # the order keys take in an expanded vertex (the formatter's canonical order)

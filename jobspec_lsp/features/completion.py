@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobspec_lsp import analysis, docs_text, vocabulary
-from jobspec_lsp.context import Cursor, cursor_context, kind_of, node_at_path
-from jobspec_lsp.document import Mapping, Scalar
+from jobspec_lsp.jobspec import docs_text, vocabulary
+from jobspec_lsp.jobspec.context import Cursor, cursor_context, kind_of, node_at_path
+from jobspec_lsp.jobspec.document import Mapping, Scalar
+from jobspec_lsp.rules import analysis
 
 
 @dataclass(frozen=True)

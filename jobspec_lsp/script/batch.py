@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from jobspec_lsp import convert, directives, formats, sbatch
+from jobspec_lsp import convert
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity
 from jobspec_lsp.diagnostics import define as _define_rule
 from jobspec_lsp.fluxcli import build, values
@@ -26,6 +26,8 @@ from jobspec_lsp.fluxcli.argv import Given, Problem, Word
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.model import Option
 from jobspec_lsp.fluxcli.values import Limit, Refused, value_problem
+from jobspec_lsp.notations import formats
+from jobspec_lsp.script import directives, sbatch
 
 # this module's rules are about scripts (see diagnostics.Rule.kinds)
 define = functools.partial(_define_rule, kinds=SCRIPT_KINDS)
@@ -225,8 +227,8 @@ def check_script(text: str, select=None, ignore=None) -> list[Diagnostic]:
     """Every problem of a script's directives, in text order, and the Slurm left in it
     (`#SBATCH` directives, `SLURM_*` variables, `srun`: see :mod:`.sbatch`); only the
     codes ``select``/``ignore`` enable, and none a `# jobspec: ignore` comment hides."""
-    from jobspec_lsp import suppress
     from jobspec_lsp.diagnostics import matches
+    from jobspec_lsp.rules import suppress
 
     out = _flux_checks(text)
     out.extend(sbatch.diagnostics(text))
@@ -386,8 +388,8 @@ def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
 def _ingest_refusals(dumped: str) -> tuple[tuple[str, ...], ...]:
     """(path..., message) of each error flux-core's ingest gives the built jobspec
     ``dumped`` (JSON), this tool's own reading limits (JS9xx) left out."""
-    from jobspec_lsp import analysis
-    from jobspec_lsp.document import parse
+    from jobspec_lsp.jobspec.document import parse
+    from jobspec_lsp.rules import analysis
 
     doc = parse(dumped, "json")
     out = []
@@ -412,7 +414,7 @@ def _setattr_path(item: str) -> list[str]:
 
 def _path_at(node, offset: int) -> list[str]:
     """The keys leading to the innermost mapping entry holding ``offset``."""
-    from jobspec_lsp.document import Mapping, Sequence
+    from jobspec_lsp.jobspec.document import Mapping, Sequence
 
     path: list[str] = []
     while True:
@@ -723,7 +725,7 @@ def _meaning(o: Option, value: str) -> str:
             seconds = values.parse_time_limit(value)
         except Refused:
             return ""
-        from jobspec_lsp.hover import human_duration
+        from jobspec_lsp.features.hover import human_duration
 
         return f"a time limit of {human_duration(seconds)}" if seconds else "no time limit"
     return ""
@@ -806,7 +808,7 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
     directive, or values for the option before the cursor where there is a set of them
     (``queues``: the project's queue names; dependency schemes, duration units,
     urgency names, submission flags); nothing elsewhere."""
-    from jobspec_lsp.completion import Candidate
+    from jobspec_lsp.features.completion import Candidate
 
     line_start = text.rfind("\n", 0, offset) + 1
     line = text[line_start:offset]
@@ -837,7 +839,7 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
 def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
     """Options of the command, or values of the option, being typed on a
     `flux run|submit|...` line."""
-    from jobspec_lsp.completion import Candidate
+    from jobspec_lsp.features.completion import Candidate
     from jobspec_lsp.fluxcli import model
 
     at, cl = _command_line_at(text, offset)
@@ -916,7 +918,7 @@ _UNITS = (("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"))
 
 
 def _values(o: Option, value: str, queues: Sequence[str]):
-    from jobspec_lsp.completion import Candidate
+    from jobspec_lsp.features.completion import Candidate
 
     def some(items):
         return [
@@ -929,7 +931,7 @@ def _values(o: Option, value: str, queues: Sequence[str]):
     if name == "queue":
         return some((q, "queue", "a queue of this project ([tool.jobspec] queues)") for q in queues)
     if name == "dependency":
-        from jobspec_lsp.targets import _FluxCore
+        from jobspec_lsp.rules.targets import _FluxCore
 
         return [
             Candidate(

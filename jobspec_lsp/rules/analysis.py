@@ -6,13 +6,9 @@ call; it holds no presentation logic.
 
 from __future__ import annotations
 
-from jobspec_lsp import (  # batch: its rules (JS56x-JS58x) are registered with the others
-    suppress,
-    targets,
-)
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
-from jobspec_lsp.document import Document, Mapping, Scalar, parse
-from jobspec_lsp.rules import attributes, base, counts, structure, tasks, v1
+from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, parse
+from jobspec_lsp.rules import attributes, base, counts, structure, suppress, targets, tasks, v1
 
 TARGETS = targets.TARGETS
 

@@ -146,7 +146,7 @@ def grammar_dir():
         return packaged
     from pathlib import Path
 
-    return Path(__file__).resolve().parent.parent / "grammars"
+    return Path(__file__).resolve().parents[2] / "grammars"  # the checkout's
 
 
 @functools.cache

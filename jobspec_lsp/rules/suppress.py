@@ -71,7 +71,7 @@ def _find(text: str, doc=None) -> list[_Suppression]:
 def _scalar_spans(doc) -> list[tuple[int, int]]:
     """(start, end) of every scalar of a parsed document, in text order, found
     without recursion."""
-    from jobspec_lsp.document import Mapping, Scalar, Sequence
+    from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 
     spans = []
     stack = [doc.root]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobspec_lsp import analysis, docs_text, formats
-from jobspec_lsp.context import kind_of, node_at
 from jobspec_lsp.diagnostics import RULES
-from jobspec_lsp.document import Document, Mapping, Scalar, to_python
+from jobspec_lsp.jobspec import docs_text
+from jobspec_lsp.jobspec.context import kind_of, node_at
+from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, to_python
+from jobspec_lsp.notations import formats
+from jobspec_lsp.rules import analysis
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,7 @@ def _amount(rtype: str, unit: str | None, n: int | None) -> str:
 
 
 def _vertex_summary(ctx, v) -> str:
-    from jobspec_lsp import shape
+    from jobspec_lsp.notations import shape
 
     lines = []
     try:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
-from jobspec_lsp.document import Document, Mapping, Scalar, Sequence
+from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, Sequence
 
 
 @dataclass(frozen=True)
@@ -449,7 +449,7 @@ def _expand_shape(doc, d):
 
 
 def _yaml_scalar(s: str) -> str:
-    from jobspec_lsp.document import parse as _parse
+    from jobspec_lsp.jobspec.document import parse as _parse
 
     doc = _parse(f"x: {s}\n")
     x = doc.root.get("x") if isinstance(doc.root, Mapping) else None
@@ -535,7 +535,7 @@ def _script_comment(text: str, e: Edit) -> bool:
     """Whether the text ``e`` removes from a batch script is a comment to the shell and
     to `flux batch`: in the leading comment lines (not the interpreter line, outside
     every directive word), or in a body where nothing before it opens a string."""
-    from jobspec_lsp import directives
+    from jobspec_lsp.script import directives
 
     if not _SHELL_LINE.match(text):
         return False  # another interpreter: its comments and strings are not the shell's

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from jobspec_lsp.directives import has_sentinel
+from jobspec_lsp.script.directives import has_sentinel
 
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence, parse
+from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, parse
 
 MARKER = "jslsp_cursor_marker"
 

@@ -1,7 +1,7 @@
 """`jobspec fmt`: one style for jobspec files, without losing a comment or
 changing what Flux reads.
 
-YAML is laid out by :mod:`jobspec_lsp.layout`, a printer over libyaml's events
+YAML is laid out by :mod:`jobspec_lsp.fmt.layout`, a printer over libyaml's events
 that copies every scalar from the source (so no value is ever re-spelt, and
 YAML 1.1 readings such as ``yes``, ``0755`` or ``1:30`` stay what they are) and
 gives every comment and blank line to the entry it belongs to.
@@ -25,10 +25,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from jobspec_lsp import layout as _layout
-from jobspec_lsp.context import kind_of
-from jobspec_lsp.document import Mapping, Scalar, Sequence, parse, to_python
-from jobspec_lsp.layout import ORDER
+from jobspec_lsp.fmt import layout as _layout
+from jobspec_lsp.fmt.layout import ORDER
+from jobspec_lsp.jobspec.context import kind_of
+from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence, parse, to_python
 
 __all__ = ["ORDER", "FormatError", "FormatOptions", "FormatResult", "format_result", "format_text"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from jobspec_lsp import analysis
-from jobspec_lsp.context import node_at
-from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence
+from jobspec_lsp.jobspec.context import node_at
+from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence
+from jobspec_lsp.rules import analysis
 from jobspec_lsp.rules.base import Vertex
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib.resources
 import json
 
-from jobspec_lsp import vocabulary
+from jobspec_lsp.jobspec import vocabulary
 
 SCHEMAS = {
     "canonical": "jobspec-canonical.schema.json",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobspec_lsp import formats
+from jobspec_lsp.notations import formats
 
 OPERATORS = {
     "properties": "properties",

@@ -22,12 +22,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jobspec_lsp import directives, formats
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Severity
 from jobspec_lsp.diagnostics import define as _define_rule
 from jobspec_lsp.fluxcli import model as _model
 from jobspec_lsp.fluxcli import values
 from jobspec_lsp.fluxcli.model import Option
+from jobspec_lsp.notations import formats
+from jobspec_lsp.script import directives
 
 # this module's rules are about scripts (see diagnostics.Rule.kinds)
 define = functools.partial(_define_rule, kinds=SLURM_KINDS + SCRIPT_KINDS)
@@ -615,7 +616,7 @@ class _Out:
 
 def _count(value: str, what: str) -> int:
     """A Slurm count: ASCII digits, as Slurm (C) reads them, small enough for Flux."""
-    from jobspec_lsp.formats import ascii_int
+    from jobspec_lsp.notations.formats import ascii_int
 
     n = ascii_int(value.strip())
     if n is None:
@@ -643,7 +644,7 @@ def _opt(item: _Item, long: str, value: str | None = None, long_only: bool = Fal
 
 def _q(value: str) -> str:
     """``value`` as one word of a `#flux:` directive, quoted so Flux reads it back."""
-    from jobspec_lsp import directives
+    from jobspec_lsp.script import directives
 
     try:
         return directives.quote(value)
@@ -1138,7 +1139,7 @@ def _flux_block(text: str, ctx: _Context) -> bool:
     """Read the script's own Flux directives, if any: their sentinel becomes the one
     the conversion writes (Flux refuses a second one), and whether they already give
     the job a size (then no `--nslots=1` is added: converting twice changes nothing)."""
-    from jobspec_lsp import batch, directives
+    from jobspec_lsp.script import batch, directives
 
     script = directives.read(text)
     if script.sentinel is None:

@@ -27,10 +27,11 @@ import numbers
 from collections.abc import Iterator
 from typing import cast
 
-from jobspec_lsp import examples, formats
 from jobspec_lsp.diagnostics import Diagnostic, Severity, define
-from jobspec_lsp.document import Document, Mapping, Node, Scalar, Sequence, to_python
-from jobspec_lsp.formats import ascii_int
+from jobspec_lsp.jobspec import examples
+from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, to_python
+from jobspec_lsp.notations import formats
+from jobspec_lsp.notations.formats import ascii_int
 
 TARGETS = ("rfc", "flux-core", "flux-core-any", "fluxion")
 DEFAULT = "rfc"

@@ -8,7 +8,7 @@ summarises.
 
 from __future__ import annotations
 
-from jobspec_lsp import vocabulary
+from jobspec_lsp.jobspec import vocabulary
 
 # every key's documentation, by kind of mapping: from the vocabulary
 KEYS: dict[str, dict[str, str]] = {

@@ -8,7 +8,7 @@ Scalars are never re-spelt: each is copied from the source (a flow scalar
 written over several lines keeps its lines, re-indented; a block scalar keeps
 its header and its content, shifted with its key).
 
-This module only lays out.  :func:`jobspec_lsp.format.format_text` checks every
+This module only lays out.  :func:`jobspec_lsp.fmt.format.format_text` checks every
 result (the data Flux reads and every comment) and falls back to a more
 conservative layout when a check fails; see docs/formatting.md for the style.
 """
@@ -30,8 +30,8 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from jobspec_lsp import vocabulary
-from jobspec_lsp.context import kind_of
+from jobspec_lsp.jobspec import vocabulary
+from jobspec_lsp.jobspec.context import kind_of
 
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -12,7 +12,7 @@ the first non-blank line that does not start with the sentinel's prefix (its
 trailing white space removed).
 
 Errors are JS56x diagnostics at the character responsible.  Pure: no LSP, no
-files; :mod:`jobspec_lsp.batch` checks the options the words make.
+files; :mod:`jobspec_lsp.script.batch` checks the options the words make.
 """
 
 from __future__ import annotations

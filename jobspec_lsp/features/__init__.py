@@ -1,0 +1,1 @@
+"""Editor features as pure functions of a document snapshot: completion, hover, fixes, navigation (definitions, references, rename, symbols, folding, inlay hints)."""

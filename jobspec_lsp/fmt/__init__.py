@@ -1,0 +1,1 @@
+"""The formatter: comment-preserving layout of jobspec YAML and JSON."""

@@ -1,0 +1,1 @@
+"""Text and files: positions and the line index, minimal edits, where documents come from and which reader they get."""
