@@ -106,9 +106,9 @@ def _glob_match(glob: str, rel: PurePosixPath) -> bool:
 
 def _toml():
     try:
-        import tomllib
+        import tomllib  # deferred: only where TOML is read
     except ImportError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
+        import tomli as tomllib  # type: ignore[no-redef]  # Python 3.10
     return tomllib
 
 

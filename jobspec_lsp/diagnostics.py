@@ -118,8 +118,9 @@ def brief_message(message: str) -> str:
 # registry imports these on its first read, so whoever reads it sees every rule (a test
 # walks the package for `define(` calls and holds this list to them).
 RULE_MODULES = (
-    "jobspec.document", "rules", "rules.targets", "rules.suppress", "script.directives",
-    "script.batch", "script.sbatch",
+    "jobspec.document", "rules.structure", "rules.counts", "rules.tasks", "rules.attributes",
+    "rules.constraints", "rules.dependencies", "rules.files", "rules.v1", "rules.convert",
+    "rules.targets", "rules.suppress", "script.directives", "script.batch", "script.sbatch",
 )  # fmt: skip
 
 

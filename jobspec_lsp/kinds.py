@@ -97,7 +97,9 @@ class JobspecKind(Kind):
         return parse(text, self.language)
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
-        from jobspec_lsp.rules import analysis
+        from jobspec_lsp.rules import (  # deferred: each kind loads its readers when first used
+            analysis,  # deferred: each kind loads its readers when first used
+        )
 
         return analysis.check(
             doc,
@@ -108,7 +110,9 @@ class JobspecKind(Kind):
         )
 
     def hover(self, doc: Document, offset: int, options: Options):
-        from jobspec_lsp.features import hover
+        from jobspec_lsp.features import (  # deferred: each kind loads its readers when first used
+            hover,  # deferred: each kind loads its readers when first used
+        )
 
         if doc.root is None:
             return None
@@ -116,7 +120,9 @@ class JobspecKind(Kind):
         return None if h is None else (h.markdown, h.start, h.end)
 
     def complete(self, text: str, offset: int, options: Options):
-        from jobspec_lsp.features import completion
+        from jobspec_lsp.features import (  # deferred: each kind loads its readers when first used
+            completion,  # deferred: each kind loads its readers when first used
+        )
 
         return completion.complete_at(text, offset, self.language)
 
@@ -128,22 +134,34 @@ class ScriptKind(Kind):
     options of the chosen Flux version."""
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
-        from jobspec_lsp.fluxcli import model
-        from jobspec_lsp.script.batch import check_script
+        from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
+            model,  # deferred: each kind loads its readers when first used
+        )
+        from jobspec_lsp.script.batch import (  # deferred: each kind loads its readers when first used
+            check_script,  # deferred: each kind loads its readers when first used
+        )
 
         with model.using(options.flux_version):
             return check_script(doc.text, options.select, options.ignore)
 
     def hover(self, doc: Document, offset: int, options: Options):
-        from jobspec_lsp.fluxcli import model
-        from jobspec_lsp.script.batch import hover_at
+        from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
+            model,  # deferred: each kind loads its readers when first used
+        )
+        from jobspec_lsp.script.batch import (  # deferred: each kind loads its readers when first used
+            hover_at,  # deferred: each kind loads its readers when first used
+        )
 
         with model.using(options.flux_version):
             return hover_at(doc.text, offset)
 
     def complete(self, text: str, offset: int, options: Options):
-        from jobspec_lsp.fluxcli import model
-        from jobspec_lsp.script.batch import complete_at
+        from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
+            model,  # deferred: each kind loads its readers when first used
+        )
+        from jobspec_lsp.script.batch import (  # deferred: each kind loads its readers when first used
+            complete_at,  # deferred: each kind loads its readers when first used
+        )
 
         with model.using(options.flux_version):
             return complete_at(text, offset, options.queues)
@@ -228,8 +246,12 @@ def _named_jobspec(name: str | None, globs) -> bool:
 
 def script_kind(text: str) -> Kind | None:
     """The kind of script ``text`` is by its directives (None: it has none)."""
-    from jobspec_lsp.script.directives import has_sentinel
-    from jobspec_lsp.script.sbatch import has_directives
+    from jobspec_lsp.script.directives import (  # deferred: each kind loads its readers when first used
+        has_sentinel,  # deferred: each kind loads its readers when first used
+    )
+    from jobspec_lsp.script.sbatch import (  # deferred: each kind loads its readers when first used
+        has_directives,  # deferred: each kind loads its readers when first used
+    )
 
     head = text[:SCAN]
     if has_sentinel(head):
@@ -247,7 +269,9 @@ def flux_directives(name: str | None, text: str) -> bool:
     """Whether a file is a Flux batch script by its directives alone (a sentinel, or a
     look-alike of one), whatever its first line: what a directory search and the
     pre-commit hook take as a script to check."""
-    from jobspec_lsp.script.directives import has_sentinel
+    from jobspec_lsp.script.directives import (  # deferred: each kind loads its readers when first used
+        has_sentinel,  # deferred: each kind loads its readers when first used
+    )
 
     return not _named_jobspec(name, JOBSPEC_GLOBS) and has_sentinel(text[:SCAN])
 
@@ -279,7 +303,9 @@ def detect(
     if found is not None:
         return found
     if lid or _script_shaped(name, text):
-        from jobspec_lsp.fluxcli import shell
+        from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
+            shell,  # deferred: each kind loads its readers when first used
+        )
 
         if shell.segments(text[:SCAN]) or (explicit and not lid):
             return FLUX_SCRIPT

@@ -683,3 +683,13 @@ def test_found_by_the_fuzz_run():
     text = "version: 1\nattributes:\n  user:\n    s: >-\n      # not a comment\n       \n"
     out = guarantees(text, tidy=False)
     assert parse(out).root is not None and out.endswith("       \n")
+
+
+@pytest.mark.parametrize("text", ["a: |\n  text", "a: >2\n   x\n  y", "a: |  # c\n  text"])
+def test_a_block_scalar_at_the_end_of_a_text_without_a_line_break_keeps_its_value(text):
+    """Clipping keeps no line break when the text ends inside the scalar; the formatted
+    text ends with one, so the header gets '-' and the value stays (found by
+    hypothesis: the formatter used to leave such a file unformatted)."""
+    result = fmt.format_result(text, "yaml", fmt.FormatOptions(sort_keys=False))
+    assert result.layout == "as-written", result.why
+    assert to_python(parse(result.text).root) == to_python(parse(text).root)

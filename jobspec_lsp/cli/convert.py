@@ -170,7 +170,7 @@ def _convert_sbatch(args) -> int:
     """A Slurm script with `#flux:` directives: the script on stdout (or -o), what
     could not be carried and what the body still expects from Slurm on stderr.  Exit
     1 when sbatch itself would refuse a directive (that line is left as it is)."""
-    from jobspec_lsp.script import sbatch
+    from jobspec_lsp.script import sbatch  # deferred: each command imports what it needs (start-up)
 
     if args.to is not None or args.format is not None:
         return _usage("--from sbatch writes a Flux batch script: no --to or --format")
@@ -192,7 +192,7 @@ def _convert_sbatch(args) -> int:
 
 
 def _yaml(data) -> str:
-    import yaml
+    import yaml  # deferred: PyYAML, only where YAML is read or written
 
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1 << 16)
 
@@ -220,12 +220,16 @@ def new_main(argv: list[str]) -> int:
     if argv[:1] == ["--from-batch"] or any(a.startswith("--from-batch=") for a in argv[:1]):
         return _from_batch(argv)
     if argv[:1] in (["-h"], ["--help"]):
-        from jobspec_lsp.fluxcli import submit
+        from jobspec_lsp.fluxcli import (  # deferred: flux submit's reading, only for `jobspec new`
+            submit,  # deferred: flux submit's reading, only for `jobspec new`
+        )
 
         print(submit.help_text(NEW_DESCRIPTION, NEW_EPILOG))
         return 0
-    from jobspec_lsp.config import load
-    from jobspec_lsp.fluxcli import model
+    from jobspec_lsp.config import (  # deferred: the project configuration, only where it is read
+        load,  # deferred: the project configuration, only where it is read
+    )
+    from jobspec_lsp.fluxcli import model  # deferred: each command imports what it needs (start-up)
 
     try:
         with model.using(load(Path.cwd()).flux_version):
@@ -287,8 +291,10 @@ def _from_batch(argv: list[str]) -> int:
         i += 1
     if fmt not in ("yaml", "json"):
         return _usage(f"--format {fmt!r}: yaml or json")
-    from jobspec_lsp.config import load
-    from jobspec_lsp.fluxcli import model
+    from jobspec_lsp.config import (  # deferred: the project configuration, only where it is read
+        load,  # deferred: the project configuration, only where it is read
+    )
+    from jobspec_lsp.fluxcli import model  # deferred: each command imports what it needs (start-up)
 
     version = version or load(Path(path).parent if path != "-" else Path.cwd()).flux_version
     why = model.version_problem(version) if version else None
@@ -299,7 +305,7 @@ def _from_batch(argv: list[str]) -> int:
 
 
 def _from_batch_read(path: str, fmt: str, extra: list[str]) -> int:
-    from jobspec_lsp.script import batch
+    from jobspec_lsp.script import batch  # deferred: each command imports what it needs (start-up)
 
     try:
         _, text = read_text(None if path == "-" else Path(path))

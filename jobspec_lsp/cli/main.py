@@ -103,7 +103,9 @@ _warned: set[str] = set()
 def _project(path):
     """The project configuration for a file (its folder's for stdin); its problems
     printed once each. Returns (config, whether it has problems)."""
-    from jobspec_lsp.config import load
+    from jobspec_lsp.config import (  # deferred: the project configuration, only where it is read
+        load,  # deferred: the project configuration, only where it is read
+    )
 
     cfg = load(path if path is not None else Path.cwd())
     for p in cfg.problems:
@@ -140,16 +142,16 @@ def _rediagnose(text: str, *, path, language, args, cfg, select, ignore):
 
 
 def _flux_versions() -> list[str]:
-    from jobspec_lsp.fluxcli import model
+    from jobspec_lsp.fluxcli import model  # deferred: each command imports what it needs (start-up)
 
     return sorted(model.versions(), key=model._version_key)
 
 
 def _flux_version(text: str) -> str:
     """argparse type of --flux-version: a version in the option table."""
-    import argparse
+    import argparse  # deferred: each command imports what it needs (start-up)
 
-    from jobspec_lsp.fluxcli import model
+    from jobspec_lsp.fluxcli import model  # deferred: each command imports what it needs (start-up)
 
     why = model.version_problem(text)
     if why:
@@ -158,7 +160,9 @@ def _flux_version(text: str) -> str:
 
 
 def cmd_check(args) -> int:
-    from jobspec_lsp.features.fixes import apply_fixes
+    from jobspec_lsp.features.fixes import (  # deferred: each command imports what it needs (start-up)
+        apply_fixes,  # deferred: each command imports what it needs (start-up)
+    )
 
     cli_select = _codes(args.select, "--select")
     cli_ignore = _codes(args.ignore, "--ignore") or []
@@ -311,7 +315,9 @@ def _sarif_results(path: str, doc, diags) -> list[dict]:
 
 def _sarif(results: list[dict]) -> dict:
     """A SARIF 2.1.0 log: one run, every rule described, the results."""
-    from jobspec_lsp.jobspec.docs_text import rule_url
+    from jobspec_lsp.jobspec.docs_text import (  # deferred: each command imports what it needs (start-up)
+        rule_url,  # deferred: each command imports what it needs (start-up)
+    )
 
     level = {Severity.ERROR: "error", Severity.WARNING: "warning"}
     rules = [
@@ -365,7 +371,9 @@ def cmd_rules(args) -> int:
             return 0
         if rule is None:
             raise UsageError(unknown_code(args.code))
-        from jobspec_lsp.rules.rulesdoc import SAFETY_WORDS
+        from jobspec_lsp.rules.rulesdoc import (  # deferred: each command imports what it needs (start-up)
+            SAFETY_WORDS,  # deferred: each command imports what it needs (start-up)
+        )
 
         print(f"{rule.code} {rule.name} ({rule.severity.label})\n\n{rule.summary}\n\n{rule.why}\n")
         print(f"Applies to: {', '.join(rule.kinds)}")
@@ -384,8 +392,10 @@ def _rule_line(rule) -> None:
 
 
 def cmd_shape(args) -> int:
-    from jobspec_lsp.jobspec.document import to_python
-    from jobspec_lsp.notations import shape as shapes
+    from jobspec_lsp.jobspec.document import (  # deferred: each command imports what it needs (start-up)
+        to_python,  # deferred: each command imports what it needs (start-up)
+    )
+    from jobspec_lsp.notations import shape as shapes  # deferred: shape loads lark
 
     if args.from_file is not None:
         if args.shape is not None:
@@ -428,7 +438,7 @@ def cmd_shape(args) -> int:
     if args.format == "json":
         print(json.dumps(resources, indent=2))
     else:
-        import yaml
+        import yaml  # deferred: PyYAML, only where YAML is read or written
 
         sys.stdout.write(yaml.safe_dump(resources, sort_keys=False, default_flow_style=False))
     return 0
@@ -438,10 +448,16 @@ def cmd_fmt(args) -> int:
     """`jobspec fmt`: exit 0 nothing to do or done, 1 --check/--diff found files to
     reformat, 2 an error (a file unreadable, unparsable or refused; the others are
     still formatted)."""
-    import difflib
+    import difflib  # deferred: each command imports what it needs (start-up)
 
-    from jobspec_lsp.fmt.format import FormatError, format_result, load_options
-    from jobspec_lsp.text.positions import LineIndex
+    from jobspec_lsp.fmt.format import (  # deferred: the formatter, only when a document is written
+        FormatError,
+        format_result,
+        load_options,
+    )
+    from jobspec_lsp.text.positions import (  # deferred: each command imports what it needs (start-up)
+        LineIndex,  # deferred: each command imports what it needs (start-up)
+    )
 
     status = 0
     changed = unchanged = unwritten = 0
@@ -711,7 +727,9 @@ def main(argv=None) -> int:
 
 def lsp_main(argv=None) -> int:
     """`jobspec-lsp` / `jobspec lsp`: the language server (its own argument parser)."""
-    from jobspec_lsp.lsp.server import main as server_main
+    from jobspec_lsp.lsp.server import (  # deferred: the server, only for `jobspec lsp`
+        main as server_main,  # deferred: the server, only for `jobspec lsp`
+    )
 
     return server_main(argv)
 

@@ -36,7 +36,10 @@ def is_batch_script(path: str) -> bool:
 
 
 def check_scripts(argv: list[str]) -> int:
-    from jobspec_lsp.cli.main import build_parser, main
+    from jobspec_lsp.cli.main import (  # deferred: each command imports what it needs (start-up)
+        build_parser,
+        main,
+    )
 
     try:
         args = build_parser().parse_args(["check", *argv])

@@ -16,7 +16,9 @@ def from_command_line(argv: list[str]) -> Conversion:
     The options are `flux submit`'s, from Flux's own parser, read as Flux reads them
     (:mod:`.fluxcli.submit`). Raises :class:`UsageError` for options that make no
     jobspec; the result is checked with the rules of its version before it is returned."""
-    from jobspec_lsp.fluxcli import submit
+    from jobspec_lsp.fluxcli import (  # deferred: flux submit's reading, only for `jobspec new`
+        submit,  # deferred: flux submit's reading, only for `jobspec new`
+    )
 
     try:
         ns, notes = submit.read(list(argv))

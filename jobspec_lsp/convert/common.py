@@ -152,7 +152,7 @@ def _key(name: str, language: str) -> str:
 def _yaml_dump(js) -> str:
     """PyYAML's safe dump, with a text of several lines (a script in `files`) as a
     literal block, which PyYAML keeps only where it reads back the same."""
-    import yaml
+    import yaml  # deferred: PyYAML, only where YAML is read or written
 
     class Dumper(yaml.SafeDumper):
         pass
@@ -176,7 +176,10 @@ def dump(js: dict, fmt: str = "yaml") -> str:
     """A jobspec (plain data) as YAML or JSON text in the formatter's style;
     :class:`UsageError` for one nested too deeply to write (a --setattr value of
     hundreds of levels: the writers recurse)."""
-    from jobspec_lsp.fmt.format import FormatError, format_text
+    from jobspec_lsp.fmt.format import (  # deferred: the formatter, only when a document is written
+        FormatError,
+        format_text,
+    )
 
     try:
         if fmt == "json":

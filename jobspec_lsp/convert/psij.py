@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import os
@@ -361,7 +362,7 @@ def from_psij(
 
 
 def _near(word: str, candidates) -> str:
-    import difflib
+    pass
 
     close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.7)
     return f"; did you mean {close[0]!r}?" if close else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json as _json
 from dataclasses import dataclass
 
 from jobspec_lsp.jobspec import docs_text, vocabulary
@@ -56,7 +57,6 @@ def _candidates(cur: Cursor) -> list[Candidate]:
 
 def _as_json(c: Candidate, on: str) -> Candidate:
     """The same candidate written as JSON: quoted keys and string values."""
-    import json as _json
 
     if on == "key":
         text = f"{_json.dumps(c.label)}: "

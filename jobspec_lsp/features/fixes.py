@@ -7,12 +7,15 @@ the server turns them into LSP code actions.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, replace
 
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
 from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, Sequence
+from jobspec_lsp.jobspec.document import parse as _parse
+from jobspec_lsp.script import directives
 
 
 @dataclass(frozen=True)
@@ -264,7 +267,6 @@ def apply_fixes(analyse, text: str, unsafe: bool = False, rounds: int = 10):
     diagnostics).  Returns (new text, [(code, title)] applied).
     Edits of one round never overlap (a later overlapping fix waits for the next
     round, on the new text)."""
-    import bisect
 
     applied: list[tuple[str, str]] = []
     for _ in range(rounds):
@@ -298,7 +300,6 @@ def apply_fixes(analyse, text: str, unsafe: bool = False, rounds: int = 10):
 
 def _overlaps(taken: list[tuple[int, int]], a: int, b: int) -> bool:
     """Whether [a, b) meets a span of ``taken`` (two insertions at one place do too)."""
-    import bisect
 
     k = bisect.bisect_left(taken, (a, a))
     for x, y in taken[max(0, k - 1) : k + 2]:
@@ -432,7 +433,7 @@ def _expand_shape(doc, d):
     resources = _data(d, "resources")
     if not resources:
         return []
-    import yaml
+    import yaml  # deferred: PyYAML, only where YAML is read or written
 
     key = doc.root.key_node("resources")
     value = doc.root.get("resources")
@@ -449,7 +450,7 @@ def _expand_shape(doc, d):
 
 
 def _yaml_scalar(s: str) -> str:
-    from jobspec_lsp.jobspec.document import parse as _parse
+    pass
 
     doc = _parse(f"x: {s}\n")
     x = doc.root.get("x") if isinstance(doc.root, Mapping) else None
@@ -535,7 +536,6 @@ def _script_comment(text: str, e: Edit) -> bool:
     """Whether the text ``e`` removes from a batch script is a comment to the shell and
     to `flux batch`: in the leading comment lines (not the interpreter line, outside
     every directive word), or in a body where nothing before it opens a string."""
-    from jobspec_lsp.script import directives
 
     if not _SHELL_LINE.match(text):
         return False  # another interpreter: its comments and strings are not the shell's

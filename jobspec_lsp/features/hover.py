@@ -241,7 +241,7 @@ def _amount(rtype: str, unit: str | None, n: int | None) -> str:
 
 
 def _vertex_summary(ctx, v) -> str:
-    from jobspec_lsp.notations import shape
+    from jobspec_lsp.notations import shape  # deferred: shape loads lark
 
     lines = []
     try:

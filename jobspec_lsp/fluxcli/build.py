@@ -295,7 +295,7 @@ def _shape_jobspec(a, command, notes) -> dict:
     """``--resources-shape`` as flux submit takes it: the shape is the whole resource
     request (-N, -n, -c, -g, -x are ignored, with a note), one task per slot, and the
     task names the slot "task" whatever the shape labels it."""
-    from jobspec_lsp.notations import shape
+    from jobspec_lsp.notations import shape  # deferred: shape loads lark
 
     for flag, v in (
         ("-N", a.nodes),
@@ -423,7 +423,7 @@ def batch_jobspec(
         resources = data["resources"] if isinstance(data, dict) and "resources" in data else data
         count = {"per_slot": 1}
     elif "resources-shape" in o:
-        from jobspec_lsp.notations import shape
+        from jobspec_lsp.notations import shape  # deferred: shape loads lark
 
         resources = shape.expand(o["resources-shape"], label="task")
         count = {"per_slot": 1}

@@ -8,6 +8,7 @@ import contextvars
 import functools
 import json
 from dataclasses import dataclass, field
+from importlib import resources
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,6 @@ class Command:
 @functools.cache
 def versions() -> dict[str, dict]:
     """Flux version -> command -> its parser's description (flux_options.json)."""
-    from importlib import resources
 
     raw = resources.files(__package__).joinpath("flux_options.json").read_text("utf-8")
     return json.loads(raw)["versions"]

@@ -10,6 +10,7 @@ script runs, so it is never judged. Also finds the removed ``flux mini CMD`` for
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -64,7 +65,7 @@ def find(text: str, skip=()) -> list[CommandLine]:
 
 
 def _starts(text: str, skip=()):
-    import bisect
+    pass
 
     starts = [a for a, _ in skip]
     for m in _START.finditer(text):

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import textwrap
 
 from jobspec_lsp.fluxcli import argv, model, values
+from jobspec_lsp.notations.formats import FormatError, parse_idset, python_int
 
 # options of `flux submit` that steer the submission, not the jobspec
 SUBMISSION_ONLY = frozenset(
@@ -104,7 +106,7 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
 
 
 def _read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    from jobspec_lsp.notations.formats import python_int
+    pass
 
     cmd = command()
     reading = argv.read(cmd, [argv.Word(w, 0, len(w)) for w in words])
@@ -201,7 +203,6 @@ def _copies(reading, ns, notes: list[str]):
     with ``{cc}`` in its command and options replaced by the id (and, with --cc,
     FLUX_JOB_CC=id in its environment). `jobspec new` writes the first copy, as
     `flux submit --dry-run` prints it; returns the formatter, or None."""
-    from jobspec_lsp.notations.formats import FormatError, parse_idset
 
     given = {g.option.long: g.value for g in reading.given if g.option.long in ("cc", "bcc")}
     if not given:
@@ -229,7 +230,6 @@ def _copies(reading, ns, notes: list[str]):
 def help_text(description: str, epilog: str) -> str:
     """`jobspec new -h`: every option of flux submit, from the option table, in the
     project's words, with what `jobspec new` does with it."""
-    import textwrap
 
     lines = [
         "usage: jobspec new [OPTIONS...] [--format yaml|json] [--] COMMAND [ARGS...]",

@@ -15,11 +15,18 @@ Pure: no LSP; files are looked at only for ``--conf`` names, as Flux looks.
 
 from __future__ import annotations
 
+import copy
+import datetime as dt
 import difflib
+import fnmatch
 import functools
 import json
 import math
+import os
+import pathlib
 import re
+import signal as signals
+import string
 import threading
 import time
 from urllib.parse import parse_qs
@@ -152,7 +159,7 @@ def _value_problem(opt: Option, value: str) -> str | None:
     if name in ("queue", "bank") and not value:  # an empty --job-name: Flux takes it
         return f"--{name} needs a non-empty value"
     if name == "resources-shape":
-        from jobspec_lsp.notations import shape
+        from jobspec_lsp.notations import shape  # deferred: shape loads lark
 
         try:
             shape.expand(value)
@@ -169,7 +176,6 @@ def env_problem(value: str, remove: bool = False) -> str | None:
     does not compile, or a VALUE whose ``$`` is not a variable (``$1``, a trailing
     ``$``). A variable the environment may lack is not judged: only the submitting
     process knows, and ``^FILE`` rules are read when the job is submitted."""
-    import string
 
     if remove or value.startswith("-"):
         pattern = value if remove else value[1:]
@@ -246,7 +252,6 @@ def signal_option(value: str) -> dict:
     """``--signal=[SIG][@TIME]`` as the job shell option flux-core writes: SIG a number
     (as int() reads it) or a signal name in capitals, with or without SIG (SIGTERM,
     TERM); TIME a number of seconds or a Flux Standard Duration."""
-    import signal as signals
 
     sig, _, when = value.partition("@")
     signum = int(signals.SIGUSR1)
@@ -285,10 +290,9 @@ def rlimit_problem(value: str) -> str | None:
     """Why flux batch refuses ``--rlimit=value`` (comma-separated rules: -PATTERN to
     leave limits out, NAME to copy one, NAME=VALUE to set one), or None."""
     try:
-        import resource
+        import resource  # deferred: POSIX only
     except ImportError:  # pragma: no cover - not a POSIX system: nothing to compare with
         return None
-    import fnmatch
 
     names = [n for n in dir(resource) if n.startswith("RLIMIT_")]
     for rule in value.split(","):
@@ -331,8 +335,6 @@ def conf_problem(value: str) -> str | None:
         if not key or any(not part for part in key.split(".")):
             return f"--conf {_brief(value)}: the key has an empty part"
         return None
-    import os
-    import pathlib
 
     if pathlib.PurePath(value).suffix in (".toml", ".json"):
         return None
@@ -350,7 +352,6 @@ def conf_problem(value: str) -> str | None:
 def _named_conf_dirs() -> list[str]:
     """Where Flux looks for a named --conf: flux/config under $XDG_CONFIG_HOME (or
     ~/.config) and each of $XDG_CONFIG_DIRS (or /etc/xdg)."""
-    import os
 
     home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     dirs = [home] + (os.environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":")
@@ -359,9 +360,9 @@ def _named_conf_dirs() -> list[str]:
 
 def _toml():
     try:
-        import tomllib
+        import tomllib  # deferred: only where TOML is read
     except ImportError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
+        import tomli as tomllib  # type: ignore[no-redef]  # Python 3.10
     return tomllib
 
 
@@ -371,7 +372,6 @@ def begin_timestamp(value: str, now: float | None = None) -> float:
     the day starting at midnight (``8pm tomorrow``, ``noon``, ``2030-01-20 12:34``, a
     bare date keeping the current time of day). :class:`Refused` with "Invalid
     datetime" when Flux refuses the text."""
-    import datetime as dt
 
     now = time.time() if now is None else now
     if value == "now":
@@ -400,7 +400,6 @@ def begin_timestamp(value: str, now: float | None = None) -> float:
 def _parsed_datetime(value: str, source: time.struct_time) -> float | None:
     """What flux-core's parse_datetime makes of ``value`` at ``source`` (a local
     time), as a time stamp; None where it raises."""
-    import datetime as dt
 
     cal = _calendar()
     try:
@@ -423,7 +422,7 @@ _CALENDAR_LOCK = threading.Lock()
 def _calendar():
     """A parsedatetime calendar set as Flux sets its own (days start at hour 0).
     Imported on first use: few command lines hold a date to read."""
-    import parsedatetime
+    import parsedatetime  # deferred: only for a free-form --begin-time
 
     cal = parsedatetime.Calendar()
     cal.ptc.StartHour = 0
@@ -489,14 +488,13 @@ def parse_requires(expr: str) -> dict:
     """A ``--requires`` constraint query (RFC 35) -> its RFC 31 object, as
     :mod:`jobspec_lsp.notations.constraint` compiles it; :class:`Refused` with the column
     when it has none. (A fresh copy each time: the parse is cached by the query.)"""
-    import copy
 
     return copy.deepcopy(_parse_requires(expr))
 
 
 @functools.lru_cache(maxsize=1024)
 def _parse_requires(expr: str) -> dict:
-    from jobspec_lsp.notations import constraint
+    from jobspec_lsp.notations import constraint  # deferred: constraint loads lark
 
     try:
         return constraint.parse(expr)

@@ -63,7 +63,9 @@ def load_options(path) -> FormatOptions:
     """``[tool.jobspec.format]`` of the nearest ``pyproject.toml`` at or above
     ``path`` that has a ``[tool.jobspec]`` table; the defaults when there is none.
     Never raises: a configuration problem becomes a warning and a default."""
-    from jobspec_lsp.config import find_section
+    from jobspec_lsp.config import (  # deferred: the project configuration, only where it is read
+        find_section,  # deferred: the project configuration, only where it is read
+    )
 
     sec = find_section(path)
     if sec.warning:

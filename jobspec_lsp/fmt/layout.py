@@ -802,10 +802,24 @@ class Printer:
         m = _BLOCK_HEADER.search(text, v.body, nl)
         indicators = m.group(1) if m else ""
         keep = "+" in indicators
+        stop = self.tree.content_end.get(v.start, v.end)
+        if (
+            m
+            and not indicators.strip("123456789")
+            and stop >= len(text)
+            and not text.endswith("\n")
+        ):
+            # the text ends inside the scalar without a line break, so clipping keeps none;
+            # the formatted text ends with one, which "-" keeps out of the value
+            header = (
+                (v.props + " " if v.props else "")
+                + text[v.body : m.end()]
+                + "-"
+                + text[m.end() : nl]
+            )
         head_line = self.line(head + " " + header.rstrip())
         hm = _HASH.search(text, v.body, nl)
         head_line.no_note = hm is not None  # the header has its own comment
-        stop = self.tree.content_end.get(v.start, v.end)
         content = text[nl + 1 : stop].split("\n")
         if content and content[-1] == "" and text[stop - 1 : stop] == "\n":
             content.pop()

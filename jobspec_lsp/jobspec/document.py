@@ -34,6 +34,8 @@ from yaml.events import (
 from yaml.resolver import Resolver
 
 from jobspec_lsp.diagnostics import Diagnostic, Severity, define
+from jobspec_lsp.jobspec.json_errors import describe
+from jobspec_lsp.notations.formats import python_int
 from jobspec_lsp.text.positions import LineIndex
 
 # the C loader is what Flux uses and what makes us fast (the pure one without libyaml)
@@ -746,7 +748,7 @@ class _Parser:
                     break
             return False
         except json.JSONDecodeError as exc:
-            from jobspec_lsp.jobspec.json_errors import describe
+            pass
 
             self.report(SYNTAX, *describe(self.text, exc))
             return False
@@ -1130,7 +1132,7 @@ class _HugeJSONNumber(ValueError):
 
 
 def _json_int(digits: str) -> int:
-    from jobspec_lsp.notations.formats import python_int
+    pass
 
     n = python_int(digits)
     if n is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import importlib.util
 import logging
 import re
 import sys
@@ -23,9 +24,11 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument, Workspace
 
 from jobspec_lsp import __version__, config, convert, kinds
-from jobspec_lsp.diagnostics import Diagnostic
+from jobspec_lsp.diagnostics import RULES, Diagnostic
 from jobspec_lsp.features import fixes, navigation
+from jobspec_lsp.features.fixes import apply_fixes
 from jobspec_lsp.fluxcli import model
+from jobspec_lsp.jobspec.docs_text import rule_url
 from jobspec_lsp.jobspec.document import Document
 from jobspec_lsp.lsp.scheduling import Debouncer, OneAtATime
 from jobspec_lsp.lsp.settings import Settings
@@ -117,7 +120,11 @@ class JobspecServer(LanguageServer):
 
     def _start_io_async(self, stdin=None, stdout=None):
         """pygls's stdio loop, with a reader that resynchronises (see _Resync)."""
-        from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+        from pygls.io_ import (  # deferred: pygls, only in the server
+            StdinAsyncReader,
+            StdoutWriter,
+            run_async,
+        )
 
         self._stop_event = threading.Event()
         reader = _Resync(StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool))
@@ -301,12 +308,12 @@ class JobspecServer(LanguageServer):
         )
 
     def docs_href(self, code: str) -> str | None:
-        from jobspec_lsp.jobspec.docs_text import rule_url
+        pass
 
         return rule_url(code, self.settings.docs_url)
 
     def to_lsp(self, doc: Document, d: Diagnostic, uri: str | None = None) -> T.Diagnostic:
-        from jobspec_lsp.diagnostics import RULES
+        pass
 
         href = self.docs_href(d.code)
         related = None
@@ -646,7 +653,9 @@ async def on_hover(ls: JobspecServer, params: T.HoverParams):
 
 # ---------------------------------------------------------------------- formatting
 def _format_edits(ls: JobspecServer, uri: str):
-    from jobspec_lsp.fmt import format as formatter
+    from jobspec_lsp.fmt import (  # deferred: the formatter, only when a document is written
+        format as formatter,  # deferred: the formatter, only when a document is written
+    )
 
     a = ls.analyse(uri)
     if a is None or not a.kind.offers("format"):  # a batch script is not ours to lay out
@@ -723,7 +732,6 @@ def _wants(only, kind: str) -> bool:
 def _fix_all_action(ls: JobspecServer, uri: str, a: Analysis):
     """`source.fixAll.jobspec`: every safe fix at once, as `jobspec check --fix` applies
     them (None when there is none)."""
-    from jobspec_lsp.features.fixes import apply_fixes
 
     kind, options = a.kind, ls.options(uri)
 
@@ -825,7 +833,6 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
 def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
     """ "Convert to jobspec V1" / "Convert to canonical jobspec" over the whole document
     (minimal edits, comments kept); a blocked conversion is shown disabled, with why."""
-    from jobspec_lsp import convert
 
     lang = a.kind.language
     v1 = analysis.uses_v1(a.doc)
@@ -935,7 +942,7 @@ def on_prepare_rename(ls: JobspecServer, params: T.PrepareRenameParams):
 
 @server.feature(T.TEXT_DOCUMENT_RENAME, T.RenameOptions(prepare_provider=True))
 def on_rename(ls: JobspecServer, params: T.RenameParams):
-    from pygls.exceptions import JsonRpcInvalidParams
+    from pygls.exceptions import JsonRpcInvalidParams  # deferred: pygls, only in the server
 
     uri = params.text_document.uri
     a = ls.analyse(uri)
@@ -1031,7 +1038,7 @@ def main(argv=None) -> int:
         if not port.isdigit():
             ap.error(f"expected HOST:PORT, not {spec!r}")
         if args.ws:
-            import importlib.util
+            pass
 
             if importlib.util.find_spec("websockets") is None:  # pygls serves WebSocket with it
                 print(
@@ -1044,7 +1051,7 @@ def main(argv=None) -> int:
     # requests meanwhile without waiting several intervals (benchmarks/bench_concurrency.py)
     sys.setswitchinterval(0.001)
     if args.tcp:
-        from jobspec_lsp.lsp import tcp
+        from jobspec_lsp.lsp import tcp  # deferred: the server, only for `jobspec lsp`
 
         argv_out = [sys.executable, "-m", "jobspec_lsp", "lsp", "--log-level", args.log_level]
         tcp.serve(host or "127.0.0.1", int(port), argv_out)

@@ -50,7 +50,11 @@ class ConstraintError(ValueError):
 def parse(query: str) -> dict:
     """The RFC 31 constraint object a query stands for (:class:`ConstraintError`
     when it has none)."""
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+    from lark.exceptions import (  # deferred: lark, only when a grammar is first used
+        UnexpectedCharacters,
+        UnexpectedInput,
+        UnexpectedToken,
+    )
 
     if not isinstance(query, str):
         raise ConstraintError("a constraint query is a string", 0, 0)

@@ -18,7 +18,9 @@ the tokens, so those errors are positioned just as precisely.
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import re
+from pathlib import Path
 from typing import Any
 
 # lark, importlib.resources and pathlib are imported on first use: most
@@ -39,7 +41,7 @@ MAX_NESTING = 100
 def too_deep(tree, limit: int = MAX_NESTING):
     """The first lark subtree nested deeper than ``limit`` levels (None when there is
     none), found without recursion."""
-    from lark import Tree
+    from lark import Tree  # deferred: lark, only when a grammar is first used
 
     stack = [(tree, 1)]
     while stack:
@@ -52,7 +54,7 @@ def too_deep(tree, limit: int = MAX_NESTING):
 
 def leftmost_token(tree):
     """The first token under a lark tree (None when it holds none), without recursion."""
-    from lark import Tree
+    from lark import Tree  # deferred: lark, only when a grammar is first used
 
     stack = [tree]
     while stack:
@@ -139,12 +141,10 @@ class FormatError(ValueError):
 def grammar_dir():
     """Where the .lark files are: inside the installed package (the wheel copies
     the checkout's grammars/ to jobspec_lsp/grammars/), or the checkout's grammars/."""
-    import importlib.resources
 
     packaged = importlib.resources.files("jobspec_lsp") / "grammars"
     if packaged.is_dir():
         return packaged
-    from pathlib import Path
 
     return Path(__file__).resolve().parents[2] / "grammars"  # the checkout's
 
@@ -156,12 +156,11 @@ def grammar_text(name: str) -> str:
 
 def _import_paths():
     """Where ``%import idset (...)`` in one grammar finds another."""
-    from pathlib import Path
 
     where = grammar_dir()
     if isinstance(where, Path):
         return [str(where)]
-    from lark.load_grammar import FromPackageLoader  # a zipped install, say
+    from lark.load_grammar import FromPackageLoader  # deferred: lark; a zipped install
 
     return [FromPackageLoader("jobspec_lsp", ("grammars",))]
 
@@ -169,7 +168,7 @@ def _import_paths():
 @functools.cache
 def parser(name: str):
     """The LALR parser (contextual lexer) for grammars/<name>.lark, built once."""
-    from lark import Lark
+    from lark import Lark  # deferred: lark, only when a grammar is first used
 
     return Lark(
         grammar_text(name),
@@ -349,7 +348,10 @@ class _SyntaxFailure(Exception):
     only for the one it keeps."""
 
     def __init__(self, grammar: str, s: str, err):
-        from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+        from lark.exceptions import (  # deferred: lark, only when a grammar is first used
+            UnexpectedCharacters,
+            UnexpectedToken,
+        )
 
         super().__init__(grammar)
         self.grammar, self.s, self.err = grammar, s, err
@@ -394,7 +396,7 @@ def _need_str(s) -> None:
 def _tree(name: str, s: str):
     """grammars/<name>.lark applied to ``s``: a lark Tree, or _SyntaxFailure."""
     _need_str(s)
-    from lark.exceptions import UnexpectedInput
+    from lark.exceptions import UnexpectedInput  # deferred: lark, only when a grammar is first used
 
     try:
         return parser(name).parse(s)
@@ -443,7 +445,7 @@ def _digits_key(text: str):
 
 
 def _children(tree):
-    from lark import Token
+    from lark import Token  # deferred: lark, only when a grammar is first used
 
     return [c for c in tree.children if isinstance(c, Token)]
 
@@ -586,7 +588,7 @@ def parse_hostlist(s: str) -> list[tuple[str, list[tuple[str, str]] | None, str]
     """RFC 29 hostlist -> [(prefix, [(lo, hi), ...] or None, suffix)], one per
     term; lo and hi are the digit strings as written (padding kept). Never
     expanded."""
-    from lark import Tree
+    from lark import Tree  # deferred: lark, only when a grammar is first used
 
     tree = _parse("hostlist", s)
     terms: list[tuple[str, list[tuple[str, str]] | None, str]] = []

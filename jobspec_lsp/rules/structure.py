@@ -5,6 +5,7 @@ from __future__ import annotations
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
+from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.rules.base import (
     Context,
     Vertex,
@@ -246,7 +247,7 @@ def check(ctx: Context) -> None:
 
 
 def _int_fix(node):
-    from jobspec_lsp.notations.formats import ascii_int
+    pass
 
     if isinstance(node, Scalar) and isinstance(node.value, str):
         n = ascii_int(node.value.strip())
@@ -257,7 +258,7 @@ def _int_fix(node):
 
 def _shape_data(text: str):
     """The expansion of a shape string, for a quick-fix; None when it is no valid shape."""
-    from jobspec_lsp.notations import shape
+    from jobspec_lsp.notations import shape  # deferred: shape loads lark
 
     try:
         resources = shape.expand(text)

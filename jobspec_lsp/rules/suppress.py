@@ -12,10 +12,14 @@ comments: suppress there with the configuration's ``per-file-ignores``.
 
 from __future__ import annotations
 
+import bisect
+import difflib
 import re
 from dataclasses import dataclass
 
-from jobspec_lsp.diagnostics import ALL_KINDS, Diagnostic, Severity, define, matches
+from jobspec_lsp.diagnostics import ALL_KINDS, RULES, Diagnostic, Severity, define, matches
+from jobspec_lsp.diagnostics import is_code_or_prefix as known
+from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 
 UNUSED = define(
     "JS913",
@@ -48,7 +52,6 @@ class _Suppression:
 def _find(text: str, doc=None) -> list[_Suppression]:
     """The suppression comments of ``text``: only real comments count, never the same
     words inside a string (a YAML scalar of ``doc``, or a quoted part of the line)."""
-    import bisect
 
     spans = _scalar_spans(doc) if doc is not None and doc.root is not None else None
     starts = [a for a, _ in spans] if spans else []
@@ -71,7 +74,6 @@ def _find(text: str, doc=None) -> list[_Suppression]:
 def _scalar_spans(doc) -> list[tuple[int, int]]:
     """(start, end) of every scalar of a parsed document, in text order, found
     without recursion."""
-    from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 
     spans = []
     stack = [doc.root]
@@ -186,9 +188,6 @@ def apply(
 def _idle_words(idle: list[str]) -> str:
     """What a suppression's idle codes are, in words: not rule codes (with the
     nearest one), or codes not reported on its line."""
-    import difflib
-
-    from jobspec_lsp.diagnostics import RULES
 
     parts = []
     unknown = [c for c in idle if not is_code_or_prefix(c)]
@@ -202,14 +201,13 @@ def _idle_words(idle: list[str]) -> str:
 
 
 def is_code_or_prefix(code: str) -> bool:
-    from jobspec_lsp.diagnostics import is_code_or_prefix as known
+    pass
 
     return known(code)
 
 
 def enabled_prefix(code: str, enabled) -> bool:
     """A listed code or prefix counts when some code it covers is enabled."""
-    from jobspec_lsp.diagnostics import RULES
 
     return any(enabled(c) for c in RULES if c.startswith(code))
 

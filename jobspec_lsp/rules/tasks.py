@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
@@ -409,7 +411,7 @@ def _check_task(ctx: Context, task, labels, slots, near: Suggester) -> None:
 
 
 def _quoted(ctx, node):
-    import json
+    pass
 
     if isinstance(node, Scalar) and node.end > node.start:
         return json.dumps(ctx.source(node))

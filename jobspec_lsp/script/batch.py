@@ -14,19 +14,26 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import os
 import re
 from collections.abc import Sequence
 
 from jobspec_lsp import convert
-from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity
+from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity, matches
 from jobspec_lsp.diagnostics import define as _define_rule
-from jobspec_lsp.fluxcli import build, values
+from jobspec_lsp.features.completion import Candidate
+from jobspec_lsp.features.hover import human_duration
+from jobspec_lsp.fluxcli import argv, build, model, shell, values
 from jobspec_lsp.fluxcli import model as _model
 from jobspec_lsp.fluxcli.argv import Given, Problem, Word
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.model import Option
 from jobspec_lsp.fluxcli.values import Limit, Refused, value_problem
+from jobspec_lsp.jobspec import document as jobspec_document
+from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.notations import formats
+from jobspec_lsp.rules import analysis, suppress
+from jobspec_lsp.rules.targets import _FluxCore
 from jobspec_lsp.script import directives, sbatch
 
 # this module's rules are about scripts (see diagnostics.Rule.kinds)
@@ -136,7 +143,6 @@ def parse_words(words: list[Word], out: list[Diagnostic]) -> list[Given]:
     directive); otherwise the first word that is not an option starts the script's
     arguments, and it and every word after it in the directive are dropped (JS574
     warns)."""
-    from jobspec_lsp.fluxcli import argv
 
     if words and not words[0].value.startswith("-"):
         first, last = words[0], words[-1]
@@ -227,8 +233,6 @@ def check_script(text: str, select=None, ignore=None) -> list[Diagnostic]:
     """Every problem of a script's directives, in text order, and the Slurm left in it
     (`#SBATCH` directives, `SLURM_*` variables, `srun`: see :mod:`.sbatch`); only the
     codes ``select``/``ignore`` enable, and none a `# jobspec: ignore` comment hides."""
-    from jobspec_lsp.diagnostics import matches
-    from jobspec_lsp.rules import suppress
 
     out = _flux_checks(text)
     out.extend(sbatch.diagnostics(text))
@@ -388,8 +392,6 @@ def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
 def _ingest_refusals(dumped: str) -> tuple[tuple[str, ...], ...]:
     """(path..., message) of each error flux-core's ingest gives the built jobspec
     ``dumped`` (JSON), this tool's own reading limits (JS9xx) left out."""
-    from jobspec_lsp.jobspec.document import parse
-    from jobspec_lsp.rules import analysis
 
     doc = parse(dumped, "json")
     out = []
@@ -414,11 +416,9 @@ def _setattr_path(item: str) -> list[str]:
 
 def _path_at(node, offset: int) -> list[str]:
     """The keys leading to the innermost mapping entry holding ``offset``."""
-    from jobspec_lsp.jobspec.document import Mapping, Sequence
-
     path: list[str] = []
     while True:
-        if isinstance(node, Mapping):
+        if isinstance(node, jobspec_document.Mapping):
             for k, v in node.pairs:
                 if k.start <= offset < max(v.end, k.end):
                     path.append(str(k.value))
@@ -426,7 +426,7 @@ def _path_at(node, offset: int) -> list[str]:
                     break
             else:
                 return path
-        elif isinstance(node, Sequence):
+        elif isinstance(node, jobspec_document.Sequence):
             for k, v in enumerate(node.items):
                 if v.start <= offset < v.end:
                     path.append(str(k))
@@ -512,7 +512,6 @@ def command_line_checks(text: str) -> list[Diagnostic]:
     :mod:`.fluxcli.shell`): each read with its command's option table, its values
     checked as Flux checks them (words with a shell expansion left alone), and its node
     count held to what the script's directives allocate."""
-    from jobspec_lsp.fluxcli import shell
 
     if "flux" not in text:
         return []
@@ -533,7 +532,6 @@ def _line_findings(line: str, allocated: int | None, version: str) -> tuple:
     """:func:`command_line_checks` of one command line (its text from `flux`) read as
     Flux ``version`` reads it, as (code, severity, message, start, end, data) with
     offsets into ``line``."""
-    from jobspec_lsp.fluxcli import argv, model, shell
 
     out: list[Diagnostic] = []
     for cl in shell.find(line)[:1]:
@@ -612,7 +610,6 @@ def _line_findings(line: str, allocated: int | None, version: str) -> tuple:
 
 def _takes_value(cmd, words, k: int) -> bool:
     """Whether word ``k`` is read as the value of the option before it."""
-    from jobspec_lsp.fluxcli import argv
 
     kind = argv.classify(cmd, words[k - 1].value)
     return bool(kind and kind[0] is not None and kind[0].value is not None and kind[2] is None)
@@ -675,7 +672,6 @@ def shown_jobspec(text: str, path: str, fmt: str = "yaml", read_files: bool = Fa
     """The jobspec of :func:`jobspec` as a document to read ("Show the jobspec"): YAML
     with a first comment saying what it is, or JSON.  :class:`BatchError` when
     `flux batch` would refuse the script."""
-    import os
 
     js = jobspec(
         text,
@@ -725,7 +721,6 @@ def _meaning(o: Option, value: str) -> str:
             seconds = values.parse_time_limit(value)
         except Refused:
             return ""
-        from jobspec_lsp.features.hover import human_duration
 
         return f"a time limit of {human_duration(seconds)}" if seconds else "no time limit"
     return ""
@@ -743,7 +738,6 @@ _TOOLS = {
 def _command_line_at(text: str, offset: int):
     """(offset of its text, the command line) of the Flux command line under
     ``offset``, or (0, None)."""
-    from jobspec_lsp.fluxcli import shell
 
     for at, seg in shell.segments(text, sbatch.shell_literals(text)):
         if at <= offset <= at + len(seg):
@@ -754,7 +748,7 @@ def _command_line_at(text: str, offset: int):
 
 
 def _command_line_hover(text: str, offset: int) -> tuple[str, int, int] | None:
-    from jobspec_lsp.fluxcli import argv, model
+    pass
 
     at, cl = _command_line_at(text, offset)
     if cl is None:
@@ -808,7 +802,6 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
     directive, or values for the option before the cursor where there is a set of them
     (``queues``: the project's queue names; dependency schemes, duration units,
     urgency names, submission flags); nothing elsewhere."""
-    from jobspec_lsp.features.completion import Candidate
 
     line_start = text.rfind("\n", 0, offset) + 1
     line = text[line_start:offset]
@@ -839,8 +832,6 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
 def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
     """Options of the command, or values of the option, being typed on a
     `flux run|submit|...` line."""
-    from jobspec_lsp.features.completion import Candidate
-    from jobspec_lsp.fluxcli import model
 
     at, cl = _command_line_at(text, offset)
     if cl is None or offset < at + cl.tool_end + 1:
@@ -876,7 +867,6 @@ def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
 
 def _value_of_previous(cmd, words, w) -> bool:
     """Whether ``w`` is the value of the option word before it."""
-    from jobspec_lsp.fluxcli import argv
 
     k = words.index(w)
     if k == 0:
@@ -918,7 +908,7 @@ _UNITS = (("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"))
 
 
 def _values(o: Option, value: str, queues: Sequence[str]):
-    from jobspec_lsp.features.completion import Candidate
+    pass
 
     def some(items):
         return [
@@ -931,7 +921,7 @@ def _values(o: Option, value: str, queues: Sequence[str]):
     if name == "queue":
         return some((q, "queue", "a queue of this project ([tool.jobspec] queues)") for q in queues)
     if name == "dependency":
-        from jobspec_lsp.rules.targets import _FluxCore
+        pass
 
         return [
             Candidate(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+import shlex
 from dataclasses import dataclass, field
 
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity
@@ -545,7 +546,6 @@ def quote(value: str) -> str:
     ``'it'"'"'s'`` holds three quote characters in a row, which Flux's directive
     reader takes for a triple quote and refuses). Checked against this module's own
     reading, which is Flux's."""
-    import shlex
 
     candidates = [shlex.quote(value)]  # the usual shell spelling, when Flux reads it
     candidates.append('"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')

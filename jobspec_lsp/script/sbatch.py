@@ -16,6 +16,7 @@ start with ``#SBATCH`` before the first line that is neither blank nor a comment
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import re
@@ -28,7 +29,8 @@ from jobspec_lsp.fluxcli import model as _model
 from jobspec_lsp.fluxcli import values
 from jobspec_lsp.fluxcli.model import Option
 from jobspec_lsp.notations import formats
-from jobspec_lsp.script import directives
+from jobspec_lsp.notations.formats import ascii_int
+from jobspec_lsp.script import batch, directives
 
 # this module's rules are about scripts (see diagnostics.Rule.kinds)
 define = functools.partial(_define_rule, kinds=SLURM_KINDS + SCRIPT_KINDS)
@@ -616,7 +618,6 @@ class _Out:
 
 def _count(value: str, what: str) -> int:
     """A Slurm count: ASCII digits, as Slurm (C) reads them, small enough for Flux."""
-    from jobspec_lsp.notations.formats import ascii_int
 
     n = ascii_int(value.strip())
     if n is None:
@@ -644,7 +645,6 @@ def _opt(item: _Item, long: str, value: str | None = None, long_only: bool = Fal
 
 def _q(value: str) -> str:
     """``value`` as one word of a `#flux:` directive, quoted so Flux reads it back."""
-    from jobspec_lsp.script import directives
 
     try:
         return directives.quote(value)
@@ -1139,7 +1139,6 @@ def _flux_block(text: str, ctx: _Context) -> bool:
     """Read the script's own Flux directives, if any: their sentinel becomes the one
     the conversion writes (Flux refuses a second one), and whether they already give
     the job a size (then no `--nslots=1` is added: converting twice changes nothing)."""
-    from jobspec_lsp.script import batch, directives
 
     script = directives.read(text)
     if script.sentinel is None:
@@ -1373,7 +1372,6 @@ def body_diagnostics(text: str) -> list[Diagnostic]:
     """`SLURM_*` variables and Slurm commands in the script's non-comment lines; a
     variable where the shell expands nothing ('...', \\$, a quoted here-document) is
     left alone: it means the same under Flux."""
-    import bisect
 
     out: list[Diagnostic] = []
     if "SLURM_" not in text and not any(c in text for c in COMMANDS):
