@@ -20,31 +20,18 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from jobspec_lsp.diagnostics import CodeList, read_codes, unknown_code
-from jobspec_lsp.fluxcli import model
-from jobspec_lsp.rules import targets
+from jobspec_lsp.settings import BY_TOML, SETTINGS, Invalid
 
-# every key, its expected type in words, and what it does (docs/configuration.md)
+# every key, its expected type in words, and what it does (docs/configuration.md): the
+# settings of jobspec_lsp.settings, and the two tables only a file can hold
 KEYS: dict[str, tuple[str, str]] = {
-    "select": ("a list of codes", "report only these rule codes or prefixes"),
-    "ignore": ("a list of codes", "never report these codes or prefixes"),
+    **{s.toml: (s.want, s.doc) for s in SETTINGS if s.toml},
     "per-file-ignores": (
         "a table of glob = list of codes",
         "codes not reported for the files a glob matches (relative to the config's folder)",
     ),
-    "target": (
-        f"one of {', '.join(targets.TARGETS)}",
-        "what an error means: the RFC texts or a real Flux component",
-    ),
-    "flux-version": (
-        "a Flux version in the option table (0.88)",
-        "which Flux's command-line options directives and command lines are read with",
-    ),
-    "version-rules": ("auto, canonical or v1", "which jobspec version's rules apply"),
-    "exit-non-zero-on-warning": ("true or false", "`jobspec check` exits 1 on warnings too"),
-    "queues": ("a list of queue names", "completed after `--queue` in batch scripts"),
     "format": ("a table", "formatter options (sort-keys, line-length)"),
 }
-VERSION_RULES = ("auto", "canonical", "v1")
 
 
 @dataclass(frozen=True)
@@ -246,59 +233,39 @@ def _build(cfg: Path | None, table: dict) -> Config:
             bad(key, f"{where} has no key {key!r}{hint}")
             continue
         want = KEYS[key][0]
-        if key in ("select", "ignore"):
-            codes = _codes(value)
-            if codes is None:
-                bad(key, f"{where} {key} must be {want} (JS prefixes), not {value!r}")
-            else:
-                for word in codes.unknown:
-                    bad_code(key, word, f"{where} {key}: {unknown_code(word)}")
-                kw[key] = codes.codes
+        setting = BY_TOML.get(key)
+        if setting is not None:
+            try:
+                got = setting.read(value)
+            except Invalid as err:
+                why = f" ({err})" if str(err) else ""
+                bad(key, f"{where} {key} must be {setting.want}, not {value!r}{why}")
+                continue
+            for message, word in got.left_out:
+                if word is None:
+                    bad(key, f"{where} {key}: {message}")
+                else:
+                    bad_code(key, word, f"{where} {key}: {message}")
+            kw[setting.attr] = got.value
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 bad(key, f"{where} per-file-ignores must be {want}")
                 continue
             pairs = []
             for glob, codes in value.items():
-                got = _codes(codes)
-                if got is None:
+                listed = _codes(codes)
+                if listed is None:
                     bad(
                         key,
                         f"{where} per-file-ignores {glob!r} must list rule codes, not {codes!r}",
                         sub=glob,
                     )
                 else:
-                    for word in got.unknown:
+                    for word in listed.unknown:
                         message = f"{where} per-file-ignores {glob!r}: {unknown_code(word)}"
                         bad_code(key, word, message, sub=glob)
-                    pairs.append((glob, got.codes))
+                    pairs.append((glob, listed.codes))
             kw["per_file_ignores"] = tuple(pairs)
-        elif key == "target":
-            if value not in targets.TARGETS:
-                bad(key, f"{where} target must be {want}, not {value!r}")
-            else:
-                kw["target"] = value
-        elif key == "flux-version":
-            why = model.version_problem(value) if isinstance(value, str) else "not a string"
-            if why:
-                bad(key, f"{where} flux-version: {why}")
-            else:
-                kw["flux_version"] = value
-        elif key == "version-rules":
-            if value not in VERSION_RULES:
-                bad(key, f"{where} version-rules must be {want}, not {value!r}")
-            else:
-                kw["version_rules"] = value
-        elif key == "exit-non-zero-on-warning":
-            if not isinstance(value, bool):
-                bad(key, f"{where} exit-non-zero-on-warning must be {want}, not {value!r}")
-            else:
-                kw["exit_non_zero_on_warning"] = value
-        elif key == "queues":
-            if not isinstance(value, list) or not all(isinstance(q, str) for q in value):
-                bad(key, f"{where} queues must be {want}, not {value!r}")
-            else:
-                kw["queues"] = tuple(value)
         elif key == "format" and not isinstance(value, dict):
             bad(key, f"{where} format must be {want}")
     if "select" in kw:

@@ -30,6 +30,10 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
 
+# Which rules a jobspec is held to: V1 rules when it says `version: 1` ("auto"), or
+# always the canonical ones, or always V1's.
+VERSION_RULES = ("auto", "canonical", "v1")
+
 # The kinds of document a rule can apply to (see :mod:`.kinds`).
 JOBSPEC_KINDS = ("jobspec-yaml", "jobspec-json")
 SCRIPT_KINDS = ("flux-script",)

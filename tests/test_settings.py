@@ -38,8 +38,12 @@ def test_an_empty_target_means_the_projects():
 @pytest.mark.parametrize(
     "raw,field,words",
     [
-        ({"target": "flux"}, "target", "jobspec.target: expected rfc, flux-core"),
-        ({"versionRules": "V1"}, "version_rules", "jobspec.versionRules: expected auto or"),
+        ({"target": "flux"}, "target", "jobspec.target: expected one of rfc, flux-core"),
+        (
+            {"versionRules": "V1"},
+            "version_rules",
+            "jobspec.versionRules: expected auto, canonical or v1",
+        ),
         ({"select": 2}, "select", "jobspec.select: expected a list"),
         ({"ignore": [8]}, "ignore", "jobspec.ignore: expected a list"),
         ({"files": []}, "files", "jobspec.files: expected a non-empty list"),
@@ -55,3 +59,28 @@ def test_a_wrong_value_keeps_the_default_and_says_why(raw, field, words):
     assert problem.startswith(words), problem
     if field is not None:
         assert getattr(s, field) == getattr(Settings(), field)
+
+
+def test_each_setting_is_declared_once_and_documented_where_it_is_given():
+    """The project configuration's keys, the editor's and the CLI's flags come from one
+    table (jobspec_lsp.settings); the docs list each under the name it is given with."""
+    from helpers import REPO
+
+    from jobspec_lsp import config
+    from jobspec_lsp.cli.main import build_parser
+    from jobspec_lsp.lsp import settings as editor
+    from jobspec_lsp.settings import SETTINGS
+
+    configuration = (REPO / "docs" / "configuration.md").read_text()
+    server = (REPO / "docs" / "server.md").read_text()
+    check = next(
+        a for a in build_parser()._actions if getattr(a, "choices", None) and "check" in a.choices
+    ).choices["check"]
+    flags = {o for a in check._actions for o in a.option_strings}
+    for s in SETTINGS:
+        if s.toml:
+            assert s.toml in config.KEYS and f"| `{s.toml}` |" in configuration, s.toml
+        if s.editor:
+            assert s.editor in editor.KNOWN and f"`jobspec.{s.editor}`" in server, s.editor
+        if s.flag:
+            assert s.flag in flags, s.flag

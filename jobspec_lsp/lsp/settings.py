@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jobspec_lsp.diagnostics import CodeList, read_codes
-from jobspec_lsp.fluxcli import model
-from jobspec_lsp.rules import analysis
+from jobspec_lsp.settings import BY_EDITOR, Invalid
 from jobspec_lsp.text.sources import JOBSPEC_GLOBS
 
 # keys clients send for themselves (VS Code, Neovim configs): not the server's, not errors
@@ -51,62 +49,44 @@ class Settings:
         if isinstance(raw.get("jobspec"), dict):  # {"jobspec": {...}} or the section itself
             raw = raw["jobspec"]
 
-        def bad(key: str, want: str) -> None:
-            s.problems.append(f"jobspec.{key}: expected {want}, not {raw[key]!r}; ignored")
-
-        def codes(key: str) -> CodeList | None:
-            v = raw.get(key)
-            if v is None:
-                return None
-            try:
-                got = read_codes(v)
-            except TypeError:
-                bad(key, 'a list of rule codes or prefixes such as ["JS8"]')
-                return None
-            s.problems.extend(f"jobspec.{key}: {p} -- left out" for p in got.problems())
-            return got
-
-        for key in raw:
-            if key not in KNOWN and key not in CLIENT_KEYS:
+        for key, value in raw.items():
+            if key in CLIENT_KEYS or key == "format":
+                continue
+            setting = BY_EDITOR.get(key)
+            if setting is None:
                 s.problems.append(f"jobspec.{key}: unknown setting (known: {', '.join(KNOWN)})")
-        got = codes("select")
-        if got is not None:
-            s.select = list(got.codes) or None
-            if got.unknown and not got.codes:  # never an empty selection that hides all
+                continue
+            if value is None or (value == "" and setting.attr != "select"):
+                continue  # unset: the project's, else the default
+            try:
+                got = setting.read(value)
+            except Invalid as err:
+                why = f" ({err})" if str(err) else ""
                 s.problems.append(
-                    "jobspec.select names no known rule, so every rule is reported (as "
-                    "without a select)"
+                    f"jobspec.{key}: expected {setting.want}, not {value!r}{why}; ignored"
                 )
-        got = codes("ignore")
-        if got is not None:
-            s.ignore = list(got.codes)
-        if "versionRules" in raw:
-            if raw["versionRules"] in analysis.VERSION_RULES:
-                s.version_rules = raw["versionRules"]
+                continue
+            s.problems.extend(
+                f"jobspec.{key}: {message} -- left out" for message, _ in got.left_out
+            )
+            if setting.attr == "select":
+                s.select = list(got.value) or None
+                if got.left_out and not got.value:  # never an empty selection that hides all
+                    s.problems.append(
+                        "jobspec.select names no known rule, so every rule is reported (as "
+                        "without a select)"
+                    )
+            elif setting.attr == "ignore":
+                s.ignore = list(got.value)
             else:
-                bad("versionRules", " or ".join(analysis.VERSION_RULES))
-        if "target" in raw and raw["target"] not in (None, ""):
-            if raw["target"] in analysis.TARGETS:
-                s.target = raw["target"]
-            else:
-                bad("target", ", ".join(analysis.TARGETS))
-        if "fluxVersion" in raw and raw["fluxVersion"] not in (None, ""):
-            v = raw["fluxVersion"]
-            why = model.version_problem(v) if isinstance(v, str) else "not a string"
-            if why:
-                s.problems.append(f"jobspec.fluxVersion: {why}; ignored")
-            else:
-                s.flux_version = v
-        if "files" in raw:
-            v = raw["files"]
-            if isinstance(v, list) and v and all(isinstance(g, str) for g in v):
-                s.files = tuple(v)
-            else:
-                bad("files", "a non-empty list of file name patterns")
+                setattr(s, setting.attr, got.value)
         if "format" in raw:
             fmt = raw["format"]
             if not isinstance(fmt, dict):
-                bad("format", 'an object such as {"sortKeys": true}')
+                s.problems.append(
+                    f'jobspec.format: expected an object such as {{"sortKeys": true}}, not {fmt!r}; '
+                    "ignored"
+                )
             elif "sortKeys" in fmt and fmt["sortKeys"] is not None:
                 if isinstance(fmt["sortKeys"], bool):
                     s.sort_keys = fmt["sortKeys"]
@@ -115,14 +95,7 @@ class Settings:
                         f"jobspec.format.sortKeys: expected true or false, not "
                         f"{fmt['sortKeys']!r}; ignored"
                     )
-        if "docsUrl" in raw and raw["docsUrl"] is not None:
-            if isinstance(raw["docsUrl"], str):
-                s.docs_url = raw["docsUrl"]
-            else:
-                bad("docsUrl", "a URL string")
         return s
 
 
-KNOWN = (
-    "select", "ignore", "target", "fluxVersion", "versionRules", "files", "format", "docsUrl",
-)  # fmt: skip
+KNOWN = (*BY_EDITOR, "format")  # the editor's keys (jobspec_lsp.settings)

@@ -6,13 +6,11 @@ call; it holds no presentation logic.
 
 from __future__ import annotations
 
-from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
+from jobspec_lsp.diagnostics import RULES, VERSION_RULES, Diagnostic, Severity
 from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, parse
 from jobspec_lsp.rules import attributes, base, counts, structure, suppress, targets, tasks, v1
 
 TARGETS = targets.TARGETS
-
-VERSION_RULES = ("auto", "canonical", "v1")
 
 
 def uses_v1(doc: Document, version_rules: str = "auto") -> bool:

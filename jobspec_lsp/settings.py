@@ -1,0 +1,122 @@
+"""Every setting, declared once: its name in the project configuration (``jobspec.toml``
+or ``[tool.jobspec]``), in the editor (the ``jobspec`` section of the LSP settings) and
+on the command line; the values it takes, in words; and the one reader that checks a
+value. :mod:`.config`, :mod:`.lsp.settings` and the CLI read these declarations, so a
+value is judged the same way wherever it is given, and docs/configuration.md and
+docs/server.md list the same keys (a test holds them to this table).
+
+Pure: no files, no LSP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobspec_lsp.diagnostics import VERSION_RULES, read_codes, unknown_code
+from jobspec_lsp.fluxcli import model
+from jobspec_lsp.rules.targets import TARGETS
+
+
+class Invalid(ValueError):
+    """A value the setting does not take; the message, when there is one, says why
+    beyond the setting's ``want``."""
+
+
+@dataclass(frozen=True)
+class Read:
+    """What a reader made of a value: the value to use, and what was left out of it
+    (each with the word of the value it is about, for positions in a file)."""
+
+    value: Any
+    left_out: tuple[tuple[str, str | None], ...] = ()
+
+
+@dataclass(frozen=True)
+class Setting:
+    attr: str  # the name in Python (Config, Settings, Options)
+    want: str  # the values it takes, in words
+    doc: str
+    read: Callable[[Any], Read]
+    toml: str | None = None  # the key in the project configuration
+    editor: str | None = None  # the key under "jobspec" in the editor's settings
+    flag: str | None = None  # the command-line option
+    extra: dict = field(default_factory=dict, compare=False)
+
+
+def _codes(value: Any) -> Read:
+    try:
+        got = read_codes(value)
+    except TypeError:
+        raise Invalid() from None
+    return Read(got.codes, tuple((unknown_code(w), w) for w in got.unknown))
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[Any], Read]:
+    def read(value: Any) -> Read:
+        if value not in options:
+            raise Invalid()
+        return Read(value)
+
+    return read
+
+
+def _bool(value: Any) -> Read:
+    if not isinstance(value, bool):
+        raise Invalid()
+    return Read(value)
+
+
+def _strings(what: str, nonempty: bool = False) -> Callable[[Any], Read]:
+    def read(value: Any) -> Read:
+        if not isinstance(value, list) or not all(isinstance(q, str) for q in value):
+            raise Invalid()
+        if nonempty and not value:
+            raise Invalid()
+        return Read(tuple(value))
+
+    return read
+
+
+def _flux_version(value: Any) -> Read:
+    why = model.version_problem(value) if isinstance(value, str) else "not a string"
+    if why:
+        raise Invalid(why)
+    return Read(value)
+
+
+def _url(value: Any) -> Read:
+    if not isinstance(value, str):
+        raise Invalid()
+    return Read(value)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("select", "a list of codes", "report only these rule codes or prefixes",
+            _codes, toml="select", editor="select", flag="--select"),
+    Setting("ignore", "a list of codes", "never report these codes or prefixes",
+            _codes, toml="ignore", editor="ignore", flag="--ignore"),
+    Setting("target", f"one of {', '.join(TARGETS)}",
+            "what an error means: the RFC texts or a real Flux component",
+            _choice(TARGETS), toml="target", editor="target", flag="--target"),
+    Setting("flux_version", "a Flux version in the option table (0.88)",
+            "which Flux's command-line options directives and command lines are read with",
+            _flux_version, toml="flux-version", editor="fluxVersion", flag="--flux-version"),
+    Setting("version_rules", "auto, canonical or v1", "which jobspec version's rules apply",
+            _choice(VERSION_RULES), toml="version-rules", editor="versionRules",
+            flag="--version-rules"),
+    Setting("exit_non_zero_on_warning", "true or false",
+            "`jobspec check` exits 1 on warnings too", _bool,
+            toml="exit-non-zero-on-warning", flag="--exit-non-zero-on-warning"),
+    Setting("queues", "a list of queue names", "completed after `--queue` in batch scripts",
+            _strings("queue names"), toml="queues"),
+    Setting("files", "a non-empty list of file name patterns",
+            "the documents the server treats as jobspec", _strings("file name patterns", True),
+            editor="files"),
+    Setting("docs_url", "a URL string", "base URL of the rule documentation links", _url,
+            editor="docsUrl"),
+)  # fmt: skip
+BY_TOML = {s.toml: s for s in SETTINGS if s.toml}
+BY_EDITOR = {s.editor: s for s in SETTINGS if s.editor}
+BY_ATTR = {s.attr: s for s in SETTINGS}
