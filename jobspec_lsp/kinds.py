@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.jobspec.document import Document, parse
+from jobspec_lsp.jobspec.document import Document, parse, parse_bytes
 from jobspec_lsp.text.positions import LineIndex
 from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
 
@@ -35,7 +35,8 @@ KINDS = (
 # one gets the empty answer)
 FEATURES = (
     "diagnostics", "fix", "hover", "completion", "format", "symbols", "folding",
-    "navigation", "inlay-hints", "convert", "show-jobspec", "flux-version",
+    "navigation", "inlay-hints", "convert", "migrate", "show-jobspec", "flux-version",
+    "directives",
 )  # fmt: skip
 
 
@@ -79,6 +80,10 @@ class Kind:
         """The document model of ``text`` (a script is held as its text)."""
         return Document(text, LineIndex(text), None, [], self.language or "script")
 
+    def read_bytes(self, data: bytes) -> Document:
+        """:meth:`read` of a file's bytes (not UTF-8: the replacement character)."""
+        return self.read(data.decode("utf-8", errors="replace"))
+
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
         return []
 
@@ -95,6 +100,10 @@ class Kind:
 class JobspecKind(Kind):
     def read(self, text: str) -> Document:
         return parse(text, self.language)
+
+    def read_bytes(self, data: bytes) -> Document:
+        """The bytes decoded as UTF-8, where they are not said (JS9xx) at the byte."""
+        return parse_bytes(data, self.language)
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
         from jobspec_lsp.rules import (  # deferred: each kind loads its readers when first used
@@ -169,10 +178,12 @@ class ScriptKind(Kind):
 
 _JOBSPEC = frozenset(
     {"diagnostics", "fix", "hover", "completion", "format", "symbols", "folding",
-     "navigation", "inlay-hints", "convert"}
+     "navigation", "inlay-hints", "convert", "directives"}
 )  # fmt: skip
 # a script is never formatted and never read as YAML; its directives (and its flux
-# command lines) get diagnostics, fixes, hover and completion
+# command lines) get diagnostics, fixes, hover and completion. "directives": what
+# directs the job is read (a jobspec whole, #flux: and #SBATCH lines; not yet #BSUB
+# or #PBS); "convert": V1 <-> canonical; "migrate": to #flux: directives
 _SCRIPT = frozenset({"diagnostics", "fix", "hover", "completion", "flux-version"})
 
 JOBSPEC_YAML = JobspecKind("jobspec-yaml", "yaml", _JOBSPEC, "a jobspec in YAML (RFC 14/25)")
@@ -180,11 +191,11 @@ JOBSPEC_JSON = JobspecKind("jobspec-json", "json", _JOBSPEC, "a jobspec in JSON 
 FLUX_SCRIPT = ScriptKind(
     "flux-script",
     "script",
-    _SCRIPT | {"show-jobspec"},
+    _SCRIPT | {"show-jobspec", "directives"},
     "a Flux batch script (RFC 36 directives) or a shell script that runs flux commands",
 )
 SLURM_SCRIPT = ScriptKind(
-    "slurm-script", "script", _SCRIPT | {"convert"}, "a Slurm batch script (#SBATCH)"
+    "slurm-script", "script", _SCRIPT | {"migrate", "directives"}, "a Slurm batch script (#SBATCH)"
 )
 LSF_SCRIPT = ScriptKind(
     "lsf-script",

@@ -17,8 +17,8 @@ from jobspec_lsp import __version__, kinds
 from jobspec_lsp.cli import convert as convert_cli
 from jobspec_lsp.cli import schema as schema_cli
 from jobspec_lsp.diagnostics import RULES, Severity, is_code_or_prefix, read_codes, unknown_code
-from jobspec_lsp.jobspec.document import parse, parse_bytes
-from jobspec_lsp.rules.analysis import VERSION_RULES, check
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.rules.analysis import VERSION_RULES
 from jobspec_lsp.rules.targets import DEFAULT as DEFAULT_TARGET
 from jobspec_lsp.rules.targets import TARGETS
 from jobspec_lsp.text.sources import (
@@ -119,22 +119,20 @@ def _project(path):
 def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, select, ignore):
     """(document, diagnostics) of one file, as the configuration and the flags say."""
 
-    kind = kinds.detect(None if path is None else str(path), text, explicit=True)
-    if kind.is_script:  # RFC 36 directives, Slurm's, flux command lines
-        options = kinds.Options(
-            select=tuple(select) if select else None,
-            ignore=tuple(ignore or ()),
-            flux_version=args.flux_version or cfg.flux_version,
-        )
-        if kind in (kinds.LSF_SCRIPT, kinds.PBS_SCRIPT):
-            shown = "-" if path is None else shown_path(str(path))
-            print(f"jobspec: note: {shown}: {kind.summary}", file=sys.stderr)
-        doc = kind.read(text)
-        return doc, kind.check(doc, options)
-    doc = parse_bytes(data, language) if data is not None else parse(text, language)
-    target = args.target or cfg.target or DEFAULT_TARGET
-    rules = args.version_rules or cfg.version_rules or "auto"
-    return doc, check(doc, version_rules=rules, select=select, ignore=ignore, target=target)
+    name = str(path) if path is not None else getattr(args, "stdin_filename", None)
+    kind = kinds.detect(name, text, explicit=True)
+    options = kinds.Options(
+        select=tuple(select) if select else None,
+        ignore=tuple(ignore or ()),
+        target=args.target or cfg.target or DEFAULT_TARGET,
+        version_rules=args.version_rules or cfg.version_rules or "auto",
+        flux_version=args.flux_version or cfg.flux_version,
+    )
+    if not kind.offers("directives"):  # an LSF or PBS script: say what is not read
+        shown = "-" if path is None else shown_path(str(path))
+        print(f"jobspec: note: {shown}: {kind.summary}", file=sys.stderr)
+    doc = kind.read_bytes(data) if data is not None else kind.read(text)
+    return doc, kind.check(doc, options)
 
 
 def _rediagnose(text: str, *, path, language, args, cfg, select, ignore):

@@ -175,23 +175,16 @@ class JobspecServer(LanguageServer):
         self.kinds[uri] = (doc.version, doc.source, kind)
         return kind
 
-    def is_jobspec(self, uri: str) -> bool:
-        return self.kind(uri).is_jobspec
-
-    def is_script(self, uri: str) -> bool:
-        return self.kind(uri).is_script
-
     def options(self, uri: str) -> kinds.Options:
         """The check options of a document: the editor's settings over the project's."""
         select, ignore, rules = self.selection(uri)
-        script = self.kind(uri).is_script
         return kinds.Options(
             select=tuple(select) if select else None,
             ignore=tuple(ignore or ()),
             target=self.target(uri),
             version_rules=rules,
-            flux_version=self.flux_version(uri) if script else None,
-            queues=tuple(self.queues(uri)) if script else (),
+            flux_version=self.flux_version(uri),
+            queues=tuple(self.queues(uri)),
         )
 
     def language(self, uri: str) -> str:
@@ -824,7 +817,7 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
     # the conversions: when refactorings are asked for, or on a plain request that is
     # not about a diagnostic (not beside every quick-fix); a blocked one only when asked
     asked = any(k.startswith("refactor") for k in _kinds(only))
-    convertible = a.kind.is_jobspec and a.kind.offers("convert") and a.doc.root is not None
+    convertible = a.kind.offers("convert") and a.doc.root is not None
     if convertible and (asked or (not only and not params.context.diagnostics)):
         actions.extend(c for c in _conversion_actions(ls, uri, a) if c.disabled is None or asked)
     return actions
