@@ -6,7 +6,7 @@ import argparse
 
 from jobspec_lsp.convert.common import Change, Conversion, UsageError, _verified, dump
 from jobspec_lsp.diagnostics import Severity
-from jobspec_lsp.fluxcli import build
+from jobspec_lsp.fluxcli import build, values
 from jobspec_lsp.rules import analysis
 
 
@@ -37,7 +37,7 @@ def from_options(a: argparse.Namespace) -> Conversion:
     will check it."""
     try:
         js, notes = build.submit_jobspec(a)
-    except build.Refused as err:
+    except values.Refused as err:
         raise UsageError(str(err)) from None
     changes = [Change(n, 0, 0) for n in notes]
     text = dump(js, a.format)

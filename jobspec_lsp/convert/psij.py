@@ -362,7 +362,6 @@ def from_psij(
 
 
 def _near(word: str, candidates) -> str:
-    pass
 
     close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.7)
     return f"; did you mean {close[0]!r}?" if close else ""

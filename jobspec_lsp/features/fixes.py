@@ -450,7 +450,6 @@ def _expand_shape(doc, d):
 
 
 def _yaml_scalar(s: str) -> str:
-    pass
 
     doc = _parse(f"x: {s}\n")
     x = doc.root.get("x") if isinstance(doc.root, Mapping) else None

@@ -68,7 +68,7 @@ def brief(text: str) -> str:
     return repr(text) if len(text) <= 40 else f"{text[:24]!r}… ({len(text):,} characters)"
 
 
-def classify(cmd: Command, word: str):
+def classify(cmd: Command, word: str) -> tuple[Option | None, str, str | None] | None:
     """What argparse makes of one word before reading values: None for a positional
     word, else (option or None when unknown, the option string written, the text after
     '=' or the rest of a short group, or None)."""
@@ -141,7 +141,9 @@ def read(cmd: Command, words: list[Word]) -> Reading:
     return out
 
 
-def _explicit(cmd: Command, opt: Option, written: str, explicit: str, w: Word, out):
+def _explicit(
+    cmd: Command, opt: Option, written: str, explicit: str, w: Word, out: Reading
+) -> tuple[Option, str] | None:
     """``opt`` written ``written`` with ``explicit`` after it in the same word: its value
     (``--opt=VAL``, ``-oVAL``) or, after a short flag, more flags (``-xu``, ``-xN2``).
     Returns (option, written) when the group ends in an option that takes a value

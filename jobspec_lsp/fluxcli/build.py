@@ -16,6 +16,7 @@ import json
 import math
 import os
 import stat
+from typing import Any
 
 from jobspec_lsp.fluxcli import values
 from jobspec_lsp.fluxcli.argv import Given
@@ -37,7 +38,7 @@ def _may_read(allowed: bool, option: str, path: str) -> None:
         )
 
 
-def add_file(system: dict, arg: str, cwd: str, read_files: bool) -> None:
+def add_file(system: dict[str, Any], arg: str, cwd: str, read_files: bool) -> None:
     """``--add-file [NAME[:PERMS]=]PATH`` or ``NAME=TEXT`` (a text holding a line break,
     ``\\n`` read as one) into ``system["files"]``, as flux-core's jobspec_add_file does:
     a text is the file's content (utf-8, mode PERMS or 0600); a path is read (utf-8, or
@@ -69,7 +70,7 @@ def add_file(system: dict, arg: str, cwd: str, read_files: bool) -> None:
             raw = f.read()
     except OSError as err:
         raise Refused(f"--add-file={_brief(arg)}: {err.strerror}: {_brief(data)}") from None
-    ref: dict = {"mode": st.st_mode, "size": st.st_size}
+    ref: dict[str, Any] = {"mode": st.st_mode, "size": st.st_size}
     try:
         ref["data"], ref["encoding"] = raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -78,8 +79,15 @@ def add_file(system: dict, arg: str, cwd: str, read_files: bool) -> None:
 
 
 def build_v1(
-    command, nodes=None, tasks=None, cores=1, gpus=0, exclusive=False, duration=0, label=TASK_LABEL
-) -> dict:
+    command: list[Any],
+    nodes: int | None = None,
+    tasks: int | None = None,
+    cores: int = 1,
+    gpus: int = 0,
+    exclusive: bool = False,
+    duration: float = 0,
+    label: str = TASK_LABEL,
+) -> dict[str, Any]:
     """The V1 jobspec flux-core's ``JobspecV1.from_command`` builds."""
     children = [{"type": "core", "count": cores}]
     if gpus:
@@ -108,7 +116,9 @@ def build_v1(
     }
 
 
-def submit_jobspec(a: argparse.Namespace, read_files: bool = True) -> tuple[dict, list[str]]:
+def submit_jobspec(
+    a: argparse.Namespace, read_files: bool = True
+) -> tuple[dict[str, Any], list[str]]:
     """The jobspec `flux submit --dry-run` builds for options read as
     :func:`.submit.read` reads them (without the environment and limits copied from
     the submitter), and notes on what was made of them; :class:`Refused` for what
@@ -189,7 +199,7 @@ def submit_jobspec(a: argparse.Namespace, read_files: bool = True) -> tuple[dict
         system["duration"] = values.parse_time_limit(a.time_limit)
     if a.job_name is not None:
         system["job"] = {"name": a.job_name}
-    io_opts: dict = system.get("shell", {}).get("options", {})
+    io_opts: dict[str, Any] = system.get("shell", {}).get("options", {})
     if a.input is not None:
         try:
             formats.parse_idset(a.input)
@@ -231,7 +241,7 @@ def submit_jobspec(a: argparse.Namespace, read_files: bool = True) -> tuple[dict
     return js, notes
 
 
-def _per_resource_jobspec(a, command) -> dict:
+def _per_resource_jobspec(a: argparse.Namespace, command: list[str]) -> dict[str, Any]:
     """`flux submit --cores/--tasks-per-node/--tasks-per-core/--gpus-per-node`: slots
     of cores (per node with -N) and a count of tasks per node or core, as flux-core's
     ``JobspecV1.per_resource`` builds them."""
@@ -268,7 +278,7 @@ def _per_resource_jobspec(a, command) -> dict:
         slots, size = 1, 1
     else:
         raise Refused("--tasks-per-node and --tasks-per-core need -N or --cores")
-    children: list[dict] = [{"type": "core", "count": size}]
+    children: list[dict[str, Any]] = [{"type": "core", "count": size}]
     if gpus:
         children.append({"type": "gpu", "count": gpus})
     slot = {"type": "slot", "count": slots, "with": children, "label": TASK_LABEL}
@@ -277,7 +287,7 @@ def _per_resource_jobspec(a, command) -> dict:
         top = {"type": "node", "count": nodes, "with": [slot]}
         if exclusive:
             top["exclusive"] = True
-    system: dict = {"duration": 0}
+    system: dict[str, Any] = {"duration": 0}
     kind = "node" if per_node is not None else "core" if per_core is not None else None
     if kind is not None:
         system["shell"] = {
@@ -291,7 +301,7 @@ def _per_resource_jobspec(a, command) -> dict:
     }
 
 
-def _shape_jobspec(a, command, notes) -> dict:
+def _shape_jobspec(a: argparse.Namespace, command: list[str], notes: list[str]) -> dict[str, Any]:
     """``--resources-shape`` as flux submit takes it: the shape is the whole resource
     request (-N, -n, -c, -g, -x are ignored, with a note), one task per slot, and the
     task names the slot "task" whatever the shape labels it."""
@@ -323,7 +333,7 @@ def _shape_jobspec(a, command, notes) -> dict:
     }
 
 
-def _environment(items) -> dict:
+def _environment(items: list[str]) -> dict[str, Any]:
     env: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -336,7 +346,7 @@ def _environment(items) -> dict:
     return env
 
 
-def _setopt(options: dict, item: str) -> None:
+def _setopt(options: dict[str, Any], item: str) -> None:
     """``-o/--setopt KEY[=VAL]`` into the shell options: VAL is JSON when it parses,
     else a string, 1 when absent; a dotted KEY makes the levels it names."""
     key, sep, raw = item.partition("=")
@@ -352,7 +362,7 @@ def _setopt(options: dict, item: str) -> None:
     node[parts[-1]] = value
 
 
-def setattr_item(js: dict, item: str) -> None:
+def setattr_item(js: dict[str, Any], item: str) -> None:
     """``--setattr KEY[=VAL]`` as flux submit applies it: VAL is JSON when it parses
     (else a string, 1 when absent); KEY is under attributes.system unless it
     starts with ``user.`` or ``system.`` (a leading ``.`` starts at attributes)."""
@@ -383,14 +393,14 @@ def setattr_item(js: dict, item: str) -> None:
 
 def batch_jobspec(
     text: str, given: list[Given], name: str, cwd: str, read_files: bool = True
-) -> dict:
+) -> dict[str, Any]:
     """The jobspec `flux batch --dry-run` builds for a script with ``text`` (named
     ``name``, submitted from ``cwd``) whose directives and extra options read as
     ``given``, without the environment and the resource limits it copies from the
     submitter. Files named by options (``--resources-json``, ``--add-file``, ``--conf``
     files) are read from ``cwd`` only when ``read_files``; :class:`Refused` for what
     `flux batch` refuses."""
-    o: dict = {}
+    o: dict[str, Any] = {}
     lists: dict[str, list[str]] = {}
     settings: dict[str, list[tuple[str, Given]]] = {}  # --setopt/--setattr, with the option
     last = values.read_values(given)
@@ -437,7 +447,7 @@ def batch_jobspec(
         exclusive = bool(o.get("exclusive"))
         if exclusive and nodes is None:
             raise Refused("-x/--exclusive needs -N/--nodes")
-        children: list[dict] = [{"type": "core", "count": cores}]
+        children: list[dict[str, Any]] = [{"type": "core", "count": cores}]
         if gpus:
             children.append({"type": "gpu", "count": gpus})
         count = {"per_slot": 1}
@@ -448,7 +458,7 @@ def batch_jobspec(
                 count = {"total": slots}
             if nodes > slots:
                 raise Refused("more nodes than slots")
-            top: dict = {"type": "node", "count": nodes}
+            top: dict[str, Any] = {"type": "node", "count": nodes}
             if exclusive:
                 top["exclusive"] = True
             top["with"] = [
@@ -463,8 +473,8 @@ def batch_jobspec(
             top = {"type": "slot", "count": slots, "with": children, "label": "task"}
         resources = [top]
     command = ["flux", "broker"]
-    files: dict = {}
-    conf: dict = {}
+    files: dict[str, Any] = {}
+    conf: dict[str, Any] = {}
     for c in lists.get("conf", []):
         conf = _merge_conf(conf, c, cwd, read_files)
     brokers = int(o.get("add-brokers") or 0)
@@ -487,7 +497,7 @@ def batch_jobspec(
         command.append("-c{{tmpdir}}/conf.json")
         files["conf.json"] = {"mode": 0o100600, "data": conf}
     command.append("{{tmpdir}}/script")
-    shell: dict = {}
+    shell: dict[str, Any] = {}
     if "input" in o:
         shell["input"] = {"stdin": {"type": "file", "path": o["input"]}}
     # as flux-core's Jobspec: "none" and "kvs" are no file (no redirection at all)
@@ -528,7 +538,7 @@ def batch_jobspec(
             except (ValueError, RecursionError):
                 val = raw
         _set_tree(shell, key, val, f"attributes.system.shell.options.{key}", g)
-    system: dict = {
+    system: dict[str, Any] = {
         "duration": 0,
         "cwd": o.get("cwd", cwd),
         "job": {"name": o.get("job-name", name)},
@@ -566,7 +576,7 @@ def batch_jobspec(
     return js
 
 
-def _set_tree(tree: dict, key: str, value: object, shown: str, g: Given | None) -> None:
+def _set_tree(tree: dict[str, Any], key: str, value: object, shown: str, g: Given | None) -> None:
     """``tree[a][b][c] = value`` for the key ``a.b.c``, levels made on demand, as Flux's
     set_treedict does; :class:`Refused` where a level is not a mapping."""
     parts = key.split(".")
@@ -582,7 +592,9 @@ def _set_tree(tree: dict, key: str, value: object, shown: str, g: Given | None) 
     node[parts[-1]] = value
 
 
-def _merge_conf(conf: dict, value: str, cwd: str = ".", read_files: bool = True) -> dict:
+def _merge_conf(
+    conf: dict[str, Any], value: str, cwd: str = ".", read_files: bool = True
+) -> dict[str, Any]:
     """``--conf=value`` merged into ``conf`` as Flux reads it (see :func:`conf_problem`):
     a multi-line TOML or JSON text, KEY=VALUE (VALUE JSON when it parses), a .toml or
     .json file (from ``cwd``), or a named configuration."""
@@ -637,7 +649,7 @@ def _idset_text(ids: set[int]) -> str:
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
-def _deep_merge(a: dict, b: dict) -> dict:
+def _deep_merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """``b`` merged into a copy of ``a`` (mappings merged key by key, anything else
     replaced), without recursion: a configuration may nest thousands of levels."""
     out = dict(a)

@@ -7,8 +7,10 @@ import contextlib
 import contextvars
 import functools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ class Command:
     options: tuple[Option, ...]
     by_long: dict[str, Option] = field(hash=False, compare=False, repr=False)
     by_short: dict[str, Option] = field(hash=False, compare=False, repr=False)
-    raw: dict = field(hash=False, compare=False, repr=False)
+    raw: dict[str, Any] = field(hash=False, compare=False, repr=False)
 
     def by_name(self, name: str) -> Option | None:
         """``--long`` or ``-s`` exactly (no abbreviation)."""
@@ -117,11 +119,12 @@ class Command:
 
 
 @functools.cache
-def versions() -> dict[str, dict]:
+def versions() -> dict[str, dict[str, Any]]:
     """Flux version -> command -> its parser's description (flux_options.json)."""
 
     raw = resources.files(__package__).joinpath("flux_options.json").read_text("utf-8")
-    return json.loads(raw)["versions"]
+    table: dict[str, dict[str, Any]] = json.loads(raw)["versions"]
+    return table
 
 
 def default_version() -> str:
@@ -129,7 +132,7 @@ def default_version() -> str:
     return max(versions(), key=_version_key)
 
 
-def _version_key(v: str) -> tuple:
+def _version_key(v: str) -> tuple[int, ...]:
     return tuple(int(p) if p.isdigit() else 0 for p in v.split("."))
 
 
@@ -166,7 +169,7 @@ def selected_version() -> str:
 
 
 @contextlib.contextmanager
-def using(version: str | None):
+def using(version: str | None) -> Iterator[None]:
     """Read command lines as Flux ``version`` reads them inside the block (None: the
     newest). ValueError for a version the table does not have."""
     if version is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from jobspec_lsp.fluxcli.argv import Word
@@ -39,7 +40,7 @@ class CommandLine:
 _LOGICAL_LINE = re.compile(r"(?:\\\n|[^\n])*")
 
 
-def segments(text: str, skip=()) -> list[tuple[int, str]]:
+def segments(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[int, str]]:
     """(offset, text) of each Flux submission command in ``text``: from its `flux` word
     to the end of its line (lines continued by a backslash joined), without splitting
     it, so that a caller may cache what it makes of each by its text."""
@@ -50,7 +51,7 @@ def segments(text: str, skip=()) -> list[tuple[int, str]]:
     return out
 
 
-def find(text: str, skip=()) -> list[CommandLine]:
+def find(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[CommandLine]:
     """Every Flux submission command line in ``text`` standing where a command stands;
     ``skip``: (start, end) spans to leave out (comments, literal strings)."""
     out = []
@@ -64,8 +65,7 @@ def find(text: str, skip=()) -> list[CommandLine]:
     return out
 
 
-def _starts(text: str, skip=()):
-    pass
+def _starts(text: str, skip: Sequence[tuple[int, int]] = ()) -> Iterator[re.Match[str]]:
 
     starts = [a for a, _ in skip]
     for m in _START.finditer(text):

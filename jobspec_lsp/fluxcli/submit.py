@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import textwrap
+from collections.abc import Callable
 
 from jobspec_lsp.fluxcli import argv, model, values
 from jobspec_lsp.notations.formats import FormatError, parse_idset, python_int
@@ -37,7 +38,7 @@ _COPIED = frozenset(
 )  # fmt: skip
 
 
-def _copy_formatter(cc: int):
+def _copy_formatter(cc: int) -> Callable[[str], str]:
     """``str.format(cc=...)`` as flux submit formats a copy's words: ``{{...}}`` (a
     mustache template for the job shell) kept, any other brace a refusal."""
 
@@ -106,7 +107,6 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
 
 
 def _read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    pass
 
     cmd = command()
     reading = argv.read(cmd, [argv.Word(w, 0, len(w)) for w in words])
@@ -198,7 +198,9 @@ def _read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return ns, notes
 
 
-def _copies(reading, ns, notes: list[str]):
+def _copies(
+    reading: argv.Reading, ns: argparse.Namespace, notes: list[str]
+) -> Callable[[str], str] | None:
     """``--cc``/``--bcc IDSET``: flux submit submits a copy of the job per id, each
     with ``{cc}`` in its command and options replaced by the id (and, with --cc,
     FLUX_JOB_CC=id in its environment). `jobspec new` writes the first copy, as

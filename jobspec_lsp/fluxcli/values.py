@@ -29,6 +29,8 @@ import signal as signals
 import string
 import threading
 import time
+from types import ModuleType
+from typing import Any
 from urllib.parse import parse_qs
 
 from jobspec_lsp.fluxcli.argv import Given
@@ -41,7 +43,7 @@ class Refused(ValueError):
     """A value (or command line) Flux refuses. ``at`` is the option given at fault,
     when one is; ``ours`` marks what this tool cannot read though Flux may."""
 
-    def __init__(self, message: str, at=None, ours: bool = False):
+    def __init__(self, message: str, at: Given | None = None, ours: bool = False):
         super().__init__(message)
         self.at = at
         self.ours = ours
@@ -188,8 +190,8 @@ def env_problem(value: str, remove: bool = False) -> str | None:
     if "{{" in rest:  # a template the job shell expands
         return None
 
-    class _Any(dict):
-        def __missing__(self, key):
+    class _Any(dict[str, str]):
+        def __missing__(self, key: str) -> str:
             return ""
 
     try:
@@ -248,7 +250,7 @@ _ISO_T = re.compile(r"\d{4}-\d\d-\d\dT\d\d?:\d\d(?::\d\d(?:\.\d+)?)?", re.ASCII)
 _BEGIN_TIME_MAX = 200
 
 
-def signal_option(value: str) -> dict:
+def signal_option(value: str) -> dict[str, Any]:
     """``--signal=[SIG][@TIME]`` as the job shell option flux-core writes: SIG a number
     (as int() reads it) or a signal name in capitals, with or without SIG (SIGTERM,
     TERM); TIME a number of seconds or a Flux Standard Duration."""
@@ -358,12 +360,13 @@ def _named_conf_dirs() -> list[str]:
     return [os.path.join(d, "flux", "config") for d in dirs if d]
 
 
-def _toml():
+def _toml() -> ModuleType:
     try:
         import tomllib  # deferred: only where TOML is read
     except ImportError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]  # Python 3.10
-    return tomllib
+        import tomli as tomllib  # type: ignore[no-redef,unused-ignore]  # Python 3.10
+    module: ModuleType = tomllib
+    return module
 
 
 def begin_timestamp(value: str, now: float | None = None) -> float:
@@ -419,7 +422,7 @@ _CALENDAR_LOCK = threading.Lock()
 
 
 @functools.lru_cache(maxsize=1)
-def _calendar():
+def _calendar() -> Any:  # parsedatetime has no types
     """A parsedatetime calendar set as Flux sets its own (days start at hour 0).
     Imported on first use: few command lines hold a date to read."""
     import parsedatetime  # deferred: only for a free-form --begin-time
@@ -449,7 +452,7 @@ def parse_time_limit(value: str) -> float | int:
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
 
 
-def parse_dependency(uri: str) -> dict:
+def parse_dependency(uri: str) -> dict[str, Any]:
     """An RFC 26 dependency URI ``scheme:value[?key=val[&key=val]]`` -> its
     JSON object, as flux-core builds it (numbers in the query become numbers,
     a repeated key a list; ``singleton`` alone has an empty value)."""
@@ -468,14 +471,14 @@ def parse_dependency(uri: str) -> dict:
                 f"--dependency {uri!r}: begin-time takes a time stamp (seconds since "
                 "1970, at least 0); Flux refuses the job"
             )
-    entry: dict = {"scheme": scheme, "value": value}
+    entry: dict[str, Any] = {"scheme": scheme, "value": value}
     for key, vals in parse_qs(query, keep_blank_values=True).items():
         conv = [_number(v) for v in vals]
         entry[key] = conv[0] if len(conv) == 1 else conv
     return entry
 
 
-def _number(s: str):
+def _number(s: str) -> int | float | str:
     for kind in (int, float):
         try:
             return kind(s)
@@ -484,7 +487,7 @@ def _number(s: str):
     return s
 
 
-def parse_requires(expr: str) -> dict:
+def parse_requires(expr: str) -> dict[str, Any]:
     """A ``--requires`` constraint query (RFC 35) -> its RFC 31 object, as
     :mod:`jobspec_lsp.notations.constraint` compiles it; :class:`Refused` with the column
     when it has none. (A fresh copy each time: the parse is cached by the query.)"""
@@ -493,7 +496,7 @@ def parse_requires(expr: str) -> dict:
 
 
 @functools.lru_cache(maxsize=1024)
-def _parse_requires(expr: str) -> dict:
+def _parse_requires(expr: str) -> dict[str, Any]:
     from jobspec_lsp.notations import constraint  # deferred: constraint loads lark
 
     try:
@@ -505,7 +508,7 @@ def _parse_requires(expr: str) -> dict:
         ) from None
 
 
-def _taskmap(uri: str) -> dict:
+def _taskmap(uri: str) -> dict[str, Any]:
     """``--taskmap SCHEME[:VALUE]`` as the job shell option flux submit writes."""
     scheme, _, value = uri.partition(":")
     if not scheme or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme):

@@ -748,8 +748,6 @@ class _Parser:
                     break
             return False
         except json.JSONDecodeError as exc:
-            pass
-
             self.report(SYNTAX, *describe(self.text, exc))
             return False
         except RecursionError:
@@ -1132,7 +1130,6 @@ class _HugeJSONNumber(ValueError):
 
 
 def _json_int(digits: str) -> int:
-    pass
 
     n = python_int(digits)
     if n is None:

@@ -301,12 +301,10 @@ class JobspecServer(LanguageServer):
         )
 
     def docs_href(self, code: str) -> str | None:
-        pass
 
         return rule_url(code, self.settings.docs_url)
 
     def to_lsp(self, doc: Document, d: Diagnostic, uri: str | None = None) -> T.Diagnostic:
-        pass
 
         href = self.docs_href(d.code)
         related = None
@@ -1031,8 +1029,6 @@ def main(argv=None) -> int:
         if not port.isdigit():
             ap.error(f"expected HOST:PORT, not {spec!r}")
         if args.ws:
-            pass
-
             if importlib.util.find_spec("websockets") is None:  # pygls serves WebSocket with it
                 print(
                     "jobspec-lsp: --ws needs the websockets package (pip install 'pygls[ws]')",

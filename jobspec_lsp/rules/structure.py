@@ -247,7 +247,6 @@ def check(ctx: Context) -> None:
 
 
 def _int_fix(node):
-    pass
 
     if isinstance(node, Scalar) and isinstance(node.value, str):
         n = ascii_int(node.value.strip())

@@ -201,7 +201,6 @@ def _idle_words(idle: list[str]) -> str:
 
 
 def is_code_or_prefix(code: str) -> bool:
-    pass
 
     return known(code)
 

@@ -411,7 +411,6 @@ def _check_task(ctx: Context, task, labels, slots, near: Suggester) -> None:
 
 
 def _quoted(ctx, node):
-    pass
 
     if isinstance(node, Scalar) and node.end > node.start:
         return json.dumps(ctx.source(node))

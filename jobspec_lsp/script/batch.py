@@ -748,7 +748,6 @@ def _command_line_at(text: str, offset: int):
 
 
 def _command_line_hover(text: str, offset: int) -> tuple[str, int, int] | None:
-    pass
 
     at, cl = _command_line_at(text, offset)
     if cl is None:
@@ -908,7 +907,6 @@ _UNITS = (("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"))
 
 
 def _values(o: Option, value: str, queues: Sequence[str]):
-    pass
 
     def some(items):
         return [
@@ -921,8 +919,6 @@ def _values(o: Option, value: str, queues: Sequence[str]):
     if name == "queue":
         return some((q, "queue", "a queue of this project ([tool.jobspec] queues)") for q in queues)
     if name == "dependency":
-        pass
-
         return [
             Candidate(
                 f"{s}:" if s != "singleton" else s,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +26,7 @@ class Range:
     start: Position
     end: Position
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "start": {"line": self.start.line, "character": self.start.character},
             "end": {"line": self.end.line, "character": self.end.character},

@@ -89,7 +89,7 @@ def _script_in_dir(path: Path) -> bool:
     return not is_jobspec_name(path.name) and has_sentinel(head)
 
 
-def discover(paths) -> Iterator[tuple[str, Path | None, str | None]]:
+def discover(paths: list[str]) -> Iterator[tuple[str, Path | None, str | None]]:
     """(shown path, Path or None for stdin, error or None) for each input: '-' is
     standard input, a directory the jobspec files under it (sorted, version-control
     and virtualenv folders skipped) and the batch scripts (``SCRIPT_SUFFIXES`` holding
