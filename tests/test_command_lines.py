@@ -122,3 +122,38 @@ def test_an_empty_job_name_is_taken_as_flux_takes_it():
     text = "#!/bin/sh\n#FLUX: -N1\n#FLUX: --job-name=<simulation_name>\nhostname\n"
     assert [d.code for d in batch.check_script(text) if d.severity == batch.E] == []
     assert batch.jobspec(text, "job.sh", "/")["attributes"]["system"]["job"]["name"] == ""
+
+
+def test_a_line_asking_for_more_cores_than_the_slots_hold_is_a_warning_at_its_count():
+    text = "#!/bin/sh\n#flux: -N2 -n8 -c2\nflux run -n8 -c4 ./a\nflux run -n17 ./b\nflux run -n4 -c4 ./ok\n"
+    found = [d for d in batch.command_line_checks(text) if d.code == "JS588"]
+    assert [(text[d.start : d.end], d.severity.name) for d in found] == [
+        ("8", "WARNING"),
+        ("17", "WARNING"),
+    ]
+    assert (
+        "asks for 32 cores" in found[0].message
+        and "allocate 16 (8 slots of 2 cores)" in found[0].message
+    )
+
+
+@pytest.mark.parametrize(
+    "directives, line",
+    [
+        ("-N2", "flux run -n128 ./a"),  # -N alone: whole nodes, their size unknown here
+        ("-n8 -x -N1", "flux run -n128 ./a"),  # exclusive: whole nodes
+        ("-n8", "flux run -n $N ./a"),  # a shell expansion: not judged
+        ("-n8", "flux run --cores=16 ./a"),  # per-resource: not -n x -c
+        ("-n8", "flux run -N1 ./a"),  # nodes: JS587's business
+        ("--resources-shape=slot=8/core", "flux run -n128 ./a"),
+    ],
+)
+def test_cores_are_judged_only_where_both_sides_say_them(directives, line):
+    text = f"#!/bin/sh\n#flux: {directives}\n{line}\n"
+    assert [d for d in batch.command_line_checks(text) if d.code == "JS588"] == []
+
+
+def test_gpus_beyond_the_slots_are_said_too():
+    text = "#!/bin/sh\n#flux: -n2 -g1\nflux run -n2 -g2 ./a\n"
+    (d,) = [d for d in batch.command_line_checks(text) if d.code == "JS588"]
+    assert "asks for 4 GPUs" in d.message and text[d.start : d.end] == "2"

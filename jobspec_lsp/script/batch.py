@@ -17,6 +17,7 @@ import json
 import os
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from jobspec_lsp import convert
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity, matches
@@ -500,6 +501,32 @@ LINE_TOO_BIG = define(
     bad=_L.replace("-N2 -n8", "-N4 -n8"),
     good=_L,
 )
+LINE_TOO_MANY_CORES = define(
+    "JS588",
+    "command-line-beyond-allocated-cores",
+    W,
+    "A `flux run` or `flux submit` line asks for more cores or GPUs than the batch job allocates.",
+    why="A batch job's instance holds exactly the cores and GPUs its directives ask for "
+    "(`-n` slots of `-c` cores and `-g` GPUs), not whole nodes, unless `-x` or `-N` "
+    "alone makes them exclusive. A `flux run -n 128` inside `#flux: -n 64` needs 128 "
+    "cores where the instance has 64: Flux refuses it at once as unsatisfiable (seen in "
+    'a real instance: `alloc denied due to type="unsatisfiable"`); tasks never share '
+    "a core unless asked to. A warning, not an error: a site whose scheduler gives whole "
+    "nodes may hold enough.",
+    bad=_L.replace("#flux: -N2\n", "#flux: -N2 -n8\n").replace("-N2 -n8 ./sim", "-n16 ./sim"),
+    good=_L.replace("#flux: -N2\n", "#flux: -N2 -n8\n").replace("-N2 -n8 ./sim", "-n8 ./sim"),
+)
+
+
+class Allocation(NamedTuple):
+    """What a batch script's directives allocate, where they say it exactly."""
+
+    nodes: int | None
+    cores: int | None  # slots x cores per slot, when the cores are not whole nodes
+    gpus: int | None
+    why: str  # the directives, in words
+
+
 # counts flux run/submit/bulksubmit read with int() after parsing (no type= in the table)
 _LINE_INTS = {
     "nodes": 1, "ntasks": 1, "cores-per-task": 1, "gpus-per-task": 0, "cores": 1,
@@ -519,7 +546,7 @@ def command_line_checks(text: str) -> list[Diagnostic]:
     if not lines:
         return []
     out: list[Diagnostic] = []
-    allocated = _allocated_nodes(text)
+    allocated = _allocation(text)
     version = _model.selected_version()
     for at, line in lines:  # each line's findings cached by its text: an edit elsewhere is free
         for code, severity, message, a, b, data in _line_findings(line, allocated, version):
@@ -528,12 +555,13 @@ def command_line_checks(text: str) -> list[Diagnostic]:
 
 
 @functools.lru_cache(maxsize=8192)
-def _line_findings(line: str, allocated: int | None, version: str) -> tuple:
+def _line_findings(line: str, allocation: Allocation | None, version: str) -> tuple:
     """:func:`command_line_checks` of one command line (its text from `flux`) read as
     Flux ``version`` reads it, as (code, severity, message, start, end, data) with
     offsets into ``line``."""
 
     out: list[Diagnostic] = []
+    allocated = allocation.nodes if allocation is not None else None
     for cl in shell.find(line)[:1]:
         if cl.mini:
             a, b = cl.mini
@@ -605,7 +633,54 @@ def _line_findings(line: str, allocated: int | None, version: str) -> tuple:
                             b,
                         )
                     )
+        if allocation is not None and cl.tool in ("run", "submit", "bulksubmit"):
+            out.extend(_beyond_cores(cl.tool, reading, dynamic_at, allocation))
     return tuple((d.code, d.severity, d.message, d.start, d.end, d.data) for d in out)
+
+
+# options after which a line's cores are not -n x -c (per-resource or whole requests)
+_OTHER_SHAPES = {"cores", "tasks-per-node", "tasks-per-core", "gpus-per-node", "exclusive",
+                 "resources-shape", "resources-json", "nodes"}  # fmt: skip
+
+
+def _beyond_cores(tool: str, reading, dynamic_at: set[int], allocation: Allocation):
+    """JS588 for a line asking for more cores (or GPUs) than the allocation holds."""
+    last: dict[str, Given] = {}
+    for g in reading.given:
+        last[g.option.long] = g
+        if g.option.long in _OTHER_SHAPES:
+            return []
+        if g.value is not None and (g.value_start in dynamic_at or "$" in g.value):
+            return []  # a shell expansion: not judged
+    counts = {}
+    for name, least in (("ntasks", 1), ("cores-per-task", 1), ("gpus-per-task", 0)):
+        g = last.get(name)
+        n = values.count(g.value or "", least) if g is not None else None
+        if g is not None and n is None:
+            return []  # a bad count: JS585 says so
+        counts[name] = n
+    tasks = counts["ntasks"] or 1
+    cores = tasks * (counts["cores-per-task"] or 1)
+    gpus = tasks * (counts["gpus-per-task"] or 0)
+    at = last.get("ntasks") or last.get("cores-per-task") or last.get("gpus-per-task")
+    if at is None:
+        return []
+    a, b = _value_range(at)
+    out = []
+    for what, need, have in (("core", cores, allocation.cores), ("GPU", gpus, allocation.gpus)):
+        if have is not None and need > have:
+            out.append(
+                Diagnostic(
+                    LINE_TOO_MANY_CORES,
+                    W,
+                    f"flux {tool} asks for {need} {what}s; the batch job's directives allocate "
+                    f"{have} ({allocation.why}): Flux refuses it as unsatisfiable, unless "
+                    "the site's scheduler gives whole nodes",
+                    a,
+                    b,
+                )
+            )
+    return out
 
 
 def _takes_value(cmd, words, k: int) -> bool:
@@ -615,18 +690,30 @@ def _takes_value(cmd, words, k: int) -> bool:
     return bool(kind and kind[0] is not None and kind[0].value is not None and kind[2] is None)
 
 
-def _allocated_nodes(text: str) -> int | None:
-    """The node count the script's directives ask for, when they give one."""
+def _allocation(text: str) -> Allocation | None:
+    """What the script's directives allocate, where they say it: the node count, and
+    the cores and GPUs when they are slots of a known size rather than whole nodes."""
     script = directives.read(text)
     if script.sentinel is None:
         return None
-    nodes = None
+    last: dict[str, str | None] = {}
     for g in parse_script(script, []):
-        if g.option.long == "nodes" and g.value is not None:
-            nodes = values.count(g.value, 1)
-        elif g.option.long in ("resources-shape", "resources-json"):
+        if g.option.long in ("resources-shape", "resources-json"):
             return None
-    return nodes
+        last[g.option.long] = g.value
+    nodes = values.count(last["nodes"] or "", 1) if "nodes" in last else None
+    slots = values.count(last["nslots"] or "", 1) if "nslots" in last else None
+    per_core = values.count(last.get("cores-per-slot") or "1", 1)
+    per_gpu = values.count(last.get("gpus-per-slot") or "0", 0)
+    whole = "exclusive" in last or slots is None or "add-brokers" in last
+    if whole or slots is None or per_core is None or per_gpu is None:
+        return Allocation(nodes, None, None, "") if nodes is not None else None
+    why = (
+        f"{slots} slot{'s' if slots != 1 else ''} of {per_core} core{'s' if per_core != 1 else ''}"
+    )
+    if per_gpu:
+        why += f" and {per_gpu} GPU{'s' if per_gpu != 1 else ''}"
+    return Allocation(nodes, slots * per_core, slots * per_gpu, why)
 
 
 # --------------------------------------------------------------------------- jobspec

@@ -134,3 +134,24 @@ def test_env_rules_are_refused_as_flux_batch_refuses_them(flux, tmp_path, rule):
     if errors:
         text = script.read_text()
         assert text[errors[0].start : errors[0].end] == directives.quote(rule)  # the word
+
+
+def test_a_line_beyond_the_allocated_cores_is_refused_inside_the_batch_job(flux, tmp_path):
+    """JS588's claim, held to a real instance: a batch job holds the cores its
+    directives ask for, so `flux run -n2` inside `#flux: -n1` is refused at once as
+    unsatisfiable (this machine has at least one core more than the job asks for)."""
+    from jobspec_lsp.script import batch
+
+    text = "#!/bin/sh\n#flux: -n1\nflux run -n2 hostname\necho rc=$?\n"
+    (d,) = [d for d in batch.command_line_checks(text) if d.code == "JS588"]
+    assert text[d.start : d.end] == "2"
+    (tmp_path / "job.sh").write_text(text)
+    env = flux.env
+    sub = subprocess.run([flux.exe, "batch", "--urgency=default", "job.sh"], cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert sub.returncode == 0, sub.stderr
+    jobid = sub.stdout.strip()
+    subprocess.run([flux.exe, "job", "wait-event", "-t", "120", jobid, "clean"], env=env,
+                   capture_output=True, timeout=150, check=True)  # fmt: skip
+    out = (tmp_path / f"flux-{jobid}.out").read_text()
+    assert "unsatisfiable" in out and "rc=1" in out, out
