@@ -226,9 +226,7 @@ def new_main(argv: list[str]) -> int:
 
         print(submit.help_text(NEW_DESCRIPTION, NEW_EPILOG))
         return 0
-    from jobspec_lsp.config import (  # deferred: the project configuration, only where it is read
-        load,  # deferred: the project configuration, only where it is read
-    )
+    from jobspec_lsp.config import load  # deferred: the project configuration
     from jobspec_lsp.fluxcli import model  # deferred: each command imports what it needs (start-up)
 
     try:
@@ -265,35 +263,28 @@ def _from_batch(argv: list[str]) -> int:
     else:
         print("jobspec new: error: --from-batch needs a script", file=sys.stderr)
         return 2
-    fmt = "yaml"
-    version: str | None = None
+    own: dict[str, str] = {"--format": "yaml"}  # `jobspec new`'s own options, beside flux batch's
     extra = []
     i = 0
     while i < len(rest):
         a = rest[i]
-        if a == "--format" and i + 1 < len(rest):
-            fmt = rest[i + 1]
-            i += 2
-            continue
-        if a.startswith("--format="):
-            fmt = a.partition("=")[2]
-            i += 1
-            continue
-        if a == "--flux-version" and i + 1 < len(rest):
-            version = rest[i + 1]
-            i += 2
-            continue
-        if a.startswith("--flux-version="):
-            version = a.partition("=")[2]
+        name = a.partition("=")[0]
+        if name in ("--format", "--flux-version"):
+            if "=" in a:
+                own[name] = a.partition("=")[2]
+            elif i + 1 < len(rest):
+                own[name] = rest[i + 1]
+                i += 1
+            else:
+                return _usage(f"{name} needs a value")
             i += 1
             continue
         extra.append(a)
         i += 1
+    fmt, version = own["--format"], own.get("--flux-version")
     if fmt not in ("yaml", "json"):
         return _usage(f"--format {fmt!r}: yaml or json")
-    from jobspec_lsp.config import (  # deferred: the project configuration, only where it is read
-        load,  # deferred: the project configuration, only where it is read
-    )
+    from jobspec_lsp.config import load  # deferred: the project configuration
     from jobspec_lsp.fluxcli import model  # deferred: each command imports what it needs (start-up)
 
     version = version or load(Path(path).parent if path != "-" else Path.cwd()).flux_version
