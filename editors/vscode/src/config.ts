@@ -14,6 +14,7 @@ export interface JobspecSettings {
   ignore?: string[];
   versionRules?: string;
   target?: string;
+  fluxVersion?: string;
   files?: string[];
   scripts?: string[];
   format?: { sortKeys?: boolean };
@@ -277,6 +278,7 @@ export function serverSettings(settings: JobspecSettings): { jobspec: Record<str
   if (settings.ignore && settings.ignore.length) out.ignore = [...settings.ignore];
   if (settings.versionRules) out.versionRules = settings.versionRules;
   if (settings.target) out.target = settings.target;
+  if (settings.fluxVersion) out.fluxVersion = settings.fluxVersion;
   if (settings.files && settings.files.length) out.files = [...settings.files];
   if (typeof settings.format?.sortKeys === "boolean") out.format = { sortKeys: settings.format.sortKeys };
   if (settings.docsUrl) out.docsUrl = settings.docsUrl;

@@ -28,6 +28,7 @@ function readSettings(): JobspecSettings {
     ignore: c.get<string[]>("ignore", []),
     versionRules: c.get<string>("versionRules", "auto"),
     target: c.get<string>("target", ""),
+    fluxVersion: c.get<string>("fluxVersion", ""),
     files: c.get<string[]>("files", []),
     scripts: c.get<string[]>("scripts", []),
     format: { sortKeys: c.get<boolean>("format.sortKeys", true) },

@@ -87,6 +87,8 @@ test("settings map to the server's initializationOptions, defaults left out", ()
   assert.deepStrictEqual(serverSettings({ select: ["JS2", "JS307"], docsUrl: "https://example.org/rules.md" }),
     { jobspec: { select: ["JS2", "JS307"], docsUrl: "https://example.org/rules.md" } });
   assert.deepStrictEqual(serverSettings({}), { jobspec: {} });
+  assert.deepStrictEqual(serverSettings({ fluxVersion: "0.88" }), { jobspec: { fluxVersion: "0.88" } });
+  assert.deepStrictEqual(serverSettings({ fluxVersion: "" }), { jobspec: {} });
 });
 
 test("document selector: YAML and JSON files with jobspec names, plus the jobspec.files globs", () => {
@@ -106,7 +108,7 @@ test("the server's default files are the extension's default jobspec.files", () 
 });
 
 test("... and the server's own JOBSPEC_GLOBS (jobspec_lsp/text/sources.py)", () => {
-  const server = fs.readFileSync(path.join(__dirname, "..", "..", "..", "jobspec_lsp", "sources.py"), "utf8");
+  const server = fs.readFileSync(path.join(__dirname, "..", "..", "..", "jobspec_lsp", "text", "sources.py"), "utf8");
   const globs = server.match(/^JOBSPEC_GLOBS = \(([^)]*)\)/m);
   assert.ok(globs, "JOBSPEC_GLOBS not found in sources.py");
   assert.deepStrictEqual([...globs[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]), DEFAULT_FILES);
