@@ -306,17 +306,26 @@ def detect(
         return UNKNOWN  # a language of its own (Python tooling, Markdown, ...)
     if (not lid or jobspec_lang) and _named_jobspec(name, globs):
         return _jobspec(name, text, language_id)
-    if jobspec_lang:
+    data_named = bool(name) and str(name).lower().endswith((".yaml", ".yml", ".json"))
+    if jobspec_lang or data_named:
+        # YAML or JSON: a jobspec by its keys; a script only with a #! line (Flux's batch
+        # needs one), so a `flux:` key in some other YAML is not taken for a sentinel
         if looks_like_jobspec(text):
             return _jobspec(name, text, language_id)
-        return script_kind(text) or UNKNOWN
-    found = script_kind(text)
+        if text.startswith(("#!", "\ufeff#!")):
+            return script_kind(text) or UNKNOWN
+        if explicit and not lid:
+            return _jobspec(name, text, language_id)
+        return UNKNOWN
+    found: Kind | None
+    if looks_like_jobspec(text) and not text.startswith(("#!", "\ufeff#!")):
+        found = FLUX_SCRIPT if script_kind(text) is FLUX_SCRIPT else None
+    else:
+        found = script_kind(text)
     if found is not None:
         return found
     if lid or _script_shaped(name, text):
-        from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
-            shell,  # deferred: each kind loads its readers when first used
-        )
+        from jobspec_lsp.fluxcli import shell  # deferred: a kind's readers, when first used
 
         if shell.segments(text[:SCAN]) or (explicit and not lid):
             return FLUX_SCRIPT

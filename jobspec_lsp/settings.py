@@ -80,7 +80,11 @@ def _strings(what: str, nonempty: bool = False) -> Callable[[Any], Read]:
 
 
 def _flux_version(value: Any) -> Read:
-    why = model.version_problem(value) if isinstance(value, str) else "not a string"
+    why = (
+        model.version_problem(value)
+        if isinstance(value, str)
+        else 'write the version as a string, in quotes: "0.88"'
+    )
     if why:
         raise Invalid(why)
     return Read(value)

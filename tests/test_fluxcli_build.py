@@ -107,3 +107,33 @@ def test_cc_idsets_on_a_submit_line_are_checked_at_their_word():
     body = "#!/bin/sh\n#flux: -N1\nflux submit --cc=1-x ./a\nflux submit --cc=0-3 ./a\n"
     (d,) = batch.command_line_checks(body)
     assert body[d.start : d.end] == "1-x" and "idset" in d.message
+
+
+def test_checking_a_script_never_opens_a_file_an_option_names(tmp_path, monkeypatch):
+    """The server checks a script on every edit: --add-file, --resources-json and
+    --conf FILE are left out of the jobspec its checks build, never opened (a FIFO would
+    hang the server; found in review)."""
+    import builtins
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "site.toml").write_text("a = 1\n")
+    opened = []
+    real_open = builtins.open
+
+    def spy(path, *args, **kwargs):
+        opened.append(str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", spy)
+    for option in (
+        f"--add-file={fifo}",
+        f"--resources-json={fifo}",
+        f"--conf={tmp_path}/site.toml",
+    ):
+        text = f"#!/bin/sh\n#flux: -n1 --setattr=user.x=1 {option}\nhostname\n"
+        batch.check_script(text)
+        with pytest.raises(batch.BatchError):
+            batch.shown_jobspec(text, str(tmp_path / "job.sh"))
+    assert not [p for p in opened if str(tmp_path) in p], opened

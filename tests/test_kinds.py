@@ -28,7 +28,13 @@ JOB = "version: 1\nresources: []\ntasks: []\n"
         ("run.sh", "#!/bin/sh\necho hi\n", "shellscript", False, "unknown"),
         ("run.sh", "#!/bin/sh\necho hi\n", None, True, "flux-script"),  # a script named
         ("notes.md", "#flux: -N1\n", "markdown", False, "unknown"),
-        ("x.yaml", "#flux: -N1\nkey: 1\n", "yaml", False, "flux-script"),
+        ("x.yaml", "#!/bin/sh\n#flux: -N1\nkey: 1\n", "yaml", False, "flux-script"),
+        # a `flux:` key of other YAML is no sentinel: Flux's batch needs a #! line
+        ("values.yaml", "spec:\n  flux:\n    enabled: true\n", "yaml", False, "unknown"),
+        ("values.yaml", "spec:\n  flux:\n    enabled: true\n", None, True, "jobspec-yaml"),
+        # a jobspec with a #PBS comment is still a jobspec
+        ("job.yaml", "#PBS -l nodes=1\n" + JOB, None, True, "jobspec-yaml"),
+        ("job", "#BSUB -n 4\n" + JOB, None, True, "jobspec-yaml"),
     ],
 )
 def test_detect(name, text, language_id, explicit, kind):

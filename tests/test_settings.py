@@ -84,3 +84,16 @@ def test_each_setting_is_declared_once_and_documented_where_it_is_given():
             assert s.editor in editor.KNOWN and f"`jobspec.{s.editor}`" in server, s.editor
         if s.flag:
             assert s.flag in flags, s.flag
+
+
+@pytest.mark.parametrize(
+    "raw, words",
+    [
+        ({"versionRules": ""}, "jobspec.versionRules: expected auto, canonical or v1, not ''"),
+        ({"files": None}, "jobspec.files: expected a non-empty list"),
+        ({"fluxVersion": 0.88}, 'in quotes: "0.88"'),
+    ],
+)
+def test_empty_or_unquoted_values_are_said(raw, words):
+    (problem,) = Settings.from_dict(raw).problems
+    assert words in problem, problem

@@ -128,8 +128,9 @@ def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, sel
         version_rules=args.version_rules or cfg.version_rules or "auto",
         flux_version=args.flux_version or cfg.flux_version,
     )
-    if not kind.offers("directives"):  # an LSF or PBS script: say what is not read
-        shown = "-" if path is None else shown_path(str(path))
+    shown = "-" if path is None else shown_path(str(path))
+    if not kind.offers("directives") and f"note {shown}" not in _warned:
+        _warned.add(f"note {shown}")  # once per file, however many --fix rounds
         print(f"jobspec: note: {shown}: {kind.summary}", file=sys.stderr)
     doc = kind.read_bytes(data) if data is not None else kind.read(text)
     return doc, kind.check(doc, options)

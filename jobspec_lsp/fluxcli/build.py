@@ -28,17 +28,23 @@ TASK_LABEL = "task"  # the slot label flux-core's tools write
 SCRIPT_MODE = 0o100700  # a regular file, rwx for its owner: what flux batch writes
 
 
-def _may_read(allowed: bool, option: str, path: str) -> None:
-    if not allowed:
-        raise Refused(
-            f"--{option} {_brief(path)}: the file is read when the job is submitted; this "
-            "view does not read files the editor has not opened (jobspec new --from-batch "
-            "reads it)",
-            ours=True,
-        )
+def _may_read(allowed: bool | None, option: str, path: str) -> bool:
+    """Whether to read the file an option names: ``allowed`` True reads it, None leaves
+    it out (a check that needs the rest of the jobspec, never the file), False refuses
+    (a view that must not read what the editor did not open, and says so)."""
+    if allowed:
+        return True
+    if allowed is None:
+        return False
+    raise Refused(
+        f"--{option} {_brief(path)}: the file is read when the job is submitted; this "
+        "view does not read files the editor has not opened (jobspec new --from-batch "
+        "reads it)",
+        ours=True,
+    )
 
 
-def add_file(system: dict[str, Any], arg: str, cwd: str, read_files: bool) -> None:
+def add_file(system: dict[str, Any], arg: str, cwd: str, read_files: bool | None) -> None:
     """``--add-file [NAME[:PERMS]=]PATH`` or ``NAME=TEXT`` (a text holding a line break,
     ``\\n`` read as one) into ``system["files"]``, as flux-core's jobspec_add_file does:
     a text is the file's content (utf-8, mode PERMS or 0600); a path is read (utf-8, or
@@ -62,7 +68,8 @@ def add_file(system: dict[str, Any], arg: str, cwd: str, read_files: bool) -> No
     if "\n" in data:
         files[name] = {"mode": mode, "data": data, "encoding": "utf-8"}
         return
-    _may_read(read_files, "add-file", data)
+    if not _may_read(read_files, "add-file", data):
+        return
     path = os.path.join(cwd, data)
     try:
         st = os.stat(path)
@@ -117,7 +124,7 @@ def build_v1(
 
 
 def submit_jobspec(
-    a: argparse.Namespace, read_files: bool = True
+    a: argparse.Namespace, read_files: bool | None = True
 ) -> tuple[dict[str, Any], list[str]]:
     """The jobspec `flux submit --dry-run` builds for options read as
     :func:`.submit.read` reads them (without the environment and limits copied from
@@ -392,13 +399,14 @@ def setattr_item(js: dict[str, Any], item: str) -> None:
 
 
 def batch_jobspec(
-    text: str, given: list[Given], name: str, cwd: str, read_files: bool = True
+    text: str, given: list[Given], name: str, cwd: str, read_files: bool | None = True
 ) -> dict[str, Any]:
     """The jobspec `flux batch --dry-run` builds for a script with ``text`` (named
     ``name``, submitted from ``cwd``) whose directives and extra options read as
     ``given``, without the environment and the resource limits it copies from the
     submitter. Files named by options (``--resources-json``, ``--add-file``, ``--conf``
-    files) are read from ``cwd`` only when ``read_files``; :class:`Refused` for what
+    files) are read from ``cwd`` only when ``read_files`` (None: left out, False:
+    refused, see :func:`_may_read`); :class:`Refused` for what
     `flux batch` refuses."""
     o: dict[str, Any] = {}
     lists: dict[str, list[str]] = {}
@@ -423,8 +431,11 @@ def batch_jobspec(
     whole = "resources-shape" in o or "resources-json" in o  # the resources given whole
     if "resources-shape" in o and "resources-json" in o:
         raise Refused("--resources-shape and --resources-json are mutually exclusive")
-    if "resources-json" in o:
-        _may_read(read_files, "resources-json", o["resources-json"])
+    if "resources-json" in o and not _may_read(read_files, "resources-json", o["resources-json"]):
+        resources = [{"type": "slot", "count": 1, "label": "task",
+                      "with": [{"type": "core", "count": 1}]}]  # fmt: skip
+        count = {"per_slot": 1}
+    elif "resources-json" in o:
         try:
             with open(os.path.join(cwd, o["resources-json"]), encoding="utf-8") as f:
                 data = json.load(f)
@@ -593,7 +604,7 @@ def _set_tree(tree: dict[str, Any], key: str, value: object, shown: str, g: Give
 
 
 def _merge_conf(
-    conf: dict[str, Any], value: str, cwd: str = ".", read_files: bool = True
+    conf: dict[str, Any], value: str, cwd: str = ".", read_files: bool | None = True
 ) -> dict[str, Any]:
     """``--conf=value`` merged into ``conf`` as Flux reads it (see :func:`conf_problem`):
     a multi-line TOML or JSON text, KEY=VALUE (VALUE JSON when it parses), a .toml or
@@ -623,7 +634,8 @@ def _merge_conf(
             paths += [os.path.join(where, value + ext) for ext in (".toml", ".json")]
         for path in paths:
             if os.path.exists(path):
-                _may_read(read_files, "conf", path)
+                if not _may_read(read_files, "conf", path):
+                    return conf
                 with open(path, "rb") as f:
                     raw_bytes = f.read()
                 if path.endswith(".json"):

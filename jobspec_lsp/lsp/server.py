@@ -518,6 +518,9 @@ def did_save(ls: JobspecServer, params: T.DidSaveTextDocumentParams):
 def did_close(ls: JobspecServer, params: T.DidCloseTextDocumentParams):
     uri = params.text_document.uri
     ls.cache.pop(uri, None)
+    ls.kinds.pop(uri, None)  # it holds the text: a closed document keeps nothing
+    ls.project_flux.pop(uri, None)
+    ls.project_targets.pop(uri, None)
     ls.debouncer.cancel(uri)
     if not ls.pull and ls.published.pop(uri, None) is not None:
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))

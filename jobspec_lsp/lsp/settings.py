@@ -56,8 +56,14 @@ class Settings:
             if setting is None:
                 s.problems.append(f"jobspec.{key}: unknown setting (known: {', '.join(KNOWN)})")
                 continue
-            if value is None or (value == "" and setting.attr != "select"):
-                continue  # unset: the project's, else the default
+            if value is None or value == "":
+                if setting.attr in ("target", "flux_version", "docs_url"):
+                    continue  # unset: the project's, else the default
+                if setting.attr not in ("select", "ignore"):
+                    s.problems.append(
+                        f"jobspec.{key}: expected {setting.want}, not {value!r}; ignored"
+                    )
+                    continue
             try:
                 got = setting.read(value)
             except Invalid as err:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import math
 import os
 import re
 from collections.abc import Sequence
@@ -355,8 +356,8 @@ def _built_problems(text: str, given: list[Given]) -> list[Diagnostic]:
     --setattr/--setopt into a value that is not a mapping, a --conf that cannot be
     merged, and attribute values job-ingest refuses (``system.duration=1h``), each at
     the option that set it."""
-    try:
-        js = _build(text, "script", "/")
+    try:  # files an option names are left out: a check never reads them
+        js = _build(text, "script", "/", read_files=None)
     except BatchError as err:
         if err.at is None:
             return []
@@ -548,8 +549,17 @@ def command_line_checks(text: str) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     allocated = _allocation(text)
     version = _model.selected_version()
+    written = sbatch.written_heredocs(text) if allocated is not None else []
     for at, line in lines:  # each line's findings cached by its text: an edit elsewhere is free
-        for code, severity, message, a, b, data in _line_findings(line, allocated, version):
+        # the job's size is judged only for lines this job runs: not text a here-document
+        # writes to a file, not a line sent to another instance (FLUX_URI=... flux run)
+        here = allocated
+        if here is not None and (
+            any(a <= at < b for a, b in written)
+            or "FLUX_URI=" in text[text.rfind("\n", 0, at) + 1 : at]
+        ):
+            here = None
+        for code, severity, message, a, b, data in _line_findings(line, here, version):
             out.append(Diagnostic(code, severity, message, at + a, at + b, data))
     return out
 
@@ -708,9 +718,11 @@ def _allocation(text: str) -> Allocation | None:
     whole = "exclusive" in last or slots is None or "add-brokers" in last
     if whole or slots is None or per_core is None or per_gpu is None:
         return Allocation(nodes, None, None, "") if nodes is not None else None
-    why = (
-        f"{slots} slot{'s' if slots != 1 else ''} of {per_core} core{'s' if per_core != 1 else ''}"
-    )
+    if nodes is not None:  # each node gets ceil(slots / nodes) of them, as flux-core lays out
+        slots = nodes * math.ceil(slots / nodes)
+    laid = f"{nodes} node{'s' if nodes != 1 else ''} x " if nodes is not None else ""
+    each = slots // nodes if nodes else slots
+    why = f"{laid}{each} slot{'s' if each != 1 else ''} of {per_core} core{'s' if per_core != 1 else ''}"
     if per_gpu:
         why += f" and {per_gpu} GPU{'s' if per_gpu != 1 else ''}"
     return Allocation(nodes, slots * per_core, slots * per_gpu, why)
@@ -723,7 +735,7 @@ SCRIPT_MODE = build.SCRIPT_MODE
 
 
 def jobspec(
-    text: str, name: str, cwd: str, extra: Sequence[str] = (), read_files: bool = True
+    text: str, name: str, cwd: str, extra: Sequence[str] = (), read_files: bool | None = True
 ) -> dict:
     """The jobspec `flux batch --dry-run [extra] SCRIPT` prints for a script with
     ``text`` named ``name`` submitted from ``cwd``, without the environment and the
@@ -742,7 +754,7 @@ def jobspec(
 
 
 def _build(
-    text: str, name: str, cwd: str, extra: Sequence[str] = (), read_files: bool = True
+    text: str, name: str, cwd: str, extra: Sequence[str] = (), read_files: bool | None = True
 ) -> dict:
     """:func:`jobspec` for a script whose directives have been checked."""
     script = directives.read(text)
