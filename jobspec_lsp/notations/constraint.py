@@ -19,6 +19,7 @@ character responsible.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from jobspec_lsp.notations import formats
 
@@ -47,7 +48,7 @@ class ConstraintError(ValueError):
         return self.message
 
 
-def parse(query: str) -> dict:
+def parse(query: str) -> dict[str, Any]:
     """The RFC 31 constraint object a query stands for (:class:`ConstraintError`
     when it has none)."""
     from lark.exceptions import (  # deferred: lark, only when a grammar is first used
@@ -86,7 +87,7 @@ def parse(query: str) -> dict:
     return _Compiler(query).expr(tree.children[0])
 
 
-def _first_pos(tree) -> int:
+def _first_pos(tree: Any) -> int:
     tok = formats.leftmost_token(tree)
     return (getattr(tok, "start_pos", 0) or 0) if tok is not None else 0
 
@@ -99,7 +100,7 @@ def _unclosed_quote(query: str, pos: int) -> ConstraintError | None:
     return None
 
 
-def _unexpected(query: str, err) -> ConstraintError:
+def _unexpected(query: str, err: Any) -> ConstraintError:
     tok = err.token
     if tok.type == "$END":
         opened = _open_paren(query)
@@ -139,7 +140,7 @@ class _Compiler:
     def __init__(self, query: str):
         self.query = query
 
-    def expr(self, t) -> dict:
+    def expr(self, t: Any) -> dict[str, Any]:
         kind = t.data
         if kind in ("seq", "group"):
             return self.seq(t.children)
@@ -150,11 +151,11 @@ class _Compiler:
     # binding levels: "or" < "and" (also whitespace, once it waits) < "not" < "-"
     _OR, _AND, _NOT, _NEG = 1, 2, 3, 4
 
-    def seq(self, children) -> dict:
+    def seq(self, children: list[Any]) -> dict[str, Any]:
         """Operator precedence over the items and joiners of one sequence, with
         "not" as a prefix operator: it takes what follows up to the next joiner that
         binds looser than it (``not a -b`` is ``not (a & -b)``)."""
-        values: list[dict] = []
+        values: list[dict[str, Any]] = []
         ops: list[tuple[str, int]] = []  # (kind, level); kind "or", "and" or "not"
 
         def reduce() -> None:
@@ -204,7 +205,7 @@ class _Compiler:
             reduce()
         return values[0]
 
-    def term(self, t) -> dict:
+    def term(self, t: Any) -> dict[str, Any]:
         toks = t.children
         if t.data == "word":
             text, start = str(toks[0]), toks[0].start_pos
@@ -230,7 +231,7 @@ class _Compiler:
             vstart = toks[1].start_pos + (1 if quoted else 0)
         return self.operation(op, value, opstart, vstart)
 
-    def operation(self, op: str, value: str, opstart: int, vstart: int) -> dict:
+    def operation(self, op: str, value: str, opstart: int, vstart: int) -> dict[str, Any]:
         name = OPERATORS.get(op)
         if name is None:
             known = ", ".join(sorted(OPERATORS))
@@ -271,17 +272,17 @@ class _Compiler:
                 )
 
 
-def _is_token(x) -> bool:
+def _is_token(x: object) -> bool:
     return not hasattr(x, "data")
 
 
-def _and(terms: list[dict]) -> dict:
+def _and(terms: list[dict[str, Any]]) -> dict[str, Any]:
     """AND of terms: nested ands flattened, the property terms merged into one."""
-    flat: list = []
+    flat: list[Any] = []
     for t in terms:
         flat.extend(t["and"] if list(t) == ["and"] else [t])
-    merged: list = []
-    props: dict | None = None
+    merged: list[Any] = []
+    props: dict[str, Any] | None = None
     for t in flat:
         if list(t) == ["properties"]:
             if props is None:
@@ -294,7 +295,7 @@ def _and(terms: list[dict]) -> dict:
     return merged[0] if len(merged) == 1 else {"and": merged}
 
 
-def normalize(c):
+def normalize(c: Any) -> Any:
     """A constraint in one canonical grouping: nested and/or flattened, the property
     lists of one AND merged (RFC 31 gives the groupings the same meaning). Used to
     compare with other parsers."""
@@ -303,7 +304,7 @@ def normalize(c):
     ((op, args),) = c.items()
     if op in ("and", "or") and isinstance(args, list):
         parts = [normalize(a) for a in args]
-        flat: list = []
+        flat: list[Any] = []
         for p in parts:
             flat.extend(p[op] if isinstance(p, dict) and list(p) == [op] else [p])
         if op == "and":

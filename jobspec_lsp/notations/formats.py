@@ -20,12 +20,15 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-# lark, importlib.resources and pathlib are imported on first use: most
-# jobspecs never need these parsers, and the CLI (a pre-commit hook) should
-# start quickly.
+# lark is imported on first use: most jobspecs never need these parsers, and the CLI
+# (a pre-commit hook) should start quickly.
+
+# a lark tree or token: the grammars fix their shapes, which lark's types cannot say
+Node = Any
 
 # Numbers longer than this (leading zeros aside) are refused as too large. No
 # Flux id, count or host index comes near it, and it keeps int() away from
@@ -38,7 +41,7 @@ MAX_DIGITS = 18
 MAX_NESTING = 100
 
 
-def too_deep(tree, limit: int = MAX_NESTING):
+def too_deep(tree: Node, limit: int = MAX_NESTING) -> Node | None:
     """The first lark subtree nested deeper than ``limit`` levels (None when there is
     none), found without recursion."""
     from lark import Tree  # deferred: lark, only when a grammar is first used
@@ -52,7 +55,7 @@ def too_deep(tree, limit: int = MAX_NESTING):
     return None
 
 
-def leftmost_token(tree):
+def leftmost_token(tree: Node) -> Node:
     """The first token under a lark tree (None when it holds none), without recursion."""
     from lark import Tree  # deferred: lark, only when a grammar is first used
 
@@ -113,10 +116,10 @@ class FormatError(ValueError):
         message: str,
         start: int,
         end: int | None = None,
-        expected=(),
+        expected: Iterable[str] = (),
         semantic: bool = False,
         lead: str = "",
-    ):
+    ) -> None:
         super().__init__(lead + message)
         self.detail = message
         self.lead = lead
@@ -138,7 +141,7 @@ class FormatError(ValueError):
 
 
 # --------------------------------------------------------------------------- grammars
-def grammar_dir():
+def grammar_dir() -> Any:  # a Path, or an importlib Traversable inside a package
     """Where the .lark files are: inside the installed package (the wheel copies
     the checkout's grammars/ to jobspec_lsp/grammars/), or the checkout's grammars/."""
 
@@ -151,10 +154,11 @@ def grammar_dir():
 
 @functools.cache
 def grammar_text(name: str) -> str:
-    return (grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
+    text: str = (grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
+    return text
 
 
-def _import_paths():
+def _import_paths() -> list[Any]:
     """Where ``%import idset (...)`` in one grammar finds another."""
 
     where = grammar_dir()
@@ -166,7 +170,7 @@ def _import_paths():
 
 
 @functools.cache
-def parser(name: str):
+def parser(name: str) -> Any:  # a lark Lark
     """The LALR parser (contextual lexer) for grammars/<name>.lark, built once."""
     from lark import Lark  # deferred: lark, only when a grammar is first used
 
@@ -222,7 +226,7 @@ _BRACKETED = {"idset", "range", "hostlist"}
 
 
 @functools.cache
-def _terminal_patterns(name: str) -> dict:
+def _terminal_patterns(name: str) -> dict[str, Any]:
     return {t.name: t.pattern for t in parser(name).terminals}
 
 
@@ -238,7 +242,7 @@ def _word(grammar: str, term: str) -> str:
     return base.lower().replace("_", " ")
 
 
-def _ordered(words) -> list[str]:
+def _ordered(words: Iterable[str]) -> list[str]:
     out = sorted(set(words))
     if "the end" in out:  # reads best last
         out.remove("the end")
@@ -246,7 +250,7 @@ def _ordered(words) -> list[str]:
     return out
 
 
-def _words(grammar: str, names) -> list[str]:
+def _words(grammar: str, names: Iterable[str]) -> list[str]:
     return _ordered(_word(grammar, n) for n in names)
 
 
@@ -312,7 +316,7 @@ def _hint(grammar: str, s: str, pos: int, found: str | None) -> str:
 _OWN = {"idset", "range", "hostlist", "fsd"}
 
 
-def _follow(grammar: str, s: str, pos: int, err) -> set:
+def _follow(grammar: str, s: str, pos: int, err: Any) -> set[str]:
     """The terminals that could come at ``pos``.
 
     What lark lists can be off: an LALR state shared by two contexts names
@@ -328,7 +332,8 @@ def _follow(grammar: str, s: str, pos: int, err) -> set:
             ip.exhaust_lexer()
         else:
             ip = err.interactive_parser
-        return ip.accepts()
+        accepted: set[str] = ip.accepts()
+        return accepted
     except Exception:  # noqa: BLE001 - lark's own list then
         return names
 
@@ -347,7 +352,7 @@ class _SyntaxFailure(Exception):
     the parser, so parse_count_string, which throws most of these away, asks
     only for the one it keeps."""
 
-    def __init__(self, grammar: str, s: str, err):
+    def __init__(self, grammar: str, s: str, err: Any) -> None:
         from lark.exceptions import (  # deferred: lark, only when a grammar is first used
             UnexpectedCharacters,
             UnexpectedToken,
@@ -377,8 +382,10 @@ class _SyntaxFailure(Exception):
     def hint(self) -> str:
         return _hint(self.grammar, self.s, self.pos, self.found)
 
-    def error(self, words=None, end=None, lead: str = "") -> FormatError:
-        words = self.words if words is None else words
+    def error(
+        self, words: Iterable[str] | None = None, end: int | None = None, lead: str = ""
+    ) -> FormatError:
+        words = self.words if words is None else list(words)
         return FormatError(
             _compose(self.s, self.pos, self.found, words, self.hint),
             self.pos,
@@ -388,12 +395,12 @@ class _SyntaxFailure(Exception):
         )
 
 
-def _need_str(s) -> None:
+def _need_str(s: object) -> None:
     if not isinstance(s, str):
         raise FormatError(f"expected a string, not {type(s).__name__}", 0, 0)
 
 
-def _tree(name: str, s: str):
+def _tree(name: str, s: str) -> Node:
     """grammars/<name>.lark applied to ``s``: a lark Tree, or _SyntaxFailure."""
     _need_str(s)
     from lark.exceptions import UnexpectedInput  # deferred: lark, only when a grammar is first used
@@ -404,7 +411,7 @@ def _tree(name: str, s: str):
         raise _SyntaxFailure(name, s, err) from None
 
 
-def _parse(name: str, s: str):
+def _parse(name: str, s: str) -> Node:
     """grammars/<name>.lark applied to ``s``: a lark Tree, or FormatError."""
     try:
         return _tree(name, s)
@@ -413,11 +420,11 @@ def _parse(name: str, s: str):
 
 
 # --------------------------------------------------------------------------- values
-def _semantic(message, start, end=None):
+def _semantic(message: str, start: int, end: int | None = None) -> FormatError:
     return FormatError(message, start, end, semantic=True)
 
 
-def _check_digits(tok, leading_zero_ok: bool = False) -> str:
+def _check_digits(tok: Node, leading_zero_ok: bool = False) -> str:
     """The token's digits, refused with a positioned error when they have a
     leading zero (unless allowed) or are too many."""
     text = str(tok)
@@ -434,17 +441,17 @@ def _check_digits(tok, leading_zero_ok: bool = False) -> str:
     return text
 
 
-def _int(tok) -> int:
+def _int(tok: Node) -> int:
     return int(_check_digits(tok))
 
 
-def _digits_key(text: str):
+def _digits_key(text: str) -> tuple[int, str]:
     """Sort key for a digit string by value, without int()."""
     value = text.lstrip("0")
     return len(value), value
 
 
-def _children(tree):
+def _children(tree: Node) -> list[Node]:
     from lark import Token  # deferred: lark, only when a grammar is first used
 
     return [c for c in tree.children if isinstance(c, Token)]
@@ -456,7 +463,7 @@ def parse_idset(s: str) -> list[tuple[int, int]]:
     return _idset_runs(_parse("idset", s), s)
 
 
-def _idset_runs(tree, s: str) -> list[tuple[int, int]]:
+def _idset_runs(tree: Node, s: str) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     prev_hi = -1
     for item in tree.find_data("idset_item"):
@@ -482,7 +489,7 @@ def _idset_runs(tree, s: str) -> list[tuple[int, int]]:
     return runs
 
 
-def format_idset(runs) -> str:
+def format_idset(runs: Iterable[tuple[int, int]]) -> str:
     """Inclusive (lo, hi) runs (or plain ids) -> "1-3,5"."""
     parts = []
     for run in runs:
@@ -492,14 +499,14 @@ def format_idset(runs) -> str:
 
 
 # --------------------------------------------------------------------------- range
-def parse_range(s: str) -> dict:
+def parse_range(s: str) -> dict[str, Any]:
     """RFC 45 range -> the RFC 14 count dictionary it stands for, normalised:
     a bounded range always has operator and operand, an unbounded one only
     when they are not the default "+" and 1."""
     return _range_dict(_parse("range", s), s)
 
 
-def _range_dict(tree, s: str) -> dict:
+def _range_dict(tree: Node, s: str) -> dict[str, Any]:
     body = next(t for t in tree.iter_subtrees_topdown() if t.data in ("bounded", "unbounded"))
     bounded = body.data == "bounded"
     ints = _children(body)
@@ -538,7 +545,7 @@ def _range_dict(tree, s: str) -> dict:
     return out
 
 
-def format_range(d: dict) -> str:
+def format_range(d: dict[str, Any]) -> str:
     """The shortest RFC 45 string for a count dictionary: "3-30", "2+", "1-5:2",
     "2-64:2:*"."""
     lo, hi = d["min"], d.get("max")
@@ -552,7 +559,7 @@ def format_range(d: dict) -> str:
 
 
 # --------------------------------------------------------------------------- count strings
-def parse_count_string(s: str):
+def parse_count_string(s: str) -> tuple[str, Any]:
     """An RFC 14 count string: ("idset", runs) or ("range", dict).
 
     An idset is tried first ("3-30" is both, and as an idset it is the same
@@ -615,7 +622,7 @@ def parse_hostlist(s: str) -> list[tuple[str, list[tuple[str, str]] | None, str]
     return terms
 
 
-def hostlist_count(s) -> int:
+def hostlist_count(s: str) -> int:
     """How many hosts a hostlist (a string, or what parse_hostlist returned)
     names, repeats included, without expanding it."""
     terms = s if isinstance(s, list) else parse_hostlist(s)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from lark import Token, Tree
@@ -34,9 +35,9 @@ class ShapeError(ValueError):
         message: str,
         start: int = 0,
         end: int | None = None,
-        expected=(),
+        expected: Iterable[str] = (),
         path: str | None = None,
-    ):
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.start = start
@@ -45,8 +46,14 @@ class ShapeError(ValueError):
         self.path = path
 
 
+# (type, type token, count, label, items, children, slash seen), as _vertex reads it
+_Vertex = tuple[Any, ...]
+# a lark tree or token: the grammar fixes its shape, which lark's types cannot say
+Node = Any
+
+
 # --------------------------------------------------------------------------- expand
-def parse_tree(text: str) -> Tree:
+def parse_tree(text: str) -> Node:
     try:
         return formats._parse("shape", text)
     except formats.FormatError as err:
@@ -54,7 +61,7 @@ def parse_tree(text: str) -> Tree:
         raise ShapeError(msg, err.start, err.end, err.expected) from None
 
 
-def expand(text: str, label: str = DEFAULT_LABEL) -> list[dict]:
+def expand(text: str, label: str = DEFAULT_LABEL) -> list[dict[str, Any]]:
     """Shape string -> RFC 14 resources list (plain data)."""
     tree = parse_tree(text)
     deep = formats.too_deep(tree, formats.MAX_NESTING * 2 + 1)  # a level: two tree levels
@@ -79,17 +86,17 @@ def expand(text: str, label: str = DEFAULT_LABEL) -> list[dict]:
     return [_build(v, label) for v in vertices]
 
 
-def _list(node: Tree, text: str) -> list:
+def _list(node: Node, text: str) -> list[_Vertex]:
     return [_vertex(v, text) for v in node.children if isinstance(v, Tree)]
 
 
-def _walk(vertices):
+def _walk(vertices: list[_Vertex]) -> Iterator[_Vertex]:
     for v in vertices:
         yield v
         yield from _walk(v[5])
 
 
-def _vertex(node: Tree, text: str):
+def _vertex(node: Node, text: str) -> _Vertex:
     """-> (type, type token, count, label, items, children, slash seen)"""
     type_tok: Any = node.children[0].children[0]  # lark types its positions Optional
     vtype = _type_name(type_tok)
@@ -102,7 +109,7 @@ def _vertex(node: Tree, text: str):
         else:
             children = _list(child, text)
             has_with = True
-    fields: dict = {}
+    fields: dict[str, Any] = {}
     if items and vtype == "slot":
         first = items[0]
         if first.data != "bare":
@@ -140,16 +147,16 @@ def _vertex(node: Tree, text: str):
     return (vtype, type_tok, count, label, fields, children)
 
 
-def _type_name(tok) -> str:
+def _type_name(tok: Node) -> str:
     text = str(tok)
     if tok.type == "SHAPE_STRING":
-        return json.loads(text)
+        return str(json.loads(text))
     if tok.type == "SHAPE_SQSTRING":
         return text[1:-1]
     return "slot" if text.lower() == "slot" else text  # Flux's lexer: Slot, SLOT are slot
 
 
-def _count(node: Tree):
+def _count(node: Node) -> Any:
     tok: Any = node.children[0]  # a SHAPE_COUNT token
     text = str(tok)
     base = tok.start_pos
@@ -160,6 +167,8 @@ def _count(node: Tree):
         if n < 1:
             raise ShapeError("a count must be at least 1", base, base + len(text))
         return n
+    parsed: Any  # a range's mapping, or an idset's runs
+    kind: str | None
     try:  # a range first: "3-30" is also an idset, but RFC 46 expands it to a range mapping
         kind, parsed = "range", formats.parse_range(text)
     except formats.FormatError:
@@ -182,11 +191,11 @@ def _count(node: Tree):
     return text
 
 
-def _first_token(tree):
+def _first_token(tree: Node) -> Node:
     return next(tree.scan_values(lambda v: isinstance(v, Token)))
 
 
-def _key(tree) -> str:
+def _key(tree: Node) -> str:
     tok = tree.children[0]
     return json.loads(str(tok)) if tok.type == "SHAPE_STRING" else str(tok)
 
@@ -194,7 +203,7 @@ def _key(tree) -> str:
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
 
 
-def _word(text: str):
+def _word(text: str) -> Any:
     if text in ("true", "false"):
         return text == "true"
     if text == "null":
@@ -204,7 +213,7 @@ def _word(text: str):
     return text
 
 
-def _value(node):
+def _value(node: Node) -> Any:
     if isinstance(node, Token):  # pragma: no cover - values are wrapped by the grammar
         return _word(str(node))
     if node.data == "word":
@@ -226,9 +235,9 @@ def _value(node):
     return out
 
 
-def _build(v, default_label: str) -> dict:
+def _build(v: _Vertex, default_label: str) -> dict[str, Any]:
     vtype, _, count, label, fields, children = v
-    out: dict = {"type": vtype, "count": count}
+    out: dict[str, Any] = {"type": vtype, "count": count}
     if vtype == "slot":
         fields = dict(fields, label=label if label is not None else default_label)
     for key in VERTEX_ORDER[2:]:
@@ -247,7 +256,7 @@ _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*\Z")
 _WORD = re.compile(r"[A-Za-z0-9_.+\-][A-Za-z0-9_.+\-]*\Z")
 
 
-def collapse(resources, label: str = DEFAULT_LABEL) -> str:
+def collapse(resources: Any, label: str = DEFAULT_LABEL) -> str:
     """Resources list -> the shortest shape that expands back to exactly it."""
     if not isinstance(resources, list) or not resources:
         raise ShapeError("resources must be a non-empty list of vertices", path="resources")
@@ -256,19 +265,19 @@ def collapse(resources, label: str = DEFAULT_LABEL) -> str:
     return shape
 
 
-def _dict_walk(vertices):
+def _dict_walk(vertices: list[Any]) -> Iterator[Any]:
     for v in vertices:
         yield v
         if isinstance(v, dict) and isinstance(v.get("with"), list):
             yield from _dict_walk(v["with"])
 
 
-def _collapse_list(vertices, path, sole_slot, label) -> str:
+def _collapse_list(vertices: list[Any], path: str, sole_slot: bool, label: str) -> str:
     parts = [_collapse_vertex(v, f"{path}[{i}]", sole_slot, label) for i, v in enumerate(vertices)]
     return parts[0] if len(parts) == 1 else "[" + ";".join(parts) + "]"
 
 
-def _collapse_vertex(v, path, sole_slot, label) -> str:
+def _collapse_vertex(v: Any, path: str, sole_slot: bool, label: str) -> str:
     if not isinstance(v, dict):
         raise ShapeError(f"{path} is not a mapping", path=path)
     vtype = v.get("type")
@@ -309,7 +318,7 @@ def _collapse_vertex(v, path, sole_slot, label) -> str:
     return out
 
 
-def _collapse_count(count, where) -> str:
+def _collapse_count(count: Any, where: str) -> str:
     if type(count) is int:
         if count < 1:
             raise ShapeError(f"{where}: count {count} is not positive", path=where)
@@ -355,7 +364,7 @@ def _collapse_count(count, where) -> str:
     raise ShapeError(f"{where}: count {count!r} cannot be written in a shape", path=where)
 
 
-def _name(key) -> str:
+def _name(key: Any) -> str:
     if not isinstance(key, str):
         raise ShapeError(f"key {key!r} is not a string")
     if _NAME.match(key) and key != "x":
@@ -363,7 +372,7 @@ def _name(key) -> str:
     return json.dumps(key)
 
 
-def _item(key, value, where) -> str:
+def _item(key: Any, value: Any, where: str) -> str:
     """One brace entry: ``key`` for true, ``-key`` for false, else ``key:value``."""
     if value is True:
         return _name(key)
@@ -372,7 +381,7 @@ def _item(key, value, where) -> str:
     return f"{_name(key)}:{_collapse_value(value, f'{where}.{key}')}"
 
 
-def _collapse_value(value, where) -> str:
+def _collapse_value(value: Any, where: str) -> str:
     if isinstance(value, dict):
         return "{" + ",".join(_item(k, v, where) for k, v in value.items()) + "}"
     if isinstance(value, list):
@@ -395,6 +404,6 @@ def _collapse_value(value, where) -> str:
     )
 
 
-def shape_of(vertex: dict, label: str = DEFAULT_LABEL) -> str:
+def shape_of(vertex: dict[str, Any], label: str = DEFAULT_LABEL) -> str:
     """The shape of one vertex and everything under it (for hover)."""
     return collapse([vertex], label)
