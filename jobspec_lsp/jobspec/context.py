@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, parse
 
@@ -18,7 +19,7 @@ MARKER = "jslsp_cursor_marker"
 
 
 # --------------------------------------------------------------------------- paths
-def kind_of(path: tuple) -> str | None:
+def kind_of(path: tuple[Any, ...]) -> str | None:
     """What a mapping at ``path`` is, in the docs' vocabulary."""
     p = list(path)
     if not p:
@@ -76,19 +77,19 @@ def kind_of(path: tuple) -> str | None:
             if name == "shell" and tail == ["options"]:
                 return "shell.options"
             if name in ("environment", "job") and not tail:
-                return name
+                return str(name)
         return None
     return None
 
 
-def node_at(doc: Document, offset: int):
+def node_at(doc: Document, offset: int) -> Any:
     """The innermost node whose source contains ``offset``, as
     (path, node, role) with role "key" (the node is a mapping key; path
     includes that key), "value" or "item"; or (None, None, None)."""
     root = doc.root
     if root is None:
         return None, None, None
-    path: tuple = ()
+    path: tuple[Any, ...] = ()
     node = root
     role = "value"
     depth = 0
@@ -119,7 +120,7 @@ def node_at(doc: Document, offset: int):
     return path, node, role
 
 
-def node_at_path(root: Node | None, path: tuple):
+def node_at_path(root: Node | None, path: tuple[Any, ...]) -> Node | None:
     node = root
     for step in path:
         if isinstance(node, Mapping) and not isinstance(step, int):
@@ -136,13 +137,13 @@ def node_at_path(root: Node | None, path: tuple):
 class Cursor:
     """What the user is typing at the cursor."""
 
-    path: tuple  # the mapping (for keys) or the mapping holding the key (for values)
+    path: tuple[Any, ...]  # the mapping (for keys) or the mapping holding the key (for values)
     on: str  # "key", "value" (of ``key``), "item" (a sequence item), "empty"
     key: str | None = None  # the key whose value is typed, for on == "value"
     prefix: str = ""  # the partial word before the cursor
     start: int = 0  # offsets of the word to replace
     end: int = 0
-    present: set = field(default_factory=set)  # keys already in the mapping
+    present: set[Any] = field(default_factory=set)  # keys already in the mapping
     doc: Document | None = None  # the (repaired) document, for labels and types
     block: bool = True  # block context (not inside [] or {})
     indent: int = 0  # column where a new key at the cursor starts
@@ -228,7 +229,15 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     return Cursor(path, "item", None, prefix, word_start, word_end, set(), doc, block, indent)
 
 
-def _json_context(text, line_start, line_end, head, prefix, word_start, word_end):
+def _json_context(
+    text: str,
+    line_start: int,
+    line_end: int,
+    head: str,
+    prefix: str,
+    word_start: int,
+    word_end: int,
+) -> Cursor | None:
     """JSON: the line is repaired as a YAML flow entry (JSON is YAML flow syntax, and
     YAML flow collections accept a plain marker and a trailing comma)."""
     quoted = head.endswith('"')
@@ -337,9 +346,9 @@ def _unclosed(s: str) -> list[str]:
     return stack
 
 
-def _find_marker(root):
+def _find_marker(root: Any) -> Any:
     """(path, role, mapping) of the marker: as a key ("key"), a value ("value"), or an item."""
-    stack: list[tuple[tuple, Node, Node | None]] = [((), root, None)]
+    stack: list[tuple[tuple[Any, ...], Node, Node | None]] = [((), root, None)]
     while stack:
         path, node, _ = stack.pop()
         if isinstance(node, Mapping):

@@ -85,7 +85,7 @@ SNIPPET_VERTEX = "type: ${1:core}\ncount: ${2:1}"
 SNIPPET_TASK = "command: [${1:app}]\nslot: ${2:task}\ncount:\n  per_slot: ${3:1}"
 
 
-def key_doc(kind: str | None, key) -> str | None:
+def key_doc(kind: str | None, key: object) -> str | None:
     if kind is None or not isinstance(key, str):
         return None
     return KEYS.get(kind, {}).get(key)

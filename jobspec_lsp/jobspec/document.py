@@ -19,6 +19,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -203,7 +204,7 @@ def _resolve(value: str) -> str:
     """The tag PyYAML's safe loader gives a plain scalar (YAML 1.1 rules)."""
     for tag, regexp in _IMPLICIT.get(value[:1] if value else "", ()):
         if regexp.match(value):
-            return tag
+            return str(tag)
     return _STR
 
 
@@ -232,13 +233,15 @@ class Scalar(Node):
     __slots__ = ("value", "style", "tag")
     kind = "scalar"
 
-    def __init__(self, start, end, value, style, tag):
+    def __init__(
+        self, start: int, end: int, value: Any, style: str | None, tag: str | None
+    ) -> None:
         super().__init__(start, end)
         self.value = value
         self.style = style  # None (plain), "'", '"', "|", ">"
         self.tag = tag
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Scalar({self.value!r}@{self.start}:{self.end})"
 
 
@@ -246,31 +249,33 @@ class Mapping(Node):
     __slots__ = ("pairs", "index", "flow")
     kind = "mapping"
 
-    def __init__(self, start, end, pairs, index, flow):
+    def __init__(
+        self, start: int, end: int, pairs: list[tuple[Any, Any]], index: dict[Any, int], flow: bool
+    ) -> None:
         super().__init__(start, end)
         self.pairs = pairs  # [(key Node, value Node)], effective (merged) pairs, unique keys
         self.index = index  # {key value: pair position}
         self.flow = flow
 
-    def get(self, key, default=None):
+    def get(self, key: object, default: Any = None) -> Any:
         i = self.index.get(key)
         return self.pairs[i][1] if i is not None else default
 
-    def key_node(self, key):
+    def key_node(self, key: object) -> Any:
         i = self.index.get(key)
         return self.pairs[i][0] if i is not None else None
 
-    def pair(self, key):
+    def pair(self, key: object) -> Any:
         i = self.index.get(key)
         return self.pairs[i] if i is not None else None
 
-    def __contains__(self, key):
+    def __contains__(self, key: object) -> bool:
         return key in self.index
 
-    def keys(self):
+    def keys(self) -> Any:
         return self.index.keys()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Mapping({len(self.pairs)} keys@{self.start}:{self.end})"
 
 
@@ -278,32 +283,32 @@ class Sequence(Node):
     __slots__ = ("items", "flow")
     kind = "sequence"
 
-    def __init__(self, start, end, items, flow):
+    def __init__(self, start: int, end: int, items: list[Any], flow: bool) -> None:
         super().__init__(start, end)
         self.items = items
         self.flow = flow
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Sequence({len(self.items)} items@{self.start}:{self.end})"
 
 
-def to_python(node: Node | None):
+def to_python(node: Node | None) -> Any:
     """The plain Python value Flux would load (aliases share objects)."""
     memo: dict[int, object] = {}
 
-    def conv(n):
+    def conv(n: Any) -> Any:
         if isinstance(n, Scalar):
             return n.value
         got = memo.get(id(n))
         if got is not None:
             return got
         if isinstance(n, Mapping):
-            out: dict = {}
+            out: dict[Any, Any] = {}
             memo[id(n)] = out
             for k, v in n.pairs:
                 out[k.value if isinstance(k, Scalar) else repr(k)] = conv(v)
             return out
-        out_list: list = []
+        out_list: list[Any] = []
         memo[id(n)] = out_list
         out_list.extend(conv(i) for i in n.items)
         return out_list
@@ -339,12 +344,12 @@ class Document:
     text: str
     lines: LineIndex
     root: Node | None
-    problems: list = field(default_factory=list)  # parser diagnostics (JS9xx)
+    problems: list[Any] = field(default_factory=list)  # parser diagnostics (JS9xx)
     language: str = "yaml"
     node_count: int = 0
     # what is derived from the document once, on first use (the resource model, ...):
     # the document never changes, so neither does any of it
-    derived: dict = field(default_factory=dict, compare=False, repr=False)
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -450,7 +455,7 @@ _Y12_NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
 _AMBIGUOUS_FIRST = set("yYnNoOtTfF0123456789+-.~")
 
 
-def yaml12_value(text: str):
+def yaml12_value(text: str) -> Any:
     """The value of a plain scalar under the YAML 1.2 core schema."""
     if _Y12_NULL.match(text):
         return None
@@ -471,15 +476,15 @@ def yaml12_value(text: str):
     return text
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, float) and math.isnan(a) and math.isnan(b):
         return True
-    return a == b
+    return bool(a == b)
 
 
-def describe_value(v) -> str:
+def describe_value(v: Any) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -495,7 +500,7 @@ def describe_value(v) -> str:
     return f"a {type(v).__name__}"
 
 
-def json_scalar_text(v) -> str:
+def json_scalar_text(v: Any) -> str:
     """How a value is written so every YAML version and JSON read it the same."""
     if v is None:
         return "null"
@@ -517,12 +522,14 @@ class _Frame:
 
     __slots__ = ("kind", "start", "tag", "flow", "items", "anchor", "size")
 
-    def __init__(self, kind, start, tag, flow, anchor):
+    def __init__(
+        self, kind: str, start: int, tag: str | None, flow: bool, anchor: str | None
+    ) -> None:
         self.kind = kind
         self.start = start
         self.tag = tag
         self.flow = flow
-        self.items = []
+        self.items: list[Any] = []
         self.anchor = anchor
         self.size = 1
 
@@ -545,7 +552,15 @@ class _Parser:
         self.count = 0
         self.sizes: dict[int, int] = {}
 
-    def report(self, code, message, start, end, severity=E, data=None):
+    def report(
+        self,
+        code: str,
+        message: str,
+        start: int,
+        end: int,
+        severity: Severity = E,
+        data: dict[str, Any] | None = None,
+    ) -> None:
         self.problems.append(Diagnostic(code, severity, message, start, max(end, start), data))
 
     # ----------------------------------------------------------------- driver
@@ -581,7 +596,7 @@ class _Parser:
             return self._doc(None)
         return self._doc(root)
 
-    def _build(self):
+    def _build(self) -> Any:
         text = self.text
         if self.json and "\\u" in text:
             # libyaml refuses the \uD83D\uDE00 escapes JSON writes for characters beyond
@@ -594,7 +609,7 @@ class _Parser:
         finally:
             loader.dispose()
 
-    def _events(self, loader):
+    def _events(self, loader: Any) -> Any:
         get = loader.get_event
         check = loader.check_event
         anchors: dict[str, Node] = {}
@@ -689,7 +704,7 @@ class _Parser:
                 root = node
         return root
 
-    def _bomb(self, node):
+    def _bomb(self, node: Node) -> None:
         line = self.lines.position(node.start).line
         eol = self.lines.line_start(line) + len(self.lines.line_text(line))
         self.report(
@@ -701,13 +716,13 @@ class _Parser:
         )
         raise _Abort
 
-    def _doc(self, root):
+    def _doc(self, root: Any) -> Document:
         self.problems.sort(key=Diagnostic.sort_key)
         return Document(
             self.text, self.lines, root, self.problems, "json" if self.json else "yaml", self.count
         )
 
-    def _multiple_documents(self, at: int):
+    def _multiple_documents(self, at: int) -> None:
         m = _DOC_MARKER.search(self.text, at)
         start = m.start() if m and m.start() == at else at
         line = self.lines.position(start).line
@@ -760,7 +775,7 @@ class _Parser:
             return False
         return True
 
-    def _library_too_deep(self, exc: yaml.MarkedYAMLError):
+    def _library_too_deep(self, exc: yaml.MarkedYAMLError) -> None:
         """JS908 when the YAML library refuses the nesting before MAX_DEPTH is met.
 
         libyaml 0.2.6 (in PyYAML 6.0.4's wheels) stops at 1,000 levels, but while scanning
@@ -787,7 +802,7 @@ class _Parser:
             min(off + 1, len(self.text)) or off,
         )
 
-    def _syntax_error(self, exc: yaml.MarkedYAMLError):
+    def _syntax_error(self, exc: yaml.MarkedYAMLError) -> None:
         mark = exc.problem_mark or exc.context_mark
         off = mark.index if mark is not None else 0
         off = min(off, len(self.text))
@@ -844,7 +859,7 @@ class _Parser:
         )
 
     # ----------------------------------------------------------------- nodes
-    def check_collection_tag(self, tag, expected, start):
+    def check_collection_tag(self, tag: str | None, expected: str, start: int) -> None:
         if tag == expected:
             return
         if tag in _NON_JSON_COLLECTION_TAGS:
@@ -864,19 +879,20 @@ class _Parser:
         else:
             self.report(
                 UNSAFE_TAG,
-                f"the tag {_short_tag(tag)} is not supported by Flux's safe YAML loader; remove it",
+                f"the tag {_short_tag(tag or '')} is not supported by Flux's safe YAML loader; "
+                "remove it",
                 start,
                 self._tag_end(start),
             )
 
-    def _tag_end(self, start):
+    def _tag_end(self, start: int) -> int:
         text = self.text
         end = start
         while end < len(text) and not text[end].isspace():
             end += 1
         return max(end, start + 1)
 
-    def scalar(self, ev) -> Scalar:
+    def scalar(self, ev: Any) -> Scalar:
         start, end = ev.start_mark.index, ev.end_mark.index
         raw, style, tag = ev.value, ev.style or None, ev.tag  # libyaml says '' for plain
         plain = ev.implicit[0]
@@ -941,7 +957,7 @@ class _Parser:
             self.ambiguity(start, end, raw, value)
         return Scalar(start, end, value, style, tag)
 
-    def _finite(self, value, raw, start, end) -> None:
+    def _finite(self, value: Any, raw: str, start: int, end: int) -> None:
         if isinstance(value, float) and not math.isfinite(value):
             self.report(
                 NOT_JSON_VALUE,
@@ -952,7 +968,7 @@ class _Parser:
                 end,
             )
 
-    def ambiguity(self, start, end, raw, value):
+    def ambiguity(self, start: int, end: int, raw: str, value: Any) -> None:
         v12 = yaml12_value(raw)
         if _same(v12, value):
             return
@@ -1012,7 +1028,7 @@ class _Parser:
         # what is reported is kept out of the value: no later step meets a lone surrogate
         return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in value)
 
-    def _json_plain(self, raw):  # _check_json has refused numbers int() cannot read
+    def _json_plain(self, raw: str) -> Any:  # _check_json has refused numbers int() cannot read
         if raw == "true":
             return True
         if raw == "false":
@@ -1028,9 +1044,9 @@ class _Parser:
 
     def mapping(self, frame: _Frame, end: int) -> Mapping:
         items = frame.items
-        pairs: list = []
-        index: dict = {}
-        merged: list = []
+        pairs: list[Any] = []
+        index: dict[Any, int] = {}
+        merged: list[Any] = []
         for i in range(0, len(items) - 1, 2):
             k, v = items[i], items[i + 1]
             if isinstance(k, Scalar) and k.tag == _MERGE and not self.json:
@@ -1065,7 +1081,7 @@ class _Parser:
             pairs, index = self._merge(merged, pairs, index)
         return Mapping(frame.start, end, pairs, index, frame.flow)
 
-    def _merge(self, merged, pairs, index):
+    def _merge(self, merged: list[Any], pairs: list[Any], index: dict[Any, int]) -> Any:
         """Apply YAML 1.1 merge keys the way PyYAML's safe loader does."""
         sources = []
         for m in merged:
@@ -1087,8 +1103,8 @@ class _Parser:
                     SYNTAX, "a merge key (<<) needs a mapping or a list of mappings", m.start, m.end
                 )
         # PyYAML: within a list, earlier mappings win; explicit keys win over all.
-        out_pairs: list = []
-        out_index: dict = {}
+        out_pairs: list[Any] = []
+        out_index: dict[Any, int] = {}
         for src in sources:
             for k, v in src.pairs:
                 if k.value in index or k.value in out_index:
@@ -1119,7 +1135,7 @@ class _NotJSONConstant(ValueError):
     pass
 
 
-def _no_constant(name):
+def _no_constant(name: str) -> Any:
     raise _NotJSONConstant(name)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+from typing import Any
 
 from jobspec_lsp.jobspec import vocabulary
 
@@ -67,7 +68,7 @@ CHILD_KINDS = {
 }
 
 
-def _document(node, kind: str | None) -> None:
+def _document(node: Any, kind: str | None) -> None:
     """Add descriptions to every property under ``node``, a schema of a ``kind``."""
     if isinstance(node, list):
         for item in node:

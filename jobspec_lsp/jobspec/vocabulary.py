@@ -11,6 +11,7 @@ checks that they agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Key:
         return head + ("." if dot else "")
 
 
-def _k(name, doc, **flags) -> Key:
+def _k(name: str, doc: str, **flags: Any) -> Key:
     return Key(name, doc, **flags)
 
 
@@ -346,7 +347,7 @@ def v1_keys(kind: str, vertex_type: str | None = None) -> tuple[str, ...]:
     )
 
 
-def key(kind: str | None, name) -> Key | None:
+def key(kind: str | None, name: object) -> Key | None:
     for k in MAPPINGS.get(kind or "", ()):
         if k.name == name:
             return k
