@@ -16,9 +16,15 @@ from pathlib import Path
 from jobspec_lsp import __version__, kinds
 from jobspec_lsp.cli import convert as convert_cli
 from jobspec_lsp.cli import schema as schema_cli
-from jobspec_lsp.diagnostics import RULES, Severity, is_code_or_prefix, read_codes, unknown_code
+from jobspec_lsp.diagnostics import (
+    RULES,
+    VERSION_RULES,
+    Severity,
+    is_code_or_prefix,
+    read_codes,
+    unknown_code,
+)
 from jobspec_lsp.jobspec.document import parse
-from jobspec_lsp.rules.analysis import VERSION_RULES
 from jobspec_lsp.rules.targets import DEFAULT as DEFAULT_TARGET
 from jobspec_lsp.rules.targets import TARGETS
 from jobspec_lsp.text.sources import (

@@ -6,6 +6,8 @@ call; it holds no presentation logic.
 
 from __future__ import annotations
 
+from typing import Any
+
 from jobspec_lsp.diagnostics import RULES, VERSION_RULES, Diagnostic, Severity
 from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, parse
 from jobspec_lsp.rules import attributes, base, counts, structure, suppress, targets, tasks, v1
@@ -31,8 +33,8 @@ def check(
     *,
     language: str = "yaml",
     version_rules: str = "auto",
-    select=None,
-    ignore=None,
+    select: Any = None,
+    ignore: Any = None,
     target: str = targets.DEFAULT,
 ) -> list[Diagnostic]:
     """All diagnostics for ``source`` (text or an already parsed document), sorted.
@@ -53,7 +55,9 @@ def check(
     return out
 
 
-def _for_target(doc: Document, found: list[Diagnostic], target: str, select, ignore):
+def _for_target(
+    doc: Document, found: list[Diagnostic], target: str, select: Any, ignore: Any
+) -> Any:
     """The RFC findings re-weighed for ``target``: an RFC error the target accepts
     becomes a warning saying so; what the target rejects is an error (an RFC error
     on the same token keeps its own words)."""
@@ -99,7 +103,7 @@ def _overlap(a: Diagnostic, b: Diagnostic) -> bool:
     return a.start < b.end and b.start < a.end
 
 
-def _rfc_check(doc: Document, version_rules: str, select, ignore) -> list[Diagnostic]:
+def _rfc_check(doc: Document, version_rules: str, select: Any, ignore: Any) -> list[Diagnostic]:
     ctx = base.Context(doc, uses_v1(doc, version_rules), select, ignore)
     out = [d for d in doc.problems if ctx.enabled(d.code)]
     if doc.root is not None:
@@ -124,7 +128,7 @@ def model(doc: Document) -> base.Context:
     """The resource model of a parsed document: ``.vertices`` (with types, labels,
     parents and children), ``.top`` and ``.tasks`` — what hover, completion and
     navigation need, built by the same walk the rules use."""
-    got = doc.derived.get("model")
+    got: base.Context | None = doc.derived.get("model")
     if got is not None:
         return got
     ctx = base.Context(doc, uses_v1(doc))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import examples, vocabulary
@@ -224,7 +225,7 @@ def check(ctx: Context) -> None:
             files.check(ctx, key, value)
 
 
-def _check_seconds(ctx, key, value, code, fsd_code, name) -> None:
+def _check_seconds(ctx: Context, key: Any, value: Any, code: str, fsd_code: str, name: str) -> None:
     if is_number(value):
         v = value.value
         if (isinstance(v, float) and math.isnan(v)) or v < 0:
@@ -257,7 +258,7 @@ def _check_seconds(ctx, key, value, code, fsd_code, name) -> None:
     )
 
 
-def check_environment(ctx, key, value) -> None:
+def check_environment(ctx: Context, key: Any, value: Any) -> None:
     if not isinstance(value, Mapping):
         return ctx.report(
             ENVIRONMENT,
@@ -286,7 +287,7 @@ def check_environment(ctx, key, value) -> None:
         )
 
 
-def _check_job(ctx, key, value) -> None:
+def _check_job(ctx: Context, key: Any, value: Any) -> None:
     if not isinstance(value, Mapping):
         return ctx.report(
             JOB_META, (key, value), f"job must be a mapping of strings, not {describe(value)}"
@@ -306,7 +307,7 @@ def _check_job(ctx, key, value) -> None:
             )
 
 
-def _check_shell(ctx, key, value) -> None:
+def _check_shell(ctx: Context, key: Any, value: Any) -> None:
     if not isinstance(value, Mapping):
         return ctx.report(SHELL, (key, value), f"shell must be a mapping, not {describe(value)}")
     pair = value.pair("options")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
 from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, type_name
@@ -21,13 +23,13 @@ class Vertex:
     label: str | None = None
     children: list[Vertex] = field(default_factory=list)
 
-    def ancestors(self):
+    def ancestors(self) -> Any:
         v = self.parent
         while v is not None:
             yield v
             v = v.parent
 
-    def descendants(self):
+    def descendants(self) -> Any:
         stack = list(reversed(self.children))
         while stack:
             v = stack.pop()
@@ -38,7 +40,7 @@ class Vertex:
 class Context:
     """State of one check run: the document, the options, the findings."""
 
-    def __init__(self, doc: Document, v1: bool, select=None, ignore=None):
+    def __init__(self, doc: Document, v1: bool, select: Any = None, ignore: Any = None) -> None:
         self.doc = doc
         self.v1 = v1
         self.select = tuple(select) if select else None
@@ -55,7 +57,14 @@ class Context:
             return False
         return not (self.ignore and code.startswith(self.ignore))
 
-    def report(self, code: str, where, message: str, data=None, severity: Severity | None = None):
+    def report(
+        self,
+        code: str,
+        where: Any,
+        message: str,
+        data: Any = None,
+        severity: Severity | None = None,
+    ) -> None:
         """Report ``code`` at ``where``: a node, a (key, value) pair or (start, end) offsets."""
         if not self.enabled(code):
             return
@@ -65,7 +74,7 @@ class Context:
         )
 
     @staticmethod
-    def span(where) -> tuple[int, int]:
+    def span(where: Any) -> tuple[int, int]:
         """Offsets of the offending token.
 
         A node is reported whole unless it is a block collection spanning lines,
@@ -108,7 +117,7 @@ def head(node: Node) -> tuple[int, int]:
     return node.start, node.end
 
 
-def anchor_for_missing(mapping: Mapping, owner_key: Node | None = None):
+def anchor_for_missing(mapping: Mapping, owner_key: Node | None = None) -> Any:
     """Where to report a key missing from ``mapping``: the key that holds the
     mapping when there is one, else the mapping's first key, else the mapping."""
     if owner_key is not None:
@@ -118,7 +127,7 @@ def anchor_for_missing(mapping: Mapping, owner_key: Node | None = None):
     return mapping
 
 
-def suggest(word, candidates, cutoff=0.6) -> str | None:
+def suggest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
     if not isinstance(word, str):
         return None
     got = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
@@ -136,16 +145,16 @@ class Suggester:
     SMALL = 40
     POOL = 12
 
-    def __init__(self, candidates):
+    def __init__(self, candidates: Iterable[str]) -> None:
         self.candidates = list(dict.fromkeys(c for c in candidates if isinstance(c, str)))
-        self.memo: dict = {}
+        self.memo: dict[Any, str | None] = {}
         self.index: dict[str, list[int]] = {}
         if len(self.candidates) > self.SMALL:
             for i, c in enumerate(self.candidates):
                 for g in _trigrams(c):
                     self.index.setdefault(g, []).append(i)
 
-    def best(self, word, cutoff=0.6) -> str | None:
+    def best(self, word: str, cutoff: float = 0.6) -> str | None:
         if not isinstance(word, str):
             return None
         key = (word, cutoff)
@@ -179,27 +188,27 @@ def did_you_mean(s: str | None) -> str:
     return f"; did you mean {s!r}?" if s else ""
 
 
-def is_str(node) -> bool:
+def is_str(node: Any) -> bool:
     return isinstance(node, Scalar) and isinstance(node.value, str)
 
 
-def is_int(node) -> bool:
+def is_int(node: Any) -> bool:
     return isinstance(node, Scalar) and type(node.value) is int
 
 
-def is_number(node) -> bool:
+def is_number(node: Any) -> bool:
     return isinstance(node, Scalar) and type(node.value) in (int, float)
 
 
-def is_bool(node) -> bool:
+def is_bool(node: Any) -> bool:
     return isinstance(node, Scalar) and type(node.value) is bool
 
 
-def is_null(node) -> bool:
+def is_null(node: Any) -> bool:
     return isinstance(node, Scalar) and node.value is None
 
 
-def finite(node) -> bool:
+def finite(node: Any) -> bool:
     return is_number(node) and math.isfinite(node.value)
 
 
@@ -207,18 +216,18 @@ def key_text(ctx: Context, key: Node) -> str:
     return ctx.source(key) if isinstance(key, Scalar) else "?"
 
 
-def describe(node) -> str:
+def describe(node: Any) -> str:
     return type_name(node)
 
 
 def check_keys(
     ctx: Context,
     mapping: Mapping,
-    allowed,
+    allowed: Any,
     code: str,
     where: str,
     severity: Severity | None = None,
-    required=(),
+    required: Any = (),
     elsewhere: dict[str, str] | None = None,
 ) -> list[str]:
     """Report every key of ``mapping`` not in ``allowed`` (with a suggestion), and
@@ -262,7 +271,7 @@ def check_keys(
     return missing
 
 
-def sequence_items(node) -> list:
+def sequence_items(node: Any) -> list[Any]:
     return node.items if isinstance(node, Sequence) else []
 
 
@@ -286,7 +295,7 @@ def range_in_string(node: Scalar, start: int, end: int, doc: Document) -> tuple[
     return base + start, base + end
 
 
-def shown(ctx: Context, node) -> str:
+def shown(ctx: Context, node: Any) -> str:
     """``text (kind)`` for a non-empty scalar, else the kind: "0 (an integer)"."""
     if isinstance(node, Scalar) and node.end > node.start:
         return f"{ctx.source(node)} ({describe(node)})"

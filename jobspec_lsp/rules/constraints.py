@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Sequence
@@ -110,11 +112,11 @@ OPERATORS = vocabulary.keys("constraint")
 _FLUXION_BAD = set("!&'\"^`|()")
 
 
-def check(ctx: Context, key, value) -> None:
+def check(ctx: Context, key: Any, value: Any) -> None:
     _check_object(ctx, key, value, 0)
 
 
-def _check_object(ctx, key, obj, depth) -> None:
+def _check_object(ctx: Context, key: Any, obj: Any, depth: int) -> None:
     if not isinstance(obj, Mapping):
         return ctx.report(
             NOT_OBJECT,
@@ -160,7 +162,7 @@ def _check_object(ctx, key, obj, depth) -> None:
                 _check_object(ctx, None, item, depth + 1)
 
 
-def _check_property(ctx, item) -> None:
+def _check_property(ctx: Context, item: Any) -> None:
     if not is_str(item) or item.value in ("", "^"):
         what = repr(item.value) if is_str(item) else describe(item)
         return ctx.report(PROPERTY_NAME, item, f"a property must be a non-empty name, not {what}")
@@ -178,7 +180,7 @@ def _check_property(ctx, item) -> None:
             )
 
 
-def _check_formatted(ctx, item, parser, code, what) -> None:
+def _check_formatted(ctx: Context, item: Any, parser: Any, code: str, what: str) -> None:
     if not is_str(item):
         data = (
             {"replacement": f'"{ctx.source(item)}"'}

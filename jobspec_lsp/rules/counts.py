@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec.document import Mapping, Scalar
 from jobspec_lsp.notations import formats
@@ -186,7 +188,7 @@ def check(ctx: Context) -> None:
             check_count(ctx, *pair)
 
 
-def check_count(ctx: Context, key, value) -> None:
+def check_count(ctx: Context, key: Any, value: Any) -> None:
     if isinstance(value, Mapping):
         return _check_dict(ctx, key, value)
     if not isinstance(value, Scalar) or isinstance(value.value, bool):
@@ -255,7 +257,7 @@ def _zero_offset(s: str) -> int:
     return 0
 
 
-def _check_dict(ctx: Context, key, d: Mapping) -> None:
+def _check_dict(ctx: Context, key: Any, d: Mapping) -> None:
     check_keys(
         ctx, d, DICT_KEYS, DICT_UNKNOWN, "a count range (allowed: min, max, operator, operand)"
     )
@@ -298,7 +300,9 @@ def _check_dict(ctx: Context, key, d: Mapping) -> None:
         )
 
 
-def _check_range_rules(ctx, r: dict, node, max_at, operand_at, dict_form=None) -> None:
+def _check_range_rules(
+    ctx: Context, r: dict[str, Any], node: Any, max_at: Any, operand_at: Any, dict_form: Any = None
+) -> None:
     lo, hi, op, operand = r.get("min"), r.get("max"), r.get("operator"), r.get("operand")
     if lo is not None and hi is not None and hi < lo:
         ctx.report(
@@ -320,7 +324,7 @@ def _check_range_rules(ctx, r: dict, node, max_at, operand_at, dict_form=None) -
         )
 
 
-def _value_of(d, key, fallback):
+def _value_of(d: Any, key: Any, fallback: Any) -> Any:
     if d is not None and key in d:
         return d.get(key)
     return fallback

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import examples
 from jobspec_lsp.jobspec.document import Mapping, Sequence
@@ -104,7 +106,7 @@ SCHEMES = (
 )
 
 
-def check(ctx: Context, key, value) -> None:
+def check(ctx: Context, key: Any, value: Any) -> None:
     if not isinstance(value, Sequence):
         return ctx.report(
             NOT_LIST,
@@ -122,7 +124,7 @@ def check(ctx: Context, key, value) -> None:
         _check_dep(ctx, dep)
 
 
-def _check_dep(ctx, dep: Mapping) -> None:
+def _check_dep(ctx: Context, dep: Mapping) -> None:
     for k in ("scheme", "value"):
         pair = dep.pair(k)
         if pair is None:

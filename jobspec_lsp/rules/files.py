@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from typing import Any
 
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import examples, vocabulary
@@ -131,7 +132,7 @@ ENCODINGS = ("utf-8", "base64", "blobvec")
 S_IFMT, S_IFREG, S_IFDIR, S_IFLNK = 0o170000, 0o100000, 0o040000, 0o120000
 
 
-def check(ctx: Context, key, value) -> None:
+def check(ctx: Context, key: Any, value: Any) -> None:
     if isinstance(value, Sequence):
         for entry in value.items:
             _check_entry(ctx, entry, None)
@@ -148,7 +149,7 @@ def check(ctx: Context, key, value) -> None:
         )
 
 
-def _check_path(ctx, node) -> None:
+def _check_path(ctx: Context, node: Any) -> None:
     if not is_str(node) or not node.value:
         return ctx.report(
             ENTRY_FORM, node, f"a file path must be a non-empty string, not {describe(node)}"
@@ -171,7 +172,7 @@ def _check_path(ctx, node) -> None:
         )
 
 
-def _check_entry(ctx, entry, path_key) -> None:
+def _check_entry(ctx: Context, entry: Any, path_key: Any) -> None:
     if not isinstance(entry, Mapping):
         return ctx.report(
             ENTRY_FORM,
@@ -216,7 +217,7 @@ def _check_entry(ctx, entry, path_key) -> None:
     _check_content(ctx, entry)
 
 
-def _check_content(ctx, entry: Mapping) -> None:
+def _check_content(ctx: Context, entry: Mapping) -> None:
     mode = entry.get("mode")
     kind = None
     if is_int(mode) and not isinstance(mode.value, bool):
@@ -284,7 +285,7 @@ def _check_content(ctx, entry: Mapping) -> None:
         )
 
 
-def _check_size(ctx, entry: Mapping, enc: str, data: Scalar) -> None:
+def _check_size(ctx: Context, entry: Mapping, enc: str, data: Scalar) -> None:
     size = entry.get("size")
     if not is_int(size) or isinstance(size.value, bool):
         return
@@ -314,7 +315,7 @@ def _check_size(ctx, entry: Mapping, enc: str, data: Scalar) -> None:
         )
 
 
-def _is_blobvec(data) -> bool:
+def _is_blobvec(data: Any) -> bool:
     if not isinstance(data, Sequence):
         return False
     for item in data.items:

@@ -9,6 +9,8 @@ fixed example does not.
 
 from __future__ import annotations
 
+from typing import Any
+
 from jobspec_lsp.diagnostics import RULES
 
 FAMILIES = [
@@ -48,7 +50,7 @@ SAFETY_WORDS = {
 }
 
 
-def _fix_words(r) -> str:
+def _fix_words(r: Any) -> str:
     return f"; {SAFETY_WORDS[r.safety]}" if r.fix else ""
 
 

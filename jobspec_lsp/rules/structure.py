@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
@@ -246,7 +248,7 @@ def check(ctx: Context) -> None:
         )
 
 
-def _int_fix(node):
+def _int_fix(node: Any) -> Any:
 
     if isinstance(node, Scalar) and isinstance(node.value, str):
         n = ascii_int(node.value.strip())
@@ -255,7 +257,7 @@ def _int_fix(node):
     return None
 
 
-def _shape_data(text: str):
+def _shape_data(text: str) -> Any:
     """The expansion of a shape string, for a quick-fix; None when it is no valid shape."""
     from jobspec_lsp.notations import shape  # deferred: shape loads lark
 

@@ -16,6 +16,7 @@ import bisect
 import difflib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from jobspec_lsp.diagnostics import ALL_KINDS, RULES, Diagnostic, Severity, define, matches
 from jobspec_lsp.diagnostics import is_code_or_prefix as known
@@ -46,10 +47,10 @@ class _Suppression:
     line_start: int
     file: bool
     codes: tuple[str, ...] | None  # None: every code
-    used: set
+    used: set[str]
 
 
-def _find(text: str, doc=None) -> list[_Suppression]:
+def _find(text: str, doc: Any = None) -> list[_Suppression]:
     """The suppression comments of ``text``: only real comments count, never the same
     words inside a string (a YAML scalar of ``doc``, or a quoted part of the line)."""
 
@@ -71,7 +72,7 @@ def _find(text: str, doc=None) -> list[_Suppression]:
     return out
 
 
-def _scalar_spans(doc) -> list[tuple[int, int]]:
+def _scalar_spans(doc: Any) -> list[tuple[int, int]]:
     """(start, end) of every scalar of a parsed document, in text order, found
     without recursion."""
 
@@ -112,7 +113,7 @@ def _quoted_at(text: str, at: int) -> bool:
 
 
 def apply(
-    text: str, diags: list[Diagnostic], select=None, ignore=None, doc=None
+    text: str, diags: list[Diagnostic], select: Any = None, ignore: Any = None, doc: Any = None
 ) -> list[Diagnostic]:
     """``diags`` without the suppressed ones, plus JS913 for each suppression (or listed
     code) that suppressed nothing; ``select``/``ignore`` say which codes are enabled;
@@ -205,17 +206,17 @@ def is_code_or_prefix(code: str) -> bool:
     return known(code)
 
 
-def enabled_prefix(code: str, enabled) -> bool:
+def enabled_prefix(code: str, enabled: Any) -> bool:
     """A listed code or prefix counts when some code it covers is enabled."""
 
     return any(enabled(c) for c in RULES if c.startswith(code))
 
 
-def matches_any(code: str, used: set) -> bool:
+def matches_any(code: str, used: set[str]) -> bool:
     return any(u.startswith(code) for u in used)
 
 
-def _unused(text: str, s: _Suppression, words: str, start: int, end: int, keep=None):
+def _unused(text: str, s: _Suppression, words: str, start: int, end: int, keep: Any = None) -> Any:
     comment = text[s.start : s.end]
     if keep:
         kind = "ignore-file" if s.file else "ignore"

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 from jobspec_lsp.diagnostics import Diagnostic, Severity, define
 from jobspec_lsp.jobspec import examples
@@ -128,18 +128,18 @@ def rejections(doc: Document, target: str) -> list[Diagnostic]:
     return check.out
 
 
-def is_v1(version) -> bool:
+def is_v1(version: Any) -> bool:
     """Whether flux-core's ingest applies V1 rules to a document with this version
     (it compares with ``==``, so ``true`` and ``1.0`` count as 1)."""
     return isinstance(version, (int, float)) and version == 1
 
 
 # ----------------------------------------------------------------------- helpers
-def _val(node: Node | None):
+def _val(node: Node | None) -> Any:
     return to_python(node)
 
 
-def _is_int(v) -> bool:
+def _is_int(v: Any) -> bool:
     return isinstance(v, int)  # booleans count, as in Python
 
 
@@ -288,8 +288,8 @@ class _FluxCore(_Checker):
         if _val(rtype) == "slot" and "label" not in res:
             self.reject(rtype, "slots must have labels")
 
-    def complex_range(self, node: Mapping, d: dict) -> None:
-        def bad(key, message):
+    def complex_range(self, node: Mapping, d: dict[str, Any]) -> None:
+        def bad(key: Any, message: str) -> None:
             self.reject(node.get(key) if key in node else node, message)
 
         if "min" not in d:
@@ -334,7 +334,7 @@ class _FluxCore(_Checker):
         if len(parts) > 3 or ("-" not in parts[0] and "+" not in parts[0]):
             self.reject(node, "count string must be a valid idset or range")
             return
-        d: dict = {}
+        d: dict[str, Any] = {}
         try:
             if "-" in parts[0]:
                 low, _, high = parts[0].partition("-")
@@ -526,7 +526,7 @@ class _FluxCore(_Checker):
             else:
                 self.reject(k, f"unknown constraint operator '{op}'")
 
-    def formatted(self, node: Node, parse, what: str) -> None:
+    def formatted(self, node: Node, parse: Any, what: str) -> None:
         v = _val(node)
         if not isinstance(v, str):
             self.reject(node, f"a {what} must be a string")
@@ -775,7 +775,7 @@ class _Fluxion(_Checker):
             else:
                 self.reject(k, f"unknown constraint operator {op!r}")
 
-    def formatted(self, node: Node, parse, what: str) -> None:
+    def formatted(self, node: Node, parse: Any, what: str) -> None:
         v = _val(node)
         try:
             if not isinstance(v, str):

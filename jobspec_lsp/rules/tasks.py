@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import examples, vocabulary
@@ -255,7 +256,7 @@ COUNT_KEYS = vocabulary.keys("task.count")
 
 
 def check(ctx: Context) -> None:
-    labels: dict = {}  # label -> the first Vertex with it
+    labels: dict[str, Any] = {}  # label -> the first Vertex with it
     slots: dict[str, object] = {}
     for v in ctx.vertices:
         label_pair = v.node.pair("label")
@@ -299,19 +300,19 @@ def check(ctx: Context) -> None:
         _check_task(ctx, task, labels, slots, near)
 
 
-def _free(ctx) -> str:
+def _free(ctx: Context) -> str:
     names = {v.label for v in ctx.vertices if v.label}
     return _unique("task", names) if "task" in names else "task"
 
 
-def _unique(label: str, taken) -> str:
+def _unique(label: str, taken: Any) -> str:
     n = 2
     while f"{label}{n}" in taken:
         n += 1
     return f"{label}{n}"
 
 
-def _check_task(ctx: Context, task, labels, slots, near: Suggester) -> None:
+def _check_task(ctx: Context, task: Any, labels: Any, slots: Any, near: Suggester) -> None:
     if not isinstance(task, Mapping):
         return ctx.report(
             TASK_NOT_MAPPING,
@@ -410,14 +411,14 @@ def _check_task(ctx: Context, task, labels, slots, near: Suggester) -> None:
         ctx.report(DISTRIBUTION, pair, f"distribution must be a string, not {describe(pair[1])}")
 
 
-def _quoted(ctx, node):
+def _quoted(ctx: Context, node: Any) -> Any:
 
     if isinstance(node, Scalar) and node.end > node.start:
         return json.dumps(ctx.source(node))
     return None
 
 
-def _check_task_count(ctx: Context, key, count, slot_vertex) -> None:
+def _check_task_count(ctx: Context, key: Any, count: Any, slot_vertex: Any) -> None:
     if not isinstance(count, Mapping):
         return ctx.report(
             TASK_COUNT_KEYS,

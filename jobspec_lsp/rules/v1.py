@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from jobspec_lsp.diagnostics import Severity, define
 from jobspec_lsp.jobspec import vocabulary
@@ -273,7 +274,7 @@ def check(ctx: Context) -> None:
     _check_attributes(ctx)
 
 
-def _type_node(v):
+def _type_node(v: Any) -> Any:
     return v.node.get("type") or anchor_for_missing(v.node)
 
 
@@ -403,11 +404,11 @@ def _slot_problem(slot: Vertex) -> GraphProblem | None:
     return None
 
 
-def _known(vertices) -> list[Vertex]:
+def _known(vertices: Any) -> list[Vertex]:
     return [v for v in vertices if v.type in V1_TYPES]
 
 
-def _kinds(vertices) -> str:
+def _kinds(vertices: Any) -> str:
     return ", ".join(v.type or "?" for v in vertices) or "nothing"
 
 
