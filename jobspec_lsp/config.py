@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from jobspec_lsp.diagnostics import CodeList, read_codes, unknown_code
+from jobspec_lsp.fluxcli.values import toml_reader
 from jobspec_lsp.settings import BY_TOML, SETTINGS, Invalid
 
 # every key, its expected type in words, and what it does (docs/configuration.md): the
@@ -91,14 +92,6 @@ def _glob_match(glob: str, rel: PurePosixPath) -> bool:
     )
 
 
-def _toml():
-    try:
-        import tomllib  # deferred: only where TOML is read
-    except ImportError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]  # Python 3.10
-    return tomllib
-
-
 def find_section(path) -> Section:
     """The configuration table for ``path``: the nearest ``jobspec.toml``, or
     ``pyproject.toml`` with a ``[tool.jobspec]`` table, at or above it."""
@@ -119,7 +112,7 @@ def _read(cfg: Path, stamp: tuple[int, int]) -> tuple[dict | None, str | None, s
     """(data, error, text) of a TOML file; cached while its size and mtime stay."""
     try:
         text = cfg.read_text(encoding="utf-8")
-        return _toml().loads(text), None, text
+        return toml_reader().loads(text), None, text
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return None, str(exc), ""
 

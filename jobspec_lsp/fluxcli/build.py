@@ -617,7 +617,7 @@ def _merge_conf(
             try:
                 data = json.loads(value)
             except ValueError:
-                data = values._toml().loads(value)
+                data = values.toml_reader().loads(value)
             return _deep_merge(conf, data)
         if "=" in value:
             key, _, raw = value.partition("=")
@@ -640,7 +640,7 @@ def _merge_conf(
                     raw_bytes = f.read()
                 if path.endswith(".json"):
                     return _deep_merge(conf, json.loads(raw_bytes))
-                return _deep_merge(conf, values._toml().loads(raw_bytes.decode("utf-8")))
+                return _deep_merge(conf, values.toml_reader().loads(raw_bytes.decode("utf-8")))
         raise Refused(f"--conf: {value}: no such file")
     except RecursionError:
         raise Refused("--conf: the configuration nests too deeply to read") from None

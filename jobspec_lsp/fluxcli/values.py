@@ -328,7 +328,7 @@ def conf_problem(value: str) -> str | None:
             json.loads(value)
         except (ValueError, RecursionError):
             try:
-                _toml().loads(value)
+                toml_reader().loads(value)
             except Exception:  # noqa: BLE001 - any TOML error is a refusal
                 return "--conf: the multi-line text is neither TOML nor JSON"
         return None
@@ -360,7 +360,8 @@ def _named_conf_dirs() -> list[str]:
     return [os.path.join(d, "flux", "config") for d in dirs if d]
 
 
-def _toml() -> ModuleType:
+def toml_reader() -> ModuleType:
+    """The TOML reader (tomllib; tomli on Python 3.10), the one the package uses."""
     try:
         import tomllib  # deferred: only where TOML is read
     except ImportError:  # pragma: no cover - Python 3.10

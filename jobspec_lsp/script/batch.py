@@ -729,7 +729,6 @@ def _allocation(text: str) -> Allocation | None:
 
 
 # --------------------------------------------------------------------------- jobspec
-# --------------------------------------------------------------------------- jobspec
 BatchError = Refused  # what `flux batch` refuses (the name the callers know)
 SCRIPT_MODE = build.SCRIPT_MODE
 
