@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import enum
 import importlib
+import inspect
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -120,7 +121,7 @@ def brief_message(message: str) -> str:
 
 # Every module that defines rules. Rules register when their module is imported; the
 # registry imports these on its first read, so whoever reads it sees every rule (a test
-# walks the package for `define(` calls and holds this list to them).
+# walks the package for rule declarations and holds this list to them).
 RULE_MODULES = (
     "jobspec.document", "rules.structure", "rules.counts", "rules.tasks", "rules.attributes",
     "rules.constraints", "rules.dependencies", "rules.files", "rules.v1", "rules.convert",
@@ -207,6 +208,68 @@ def define(
         )  # fmt: skip
     )
     return code
+
+
+_UNSET: Any = object()
+_HEAD = re.compile(r"(JS\d{3}) ([a-z0-9]+(?:-[a-z0-9]+)*): (\S.*)")
+
+
+def read_doc(doc: str) -> tuple[str, str, str, str]:
+    """A rule's documentation as written in its declaration -> code, name, summary, why.
+
+    The first paragraph is ``CODE name: summary``; the paragraphs after it are the
+    explanation (lines of a paragraph joined, paragraphs kept apart)."""
+    paragraphs = [" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n")]
+    m = _HEAD.fullmatch(paragraphs[0])
+    if m is None or len(paragraphs) < 2:
+        raise ValueError(f"a rule's text starts 'JSnnn name: summary' and explains it: {doc!r}")
+    return m[1], m[2], m[3], "\n\n".join(p for p in paragraphs[1:] if p)
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the rules declared in one module share (the RFC they enforce, the document
+    kinds and version rules they apply to, the fixed example most of them have), so that
+    each declaration says only what is its own::
+
+        family = Family(rfc="RFC 14", good=_js())
+        TASK_MISSING = family.error(
+            \"\"\"JS305 task-missing-key: A task lacks `command`, `slot` or `count`.
+
+            RFC 14 requires all three: what to run, where, and how many copies.\"\"\",
+            bad=_js(task="  - command: [app]\\n    slot: task\\n"),
+        )
+
+    The text is the rule's documentation (the CLI, hover and docs/rules.md show it);
+    ``bad`` and ``good`` are its examples, which the tests check; a keyword given to a
+    declaration overrides the family's."""
+
+    rfc: str | None = None
+    applies: str = "all"
+    kinds: tuple[str, ...] = JOBSPEC_KINDS
+    good: str | None = None
+    example_options: Mapping[str, Any] = field(default_factory=dict)
+
+    def _declare(self, severity: Severity, doc: str, **kw: Any) -> str:
+        code, name, summary, why = read_doc(doc)
+        for key in ("rfc", "applies", "kinds", "good"):
+            if kw.get(key, _UNSET) is _UNSET:
+                kw[key] = getattr(self, key)
+        if kw["good"] is None:
+            raise ValueError(f"{code}: no fixed example (good=), and the family has none")
+        return define(code, name, severity, summary, why=why, **{**self.example_options, **kw})
+
+    def error(self, doc: str, **kw: Any) -> str:
+        return self._declare(Severity.ERROR, doc, **kw)
+
+    def warning(self, doc: str, **kw: Any) -> str:
+        return self._declare(Severity.WARNING, doc, **kw)
+
+    def info(self, doc: str, **kw: Any) -> str:
+        return self._declare(Severity.INFORMATION, doc, **kw)
+
+    def hint(self, doc: str, **kw: Any) -> str:
+        return self._declare(Severity.HINT, doc, **kw)
 
 
 def matches(code: str, patterns) -> bool:

@@ -14,28 +14,32 @@ import pytest
 from helpers import REPO, run_cli
 
 from jobspec_lsp import config
-from jobspec_lsp.diagnostics import RULE_MODULES, read_codes, unknown_code
+from jobspec_lsp.diagnostics import RULE_MODULES, read_codes, read_doc, unknown_code
 from jobspec_lsp.lsp.settings import Settings
 
 PACKAGE = REPO / "jobspec_lsp"
 
 
 def defined_codes() -> dict[str, str]:
-    """Every code a `define(...)` call anywhere in the package registers, and the
-    module that calls it: read from the source, nothing imported."""
+    """Every code a rule declaration (``family.error(\"\"\"JSnnn name: ...\"\"\", ...)``)
+    anywhere in the package registers, and the module that declares it: read from the
+    source, nothing imported."""
     out = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
                 continue
-            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            if name != "define" or not node.args:
+            if node.func.attr not in ("error", "warning", "info", "hint"):
+                continue
+            if getattr(node.func.value, "id", None) != "family":
                 continue
             first = node.args[0]
             assert isinstance(first, ast.Constant) and isinstance(first.value, str), (
-                f"{path}:{node.lineno}: define() with a code that is not written out"
+                f"{path}:{node.lineno}: a rule whose text is not written out"
             )
-            out[first.value] = path.relative_to(REPO).as_posix()
+            code = read_doc(first.value)[0]
+            assert code not in out, f"{code} declared twice"
+            out[code] = path.relative_to(REPO).as_posix()
     return out
 
 

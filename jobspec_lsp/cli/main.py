@@ -574,6 +574,12 @@ def _indent(text):
     return "".join("    " + line + "\n" for line in text.splitlines())
 
 
+def _stdin_and_quiet(p: argparse.ArgumentParser, stdin_help: str, quiet_help: str) -> None:
+    """The two options every command that reads files has: a name for '-', and -q."""
+    p.add_argument("--stdin-filename", metavar="NAME", help=stdin_help)
+    p.add_argument("-q", "--quiet", action="store_true", help=quiet_help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="jobspec", description="Flux jobspec tools: check, explain rules."
@@ -638,12 +644,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"({', '.join(_flux_versions())}; default: [tool.jobspec] flux-version, else the "
         "newest)",
     )
-    c.add_argument(
-        "--stdin-filename",
-        metavar="NAME",
-        help="name to report for '-' (its suffix picks YAML or JSON)",
-    )
-    c.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    _stdin_and_quiet(c, "name to report for '-' (its suffix picks YAML or JSON)", "no summary line")
     c.set_defaults(func=cmd_check)
 
     f = sub.add_parser(
@@ -658,12 +659,11 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("paths", nargs="+", metavar="PATH")
     f.add_argument("--check", action="store_true", help="only list files that would change")
     f.add_argument("--diff", action="store_true", help="print a unified diff instead of writing")
-    f.add_argument(
-        "--stdin-filename",
-        metavar="NAME",
-        help="name for '-' (its suffix picks YAML or JSON; its folder the pyproject.toml)",
+    _stdin_and_quiet(
+        f,
+        "name for '-' (its suffix picks YAML or JSON; its folder the pyproject.toml)",
+        "no summary or progress lines",
     )
-    f.add_argument("-q", "--quiet", action="store_true", help="no summary or progress lines")
     f.set_defaults(func=cmd_fmt)
 
     convert_cli.register(sub)  # one implementation of `jobspec convert` and `jobspec new`
@@ -732,7 +732,7 @@ def main(argv=None) -> int:
 
 def lsp_main(argv=None) -> int:
     """`jobspec-lsp` / `jobspec lsp`: the language server (its own argument parser)."""
-    from jobspec_lsp.lsp.server import (  # deferred: the server, only for `jobspec lsp`
+    from jobspec_lsp.lsp.main import (  # deferred: the server, only for `jobspec lsp`
         main as server_main,  # deferred: the server, only for `jobspec lsp`
     )
 

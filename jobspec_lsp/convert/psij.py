@@ -124,6 +124,15 @@ class _Psij:
     def error(self, code, message, *path):
         self.blockers.append(Diagnostic(code, Severity.ERROR, message, *self.where(*path)))
 
+    def unknown_fields(self, obj: dict, known, what: str, *path, note: str = "") -> bool:
+        """An error at each key of ``obj`` that is not one of ``known`` (``what``
+        names the record); True when there was none."""
+        unknown = [k for k in obj if k not in known]
+        for k in unknown:
+            message = f"{k!r} is not a {what} field{note}{_near(k, known)}"
+            self.error(codes.PSIJ_FIELD, message, *path, k)
+        return not unknown
+
     def lost(self, message, *path):
         self.warnings.append(
             Diagnostic(codes.PSIJ_LOST, Severity.WARNING, message, *self.where(*path))
@@ -176,14 +185,7 @@ def from_psij(
     if not isinstance(data, dict):
         p.error(codes.PSIJ_FIELD, "a PSI/J job description is a mapping of JobSpec fields")
         return Conversion(None, blockers=p.blockers)
-    for k in data:
-        if k not in PSIJ_SPEC_KEYS:
-            p.error(
-                codes.PSIJ_FIELD,
-                f"{k!r} is not a PSI/J JobSpec field (psij-python refuses "
-                f"it too){_near(k, PSIJ_SPEC_KEYS)}",
-                k,
-            )
+    p.unknown_fields(data, PSIJ_SPEC_KEYS, "PSI/J JobSpec", note=" (psij-python refuses it too)")
     exe = data.get("executable")
     if not isinstance(exe, str) or not exe:
         p.error(codes.PSIJ_FIELD, "the job needs an executable (a non-empty string)", "executable")
@@ -401,16 +403,7 @@ def _psij_resources(p: _Psij, res):
     """ResourceSpecV1 -> (nodes or None, tasks, cores, gpus, exclusive), or None."""
     if res is None:
         return None
-    ok = True
-    for k in res:
-        if k not in PSIJ_RESOURCE_KEYS:
-            p.error(
-                codes.PSIJ_FIELD,
-                f"{k!r} is not a ResourceSpecV1 field{_near(k, PSIJ_RESOURCE_KEYS)}",
-                "resources",
-                k,
-            )
-            ok = False
+    ok = p.unknown_fields(res, PSIJ_RESOURCE_KEYS, "ResourceSpecV1", "resources")
     version = res.get("__version", 1)
     if version != 1:
         p.error(
@@ -467,40 +460,27 @@ def _psij_resources(p: _Psij, res):
         counts.get("processes_per_node"),
     )
     where = ("resources", "process_count") if pc is not None else ("resources",)
+    problem = None
     if n is not None and pc is not None and ppn is not None:
         if n * ppn != pc:
-            p.error(
-                codes.PSIJ_COUNTS,
-                f"process_count {pc} is not node_count {n} x "
-                f"processes_per_node {ppn} (= {n * ppn})",
-                *where,
-            )
-            return None
+            problem = f"is not node_count {n} x processes_per_node {ppn} (= {n * ppn})"
     elif pc is not None and ppn is not None:
         if pc % ppn:
-            p.error(
-                codes.PSIJ_COUNTS,
-                f"process_count {pc} is not a multiple of "
-                f"processes_per_node {ppn}, so no node count fits",
-                *where,
+            problem = f"is not a multiple of processes_per_node {ppn}, so no node count fits"
+        else:
+            n = pc // ppn
+            p.note(
+                f"node_count {n} inferred: process_count {pc} / processes_per_node {ppn}",
+                "resources",
+                "processes_per_node",
             )
-            return None
-        n = pc // ppn
-        p.note(
-            f"node_count {n} inferred: process_count {pc} / processes_per_node {ppn}",
-            "resources",
-            "processes_per_node",
-        )
     elif pc is not None and n is not None:
         if pc % n:
-            p.error(
-                codes.PSIJ_COUNTS,
-                f"process_count {pc} is not a multiple of node_count "
-                f"{n}, so the processes cannot be spread evenly",
-                *where,
+            problem = (
+                f"is not a multiple of node_count {n}, so the processes cannot be spread evenly"
             )
-            return None
-        ppn = pc // n
+        else:
+            ppn = pc // n
     elif n is not None:
         pc = n * (ppn or 1)
     elif ppn is not None:
@@ -512,6 +492,9 @@ def _psij_resources(p: _Psij, res):
         )
     else:
         pc = pc or 1  # process_count alone (or nothing): the scheduler picks the nodes
+    if problem is not None:
+        p.error(codes.PSIJ_COUNTS, f"process_count {pc} {problem}", *where)
+        return None
     cores = counts.get("cpu_cores_per_process")
     if cores is None:
         cores = 1
@@ -570,14 +553,7 @@ def psij_duration(raw) -> float | int | None:
 def _psij_attributes(p: _Psij, attrs) -> float | int:
     if not isinstance(attrs, dict):
         return PSIJ_DEFAULT_DURATION
-    for k in attrs:
-        if k not in PSIJ_ATTRIBUTE_KEYS:
-            p.error(
-                codes.PSIJ_FIELD,
-                f"{k!r} is not a JobAttributes field{_near(k, PSIJ_ATTRIBUTE_KEYS)}",
-                "attributes",
-                k,
-            )
+    p.unknown_fields(attrs, PSIJ_ATTRIBUTE_KEYS, "JobAttributes", "attributes")
     for k in ("reservation_id", "custom_attributes"):
         if attrs.get(k) not in (None, {}, ""):
             why = (

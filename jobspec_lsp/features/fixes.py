@@ -45,7 +45,7 @@ class Fix:
 # What Flux reads is the data of the document (YAML 1.1, or JSON), or for a batch
 # script the jobspec `flux batch` builds from it with the lines its shell runs. A safe
 # fix is one of two kinds (docs/configuration.md, "Fixes"), declared with its rule
-# (``define(..., fix=STRATEGY, safety=...)``):
+# (``family.error(..., fix=STRATEGY, safety=...)``):
 #
 # "repair" fixes an error Flux would refuse or misread, and changes the one value the
 # error is about to what its message says: a number for a quoted number, seconds for
@@ -356,6 +356,15 @@ def _parent_mapping(doc, offset):
     return best
 
 
+def _flow_insert(doc, mapping: Mapping, json_entry: str, yaml_entry: str) -> list[Edit]:
+    """An entry added first to a flow (or JSON) mapping."""
+    entry = json_entry if doc.language == "json" else yaml_entry
+    if mapping.pairs:
+        first = mapping.pairs[0][0]
+        return [Edit(first.start, first.start, entry + ", ")]
+    return [Edit(mapping.start, mapping.end, "{" + entry + "}")]
+
+
 def add_system_edits(doc) -> list[Edit]:
     """Edits adding ``attributes.system`` with ``duration: 0`` (unlimited)."""
     attrs = doc.root.get("attributes")
@@ -363,11 +372,7 @@ def add_system_edits(doc) -> list[Edit]:
     if not isinstance(attrs, Mapping):
         return []
     if attrs.flow or doc.language == "json":
-        system = '"system": {"duration": 0}' if doc.language == "json" else "system: {duration: 0}"
-        if attrs.pairs:
-            first = attrs.pairs[0][0]
-            return [Edit(first.start, first.start, system + ", ")]
-        return [Edit(attrs.start, attrs.end, "{" + system + "}")]
+        return _flow_insert(doc, attrs, '"system": {"duration": 0}', "system: {duration: 0}")
     col = _child_indent(doc, attrs, key.start - _line_bounds(doc, key.start)[1])
     first = attrs.pairs[0][0]
     line, start, _ = _line_bounds(doc, first.start)
@@ -381,11 +386,7 @@ def add_duration_edits(doc) -> list[Edit]:
     if not isinstance(system, Mapping):
         return []
     if system.flow or doc.language == "json":
-        duration = '"duration": 0' if doc.language == "json" else "duration: 0"
-        if system.pairs:
-            first = system.pairs[0][0]
-            return [Edit(first.start, first.start, duration + ", ")]
-        return [Edit(system.start, system.end, "{" + duration + "}")]
+        return _flow_insert(doc, system, '"duration": 0', "duration: 0")
     first = system.pairs[0][0]
     line, start, _ = _line_bounds(doc, first.start)
     return [Edit(start, start, " " * (first.start - start) + "duration: 0\n")]
@@ -565,7 +566,7 @@ def _slurm_variable(doc, d):
     return [fix] if fix else []
 
 
-# the fix strategies a rule's declaration names (``define(..., fix="replacement")``)
+# the fix strategies a rule's declaration names (``family.error(..., fix="replacement")``)
 STRATEGIES = {
     "replacement": _replacement,  # the replacement the finding carries (data)
     "suggestion": _suggestion,  # the did-you-mean of the message

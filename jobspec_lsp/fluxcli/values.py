@@ -131,20 +131,14 @@ def _value_problem(opt: Option, value: str) -> str | None:
         except Refused as err:
             return Limit(err) if "too deeply" in str(err) else str(err)
         return None
-    if name == "dependency":
-        try:
-            parse_dependency(value)
-        except Refused as err:
-            return str(err)
-        return None
     if name in ("setattr", "setopt"):
         key = value.partition("=")[0]
         if not key or any(not part for part in key.lstrip(".^").split(".")):
             return f"--{name} takes KEY[=VALUE] with a key, not {value!r}"
         return None
-    if name == "signal":
+    if name in ("dependency", "signal"):
         try:
-            signal_option(value)
+            (parse_dependency if name == "dependency" else signal_option)(value)
         except Refused as err:
             return str(err)
         return None

@@ -19,16 +19,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 import yaml
-from yaml.events import (
-    AliasEvent,
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-    StreamEndEvent,
-)
+from yaml import events
 
 from jobspec_lsp.jobspec import vocabulary
 from jobspec_lsp.jobspec.context import kind_of
@@ -228,10 +219,12 @@ class Tree:
             while loader.check_event():
                 ev = loader.get_event()
                 cls = type(ev)
-                if cls is ScalarEvent or cls is AliasEvent:
+                if cls is events.ScalarEvent or cls is events.AliasEvent:
                     start, end = ev.start_mark.index, ev.end_mark.index
-                    node = Node("scalar" if cls is ScalarEvent else "alias", start, end, start)
-                    if cls is ScalarEvent:
+                    node = Node(
+                        "scalar" if cls is events.ScalarEvent else "alias", start, end, start
+                    )
+                    if cls is events.ScalarEvent:
                         if ev.anchor or ev.tag:
                             self._props(node, end)
                         node.style = ev.style or None
@@ -242,14 +235,14 @@ class Tree:
                         self.aliases = True
                         self.tokens[end] = start
                     owner = self._place(stack, node)
-                    if cls is ScalarEvent and end > start:
+                    if cls is events.ScalarEvent and end > start:
                         if node.style not in ("|", ">"):
                             self.tokens[end] = start
                         col = owner.col if owner is not None else -1
                         self._scalar_span(node, col)
-                elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                elif cls is events.MappingStartEvent or cls is events.SequenceStartEvent:
                     start = ev.start_mark.index
-                    kind = "map" if cls is MappingStartEvent else "seq"
+                    kind = "map" if cls is events.MappingStartEvent else "seq"
                     node = Node(kind, start, start, start)
                     node.flow = bool(ev.flow_style)
                     node.refs = ev.anchor is not None
@@ -266,7 +259,7 @@ class Tree:
                         self.tokens[ev.end_mark.index] = start
                     owner = self._place(stack, node)
                     stack.append(_Open(node, owner))
-                elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                elif cls is events.MappingEndEvent or cls is events.SequenceEndEvent:
                     top = stack.pop()
                     node = top.node
                     if node.flow:
@@ -280,14 +273,14 @@ class Tree:
                         e.key is not None and e.key.refs for e in node.entries
                     ):
                         node.refs = True
-                elif cls is DocumentStartEvent:
+                elif cls is events.DocumentStartEvent:
                     docs += 1
                     if docs > 1:
                         raise Unformattable("several documents", ev.start_mark.index)
                     if ev.explicit:
                         self.doc_start = (ev.start_mark.index, ev.end_mark.index)
                         self.tokens[ev.end_mark.index] = ev.start_mark.index
-                elif cls is StreamEndEvent:
+                elif cls is events.StreamEndEvent:
                     break
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)

@@ -9,77 +9,63 @@ completion, hover and the docs.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, parse
+from jobspec_lsp.text.brackets import open_brackets
 
 MARKER = "jslsp_cursor_marker"
 
 
 # --------------------------------------------------------------------------- paths
+# What a mapping is, by its path: the path written as words, an index as "#" (a key
+# that is empty, "#" or holds "/" is none of the names below: it matches a wildcard only).
+_NAMED = {
+    "": "root",
+    "tasks/#": "task",
+    "tasks/#/count": "task.count",
+    "tasks/#/count/per_resource": "task.count.per_resource",
+    "tasks/#/attributes": "task.attributes",
+    "attributes": "attributes",
+    "attributes/system": "system",
+    "attributes/user": "user",
+    "attributes/system/dependencies/#": "dependency",
+    "attributes/system/shell": "shell",
+    "attributes/system/shell/options": "shell.options",
+    "attributes/system/environment": "environment",
+    "attributes/system/job": "job",
+}
+_PATTERNS = [
+    (re.compile(r"resources/#(?:/with/#)*"), "vertex"),
+    (re.compile(r"resources/#(?:/with/#)*/count"), "count"),
+    (re.compile(r"attributes/system/constraints(?:/[^/]*/#)*"), "constraint"),
+    (re.compile(r"attributes/system/files/[^/]*"), "file"),
+]
+
+
 def kind_of(path: tuple[Any, ...]) -> str | None:
     """What a mapping at ``path`` is, in the docs' vocabulary."""
-    p = list(path)
-    if not p:
-        return "root"
-    if p[0] == "resources":
-        rest = p[1:]
-        # resources, i, (with, j)*, [count]
-        if rest and isinstance(rest[0], int):
-            rest = rest[1:]
-            while len(rest) >= 2 and rest[0] == "with" and isinstance(rest[1], int):
-                rest = rest[2:]
-            if not rest:
-                return "vertex"
-            if rest == ["count"]:
-                return "count"
-        return None
-    if p[0] == "tasks":
-        rest = p[1:]
-        if len(rest) >= 1 and isinstance(rest[0], int):
-            rest = rest[1:]
-            if not rest:
-                return "task"
-            if rest == ["count"]:
-                return "task.count"
-            if rest == ["count", "per_resource"]:
-                return "task.count.per_resource"
-            if rest == ["attributes"]:
-                return "task.attributes"
-        return None
-    if p[0] == "attributes":
-        rest = p[1:]
-        if not rest:
-            return "attributes"
-        if rest == ["system"]:
-            return "system"
-        if rest == ["user"]:
-            return "user"
-        if rest[0] == "system" and len(rest) >= 2:
-            name = rest[1]
-            tail = rest[2:]
-            if name == "dependencies" and len(tail) == 1 and isinstance(tail[0], int):
-                return "dependency"
-            if name == "constraints":
-                # constraints, then (op, index)* : every level is a constraint object
-                t = tail
-                while len(t) >= 2 and isinstance(t[1], int):
-                    t = t[2:]
-                if not t:
-                    return "constraint"
-            if name == "files":
-                if len(tail) == 1:
-                    return "file"
-            if name == "shell" and not tail:
-                return "shell"
-            if name == "shell" and tail == ["options"]:
-                return "shell.options"
-            if name in ("environment", "job") and not tail:
-                return str(name)
-        return None
-    return None
+    words = []
+    for p in path:
+        if isinstance(p, int) and not isinstance(p, bool):
+            words.append("#")
+        elif not isinstance(p, str) or p in ("", "#") or "/" in p:
+            words.append("\0")  # no name above: matches nothing but a wildcard
+        else:
+            words.append(p)
+    return _kind_of_words("/".join(words))
+
+
+@functools.lru_cache(maxsize=1024)
+def _kind_of_words(text: str) -> str | None:
+    kind = _NAMED.get(text)
+    if kind is None:
+        kind = next((k for pattern, k in _PATTERNS if pattern.fullmatch(text)), None)
+    return kind
 
 
 def node_at(doc: Document, offset: int) -> Any:
@@ -173,7 +159,7 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     prefix = before[m.start() :]
     head = before[: m.start()]
 
-    openers = _unclosed(head)
+    openers = [head[i] for i in open_brackets(head)]
     if language == "json":
         return _json_context(text, line_start, line_end, head, prefix, word_start, word_end)
     if openers:
@@ -211,22 +197,27 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
                     break
     if doc.root is None:
         return None
-    found = _find_marker(doc.root)
-    if found is None:
-        return None
-    path, role, mapping = found
     indent = len(head) - len(head.lstrip(" -")) if block else 0
     if block and head.lstrip().startswith("-"):
         indent = len(head)
+    return _at_marker(
+        doc, Cursor((), "", None, prefix, word_start, word_end, set(), doc, block, indent)
+    )
+
+
+def _at_marker(doc: Document, where: Cursor) -> Cursor | None:
+    """The cursor at the marker of a repaired ``doc``: ``where`` with its path, what it
+    is on and the keys already there filled in (a JSON cursor is never on an item)."""
+    found = _find_marker(doc.root) if doc.root is not None else None
+    if found is None:
+        return None
+    path, role, mapping = found
+    keys = {k.value for k, _ in mapping.pairs} if mapping else set()
     if role == "key":
-        present = {k.value for k, _ in mapping.pairs if k.value != MARKER} if mapping else set()
-        return Cursor(path, "key", None, prefix, word_start, word_end, present, doc, block, indent)
+        return dataclasses.replace(where, path=path, on="key", present=keys - {MARKER})
     if role == "value":
-        present = {k.value for k, _ in mapping.pairs} if mapping else set()
-        return Cursor(
-            path[:-1], "value", path[-1], prefix, word_start, word_end, present, doc, block, indent
-        )
-    return Cursor(path, "item", None, prefix, word_start, word_end, set(), doc, block, indent)
+        return dataclasses.replace(where, path=path[:-1], on="value", key=path[-1], present=keys)
+    return None if where.json else dataclasses.replace(where, path=path, on="item")
 
 
 def _json_context(
@@ -253,21 +244,11 @@ def _json_context(
     doc = parse(text[:line_start] + repl + text[line_end:], "yaml")
     if doc.root is None:
         return None
-    found = _find_marker(doc.root)
-    if found is None:
-        return None
-    path, role, mapping = found
     start = word_start - 1 if quoted else word_start
     end = word_end + (1 if quoted and text[word_end : word_end + 1] == '"' else 0)
-    if role == "key":
-        present = {k.value for k, _ in mapping.pairs if k.value != MARKER} if mapping else set()
-        return Cursor(path, "key", None, prefix, start, end, present, doc, False, 0, json=True)
-    if role == "value":
-        present = {k.value for k, _ in mapping.pairs} if mapping else set()
-        return Cursor(
-            path[:-1], "value", path[-1], prefix, start, end, present, doc, False, 0, json=True
-        )
-    return None
+    return _at_marker(
+        doc, Cursor((), "", None, prefix, start, end, set(), doc, False, 0, json=True)
+    )
 
 
 def _sections(text: str) -> list[tuple[int, int]]:
@@ -327,23 +308,6 @@ def _in_comment(before: str) -> bool:
         elif ch == "#" and (i == 0 or before[i - 1] in " \t"):
             return True
     return False
-
-
-def _unclosed(s: str) -> list[str]:
-    stack: list[str] = []
-    quote = None
-    for ch in s:
-        if quote:
-            if ch == quote:
-                quote = None
-            continue
-        if ch in "'\"":
-            quote = ch
-        elif ch in "{[":
-            stack.append(ch)
-        elif ch in "}]" and stack:
-            stack.pop()
-    return stack
 
 
 def _find_marker(root: Any) -> Any:

@@ -34,9 +34,10 @@ from yaml.events import (
 )
 from yaml.resolver import Resolver
 
-from jobspec_lsp.diagnostics import Diagnostic, Severity, define
+from jobspec_lsp.diagnostics import Diagnostic, Family, Severity
 from jobspec_lsp.jobspec.json_errors import describe
 from jobspec_lsp.notations.formats import python_int
+from jobspec_lsp.text.brackets import open_brackets
 from jobspec_lsp.text.positions import LineIndex
 
 # the C loader is what Flux uses and what makes us fast (the pure one without libyaml)
@@ -44,137 +45,112 @@ _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 E, W = Severity.ERROR, Severity.WARNING
 
-SYNTAX = define(
-    "JS901",
-    "yaml-syntax",
-    E,
-    "The text is not valid YAML (or JSON).",
-    why="Flux cannot read the file at all; the job is rejected at submission.",
+family = Family(good="version: 1\n")
+SYNTAX = family.error(
+    """JS901 yaml-syntax: The text is not valid YAML (or JSON).
+
+    Flux cannot read the file at all; the job is rejected at submission.""",
     bad="resources: [ {type: node, count: 1}\n",
     good="resources: [ {type: node, count: 1} ]\n",
 )
-DUPLICATE_KEY = define(
-    "JS902",
-    "duplicate-key",
-    E,
-    "A mapping has the same key twice.",
-    why="PyYAML (used by Flux) silently keeps the last value, so the first one is lost "
-    "without any warning. JSON readers differ in which one they keep.",
+DUPLICATE_KEY = family.error(
+    """JS902 duplicate-key: A mapping has the same key twice.
+
+    PyYAML (used by Flux) silently keeps the last value, so the first one is lost without any
+    warning. JSON readers differ in which one they keep.""",
     bad="version: 1\nversion: 2\n",
-    good="version: 1\n",
 )
-MULTIPLE_DOCUMENTS = define(
-    "JS903",
-    "multiple-documents",
-    E,
-    "The file holds more than one YAML document.",
-    why="A jobspec is exactly one document; Flux's reader refuses a stream of several.",
+MULTIPLE_DOCUMENTS = family.error(
+    """JS903 multiple-documents: The file holds more than one YAML document.
+
+    A jobspec is exactly one document; Flux's reader refuses a stream of several.""",
     bad="version: 1\n---\nversion: 1\n",
-    good="version: 1\n",
 )
-TAB_INDENT = define(
-    "JS904",
-    "tab-indentation",
-    E,
-    "A line is indented with a tab.",
-    why="YAML forbids tabs in indentation; the file does not parse.",
+TAB_INDENT = family.error(
+    """JS904 tab-indentation: A line is indented with a tab.
+
+    YAML forbids tabs in indentation; the file does not parse.""",
     bad="attributes:\n\tsystem: {}\n",
     good="attributes:\n  system: {}\n",
 )
-AMBIGUOUS_SCALAR = define(
-    "JS905",
-    "yaml11-ambiguous",
-    W,
-    "A plain scalar means one thing to Flux (YAML 1.1) and another to YAML 1.2 tools.",
-    fix="ambiguous",
-    safety="cosmetic",
-    why="Flux reads jobspec as YAML 1.1, where `yes`/`no`/`on`/`off` are booleans, `0755` "
-    "is octal and `1_000` is a number. Editors, formatters and many libraries assume "
-    "YAML 1.2 and read the same text differently, so the file means different things "
-    "to different tools. Quote the value or write it unambiguously.",
+AMBIGUOUS_SCALAR = family.warning(
+    """JS905 yaml11-ambiguous: A plain scalar means one thing to Flux (YAML 1.1) and another to
+    YAML 1.2 tools.
+
+    Flux reads jobspec as YAML 1.1, where `yes`/`no`/`on`/`off` are booleans, `0755` is octal
+    and `1_000` is a number. Editors, formatters and many libraries assume YAML 1.2 and read
+    the same text differently, so the file means different things to different tools. Quote
+    the value or write it unambiguously.""",
     bad="exclusive: yes\n",
     good="exclusive: true\n",
+    fix="ambiguous",
+    safety="cosmetic",
 )
-UNSAFE_TAG = define(
-    "JS906",
-    "unsupported-tag",
-    E,
-    "A YAML tag Flux's safe loader cannot construct.",
-    why="Flux reads jobspec with a safe loader: language-specific tags such as "
-    "`!!python/object` are refused (and are never constructed here), and a value that "
-    "does not fit its explicit tag fails to load.",
+UNSAFE_TAG = family.error(
+    """JS906 unsupported-tag: A YAML tag Flux's safe loader cannot construct.
+
+    Flux reads jobspec with a safe loader: language-specific tags such as `!!python/object`
+    are refused (and are never constructed here), and a value that does not fit its explicit
+    tag fails to load.""",
     bad="version: !!python/object:os.system 1\n",
-    good="version: 1\n",
 )
-ALIAS_BOMB = define(
-    "JS907",
-    "alias-expansion",
-    E,
-    "Aliases expand the document far beyond its size, or refer to themselves.",
-    why="A few lines of anchors and aliases can expand to billions of nodes (an 'alias "
-    "bomb'); a recursive alias never ends. The document is not analysed further.",
+ALIAS_BOMB = family.error(
+    """JS907 alias-expansion: Aliases expand the document far beyond its size, or refer to
+    themselves.
+
+    A few lines of anchors and aliases can expand to billions of nodes (an 'alias bomb'); a
+    recursive alias never ends. The document is not analysed further.""",
     bad="a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: &d [*c, *c]\ne: &e [*d, *d]\nf: &f [*e, *e]\n"
     "g: &g [*f, *f]\nh: &h [*g, *g]\ni: &i [*h, *h]\nj: &j [*i, *i]\nk: &k [*j, *j]\n"
     "l: &l [*k, *k]\nm: &m [*l, *l]\nn: &n [*m, *m]\no: &o [*n, *n]\np: &p [*o, *o]\n"
     "q: &q [*p, *p]\nr: [*q, *q]\n",
     good="a: &a [x, x]\nb: [*a, *a]\n",
 )
-TOO_DEEP = define(
-    "JS908",
-    "nesting-too-deep",
-    E,
-    "The document is nested too deeply to analyse.",
-    why="No jobspec needs hundreds of levels of nesting; such input is refused rather "
-    "than risking a crash.",
+TOO_DEEP = family.error(
+    """JS908 nesting-too-deep: The document is nested too deeply to analyse.
+
+    No jobspec needs hundreds of levels of nesting; such input is refused rather than risking
+    a crash.""",
     bad="[" * 300 + "]" * 300 + "\n",
     good="[[]]\n",
 )
-EMPTY_DOCUMENT = define(
-    "JS909",
-    "empty-document",
-    E,
-    "The file holds no jobspec.",
-    why="An empty file (or one with only comments) reads as null; Flux rejects it.",
+EMPTY_DOCUMENT = family.error(
+    """JS909 empty-document: The file holds no jobspec.
+
+    An empty file (or one with only comments) reads as null; Flux rejects it.""",
     bad="# nothing yet\n",
-    good="version: 1\n",
 )
-NOT_JSON_VALUE = define(
-    "JS910",
-    "not-json-value",
-    E,
-    "A value with no JSON form: a date, binary, a set, a non-text key, infinity or NaN.",
-    fix="replacement",
-    safety="repair",
-    why="Flux turns jobspec into JSON. YAML 1.1 reads an unquoted `2024-01-31` as a date "
-    "and `!!binary` as bytes, which have no JSON form, so submission fails: quote it. "
-    "`.inf`, `.nan` (and a JSON number too large for a double, such as `1e400`) have "
-    "no JSON form either: write a finite number.",
+NOT_JSON_VALUE = family.error(
+    """JS910 not-json-value: A value with no JSON form: a date, binary, a set, a non-text key,
+    infinity or NaN.
+
+    Flux turns jobspec into JSON. YAML 1.1 reads an unquoted `2024-01-31` as a date and
+    `!!binary` as bytes, which have no JSON form, so submission fails: quote it. `.inf`,
+    `.nan` (and a JSON number too large for a double, such as `1e400`) have no JSON form
+    either: write a finite number.""",
     bad="attributes:\n  user:\n    start: 2024-01-31\n",
     good='attributes:\n  user:\n    start: "2024-01-31"\n',
+    fix="replacement",
+    safety="repair",
 )
-NOT_TEXT = define(
-    "JS911",
-    "not-utf8-text",
-    E,
-    "The file is not UTF-8 text.",
-    why="Jobspec is YAML or JSON text in UTF-8; binary data or another encoding cannot be read.",
+NOT_TEXT = family.error(
+    """JS911 not-utf8-text: The file is not UTF-8 text.
+
+    Jobspec is YAML or JSON text in UTF-8; binary data or another encoding cannot be read.""",
     bad="version: 1\nname: caf\xe9\n",
     good="version: 1\nname: caf\u00e9\n",
     encoding="latin-1",
 )
 
 MAX_CHARS = 16 * 1024 * 1024  # characters analysed; a bigger document gets JS912 alone
-TOO_LARGE = define(
-    "JS912",
-    "document-too-large",
-    E,
-    "The document is too large to analyse.",
-    why=f"Above {MAX_CHARS // (1024 * 1024)} Mi characters a document is not analysed (the "
-    "language server's memory and every editor request stay bounded); it gets this one "
-    "diagnostic. A jobspec that large is almost always generated: check the generator's "
-    "output in parts, or its template. (The examples here use a limit of 60 characters.)",
+TOO_LARGE = family.error(
+    """JS912 document-too-large: The document is too large to analyse.
+
+    Above 16 Mi characters a document is not analysed (the language server's memory and every
+    editor request stay bounded); it gets this one diagnostic. A jobspec that large is almost
+    always generated: check the generator's output in parts, or its template. (The examples
+    here use a limit of 60 characters.)""",
     bad="version: 1\nresources: []\ntasks: []\nattributes:\n  system:\n    duration: 3600\n",
-    good="version: 1\n",
     max_chars=60,
 )
 MAX_DEPTH = 200
@@ -327,15 +303,9 @@ def type_name(node: Node | None) -> str:
     v = node.value  # type: ignore[attr-defined]  # a Scalar: the others returned
     if v is None:
         return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, int):
-        return "an integer"
-    if isinstance(v, float):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    return f"a {type(v).__name__}"
+    # bool before int: a YAML boolean is a Python int too
+    names = ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string"))
+    return next((name for t, name in names if isinstance(v, t)), f"a {type(v).__name__}")
 
 
 # --------------------------------------------------------------------------- document
@@ -368,44 +338,29 @@ def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Docu
     lines = LineIndex(text)
     if len(text) > max_chars:
         end = len(lines.line_text(0)) or min(len(text), 1)
-        return Document(
-            text,
-            lines,
-            None,
-            [
-                Diagnostic(
-                    TOO_LARGE,
-                    E,
-                    f"{len(text):,} characters: larger than the {max_chars:,} analysed; "
-                    "this document is not checked",
-                    0,
-                    end,
-                )
-            ],
-            language,
+        message = (
+            f"{len(text):,} characters: larger than the {max_chars:,} analysed; "
+            "this document is not checked"
         )
+        return _unread(text, lines, language, TOO_LARGE, message, 0, end)
     lone = _LONE_SURROGATE.search(text)
     if lone is not None:  # no UTF-8 form: neither libyaml nor Flux can read the text
-        return Document(
-            text,
-            lines,
-            None,
-            [
-                Diagnostic(
-                    NOT_TEXT,
-                    E,
-                    f"U+{ord(lone.group(0)):04X} is half of a UTF-16 surrogate pair, not a "
-                    "character: the text has no UTF-8 form and cannot be read",
-                    lone.start(),
-                    lone.end(),
-                )
-            ],
-            language,
+        message = (
+            f"U+{ord(lone.group(0)):04X} is half of a UTF-16 surrogate pair, not a "
+            "character: the text has no UTF-8 form and cannot be read"
         )
+        return _unread(text, lines, language, NOT_TEXT, message, lone.start(), lone.end())
     return _Parser(text, lines, language).run()
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unread(
+    text: str, lines: LineIndex, language: str, code: str, message: str, start: int, end: int
+) -> Document:
+    """A document that is not parsed, with the one error that says why."""
+    return Document(text, lines, None, [Diagnostic(code, E, message, start, end)], language)
 
 
 def parse_bytes(data: bytes, language: str = "yaml") -> Document:
@@ -415,23 +370,11 @@ def parse_bytes(data: bytes, language: str = "yaml") -> Document:
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8", errors="replace")
         bad = len(data[: exc.start].decode("utf-8", errors="replace"))
-        lines = LineIndex(text)
-        return Document(
-            text,
-            lines,
-            None,
-            [
-                Diagnostic(
-                    NOT_TEXT,
-                    E,
-                    f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} "
-                    f"at offset {exc.start} cannot be decoded",
-                    bad,
-                    bad + 1,
-                )
-            ],
-            language,
+        message = (
+            f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} "
+            f"at offset {exc.start} cannot be decoded"
         )
+        return _unread(text, LineIndex(text), language, NOT_TEXT, message, bad, bad + 1)
     return parse(text, language)
 
 
@@ -827,7 +770,7 @@ class _Parser:
         )
         related = None
         if at_end and (context_at_end or not exc.context):
-            opener = _unclosed_opener(self.text)
+            opener = next(reversed(open_brackets(self.text, comments=True)), None)
             message = "the document ends too early: " + problem
             if opener is not None:
                 pos = self.lines.position(opener)
@@ -1168,30 +1111,6 @@ def _library_depth_limit(exc: yaml.MarkedYAMLError) -> bool:
     differently."""
     problem = (exc.problem or "").lower()
     return "nesting" in problem and ("depth" in problem or "level" in problem)
-
-
-def _unclosed_opener(text: str) -> int | None:
-    """Offset of the innermost '[' or '{' never closed (quotes and comments skipped)."""
-    stack: list[int] = []
-    quote = None
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n"):
-            nl = text.find("\n", i)
-            i = n if nl == -1 else nl
-            continue
-        elif ch in "[{":
-            stack.append(i)
-        elif ch in "]}" and stack:
-            stack.pop()
-        i += 1
-    return stack[-1] if stack else None
 
 
 def _short_tag(tag: str) -> str:

@@ -16,6 +16,8 @@ import difflib
 import json
 import re
 
+from jobspec_lsp.text.brackets import open_brackets
+
 _WS = " \t\r\n"
 _WORD = re.compile(r"[A-Za-z0-9_$.+\-]+")
 _U_ESCAPE = re.compile(r"u[0-9A-Fa-f]{0,3}")
@@ -92,7 +94,7 @@ def _describe(text: str, msg: str, pos: int) -> tuple[str, int, int] | None:
 
     if msg == "Expecting ',' delimiter":
         if ch in ("}", "]"):
-            opener = _open_brackets(text, pos)
+            opener = open_brackets(text, pos, quotes='"')
             if opener:
                 o = opener[-1]
                 line = text.count("\n", 0, o) + 1
@@ -113,7 +115,7 @@ def _describe(text: str, msg: str, pos: int) -> tuple[str, int, int] | None:
             start = m.start() if m else pos - 1
             return "a JSON number has a digit after its '.'", start, pos + 1
         if ch == ":":
-            opener = _open_brackets(text, pos)
+            opener = open_brackets(text, pos, quotes='"')
             if opener and text[opener[-1]] == "[":
                 return "a ':' in an array: properties belong in an object { }", pos, pos + 1
         return (
@@ -165,7 +167,7 @@ def _unfinished(text: str, pos: int) -> tuple[str, int, int]:
     """The text ends before the JSON value does."""
     if not text.strip(_WS):
         return "the file is empty; a jobspec is a JSON object { ... }", 0, 0
-    opener = _open_brackets(text, pos)
+    opener = open_brackets(text, pos, quotes='"')
     if opener:
         o = opener[-1]
         return (
@@ -174,29 +176,6 @@ def _unfinished(text: str, pos: int) -> tuple[str, int, int]:
             o + 1,
         )
     return "the text ends in the middle of a value", max(pos - 1, 0), pos
-
-
-def _open_brackets(text: str, pos: int) -> list[int]:
-    """Offsets of the brackets still open at ``pos`` (the reader accepted text[:pos],
-    so strings and brackets before it are well formed)."""
-    stack: list[int] = []
-    in_string = escaped = False
-    for i in range(pos):
-        c = text[i]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "{[":
-            stack.append(i)
-        elif c in "}]" and stack:
-            stack.pop()
-    return stack
 
 
 def _quoted_end(text: str, pos: int) -> int:

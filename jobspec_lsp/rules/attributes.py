@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
-from jobspec_lsp.jobspec.document import Mapping, Scalar
+from jobspec_lsp.jobspec.document import Mapping
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules import constraints, dependencies, files  # the JS5xx families hang off system
 from jobspec_lsp.rules.base import (
@@ -20,135 +20,101 @@ from jobspec_lsp.rules.base import (
     suggest,
 )
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
-
 
 def _js(system: str) -> str:
     return examples.jobspec(system=examples.nested(system, 4))
 
 
-ATTR_UNKNOWN = define(
-    "JS401",
-    "attributes-unknown-key",
-    E,
-    "`attributes` holds a key other than user and system.",
-    rfc="RFC 14",
-    why="RFC 14 attributes have two sections: system (read by Flux) and user (free for you).",
+family = Family(rfc="RFC 14")
+ATTR_UNKNOWN = family.error(
+    """JS401 attributes-unknown-key: `attributes` holds a key other than user and system.
+
+    RFC 14 attributes have two sections: system (read by Flux) and user (free for you).""",
     bad=_js("duration: 0").replace("attributes:\n", "attributes:\n  name: test\n"),
     good=_js("duration: 0\njob: {name: test}"),
 )
-SECTION_TYPE = define(
-    "JS402",
-    "attributes-section-type",
-    E,
-    "`attributes.system` or `attributes.user` is not a mapping.",
-    rfc="RFC 14",
-    why="Both sections are dictionaries; if present they must have values.",
+SECTION_TYPE = family.error(
+    """JS402 attributes-section-type: `attributes.system` or `attributes.user` is not a mapping.
+
+    Both sections are dictionaries; if present they must have values.""",
     bad=_js("duration: 0").replace("  system:\n    duration: 0\n", "  system:\n"),
     good=_js("duration: 0"),
 )
-SYSTEM_UNKNOWN = define(
-    "JS403",
-    "system-unknown-key",
-    W,
-    "A system attribute RFC 14 does not list.",
-    fix="suggestion",
-    rfc="RFC 14",
-    why="Unrecognized system attributes only warn (a site may define its own), but most are "
-    "typos of a known one — which then silently has no effect.",
+SYSTEM_UNKNOWN = family.warning(
+    """JS403 system-unknown-key: A system attribute RFC 14 does not list.
+
+    Unrecognized system attributes only warn (a site may define its own), but most are typos
+    of a known one — which then silently has no effect.""",
     bad=_js("duration: 0\nqueu: batch"),
     good=_js("duration: 0\nqueue: batch"),
+    fix="suggestion",
 )
-DURATION_TYPE = define(
-    "JS404",
-    "duration-value",
-    E,
-    "`duration` is not a number of seconds >= 0.",
-    rfc="RFC 14",
-    why="duration is a time limit in seconds (0 means unlimited).",
+DURATION_TYPE = family.error(
+    """JS404 duration-value: `duration` is not a number of seconds >= 0.
+
+    duration is a time limit in seconds (0 means unlimited).""",
     bad=_js("duration: -5"),
     good=_js("duration: 5"),
 )
-DURATION_FSD = define(
-    "JS405",
-    "duration-fsd-string",
-    E,
-    '`duration` is a duration string like "1h" instead of seconds.',
-    fix="replacement",
-    safety="repair",
-    rfc="RFC 14",
-    why="`flux submit -t 1h` takes Flux Standard Duration strings, but in the jobspec the "
-    "duration is a plain number of seconds. The quick-fix writes the number.",
+DURATION_FSD = family.error(
+    """JS405 duration-fsd-string: `duration` is a duration string like "1h" instead of seconds.
+
+    `flux submit -t 1h` takes Flux Standard Duration strings, but in the jobspec the duration
+    is a plain number of seconds. The quick-fix writes the number.""",
     bad=_js("duration: 1h"),
     good=_js("duration: 3600"),
-)
-PREEMPTIBLE = define(
-    "JS406",
-    "preemptible-after-value",
-    E,
-    "`preemptible-after` is not a number of seconds >= 0.",
     fix="replacement",
     safety="repair",
-    rfc="RFC 14",
-    why="The time after which the job may be preempted, in seconds.",
+)
+PREEMPTIBLE = family.error(
+    """JS406 preemptible-after-value: `preemptible-after` is not a number of seconds >= 0.
+
+    The time after which the job may be preempted, in seconds.""",
     bad=_js("duration: 0\npreemptible-after: 10m"),
     good=_js("duration: 0\npreemptible-after: 600"),
-)
-ENVIRONMENT = define(
-    "JS407",
-    "environment-value",
-    E,
-    "`environment` is not a mapping of names to strings or null.",
     fix="replacement",
     safety="repair",
-    rfc="RFC 14",
-    why="Each environment variable is set to a string, or unset with null. Numbers are not "
-    "converted for you: quote them.",
+)
+ENVIRONMENT = family.error(
+    """JS407 environment-value: `environment` is not a mapping of names to strings or null.
+
+    Each environment variable is set to a string, or unset with null. Numbers are not
+    converted for you: quote them.""",
     bad=_js("duration: 0\nenvironment:\n  OMP_NUM_THREADS: 4"),
     good=_js('duration: 0\nenvironment:\n  OMP_NUM_THREADS: "4"'),
+    fix="replacement",
+    safety="repair",
 )
-CWD = define(
-    "JS408",
-    "cwd-not-absolute",
-    E,
-    "`cwd` is not an absolute path.",
-    rfc="RFC 14",
-    why="The working directory is a string with an absolute path; a relative one has no base "
-    "on the node where the job runs.",
+CWD = family.error(
+    """JS408 cwd-not-absolute: `cwd` is not an absolute path.
+
+    The working directory is a string with an absolute path; a relative one has no base on the
+    node where the job runs.""",
     bad=_js("duration: 0\ncwd: work/run1"),
     good=_js("duration: 0\ncwd: /home/user/work/run1"),
 )
-STRING_ATTR = define(
-    "JS409",
-    "string-attribute",
-    E,
-    "`queue`, `bank` or `project` is not a string.",
-    fix="replacement",
-    safety="repair",
-    rfc="RFC 14",
-    why="These name a queue, bank or project and must be strings.",
+STRING_ATTR = family.error(
+    """JS409 string-attribute: `queue`, `bank` or `project` is not a string.
+
+    These name a queue, bank or project and must be strings.""",
     bad=_js("duration: 0\nqueue: 7"),
     good=_js('duration: 0\nqueue: "7"'),
-)
-JOB_META = define(
-    "JS410",
-    "job-metadata",
-    E,
-    "`job` is not a mapping of strings.",
     fix="replacement",
     safety="repair",
-    rfc="RFC 14",
-    why="Job metadata (name and other keys) is searched as text; every value must be a string.",
+)
+JOB_META = family.error(
+    """JS410 job-metadata: `job` is not a mapping of strings.
+
+    Job metadata (name and other keys) is searched as text; every value must be a string.""",
     bad=_js("duration: 0\njob:\n  name: 42"),
     good=_js('duration: 0\njob:\n  name: "42"'),
+    fix="replacement",
+    safety="repair",
 )
-SHELL = define(
-    "JS411",
-    "shell-attribute",
-    E,
-    "`shell` or `shell.options` is not a mapping.",
-    rfc="RFC 14",
-    why="Job shell settings live in a dictionary, options in shell.options.",
+SHELL = family.error(
+    """JS411 shell-attribute: `shell` or `shell.options` is not a mapping.
+
+    Job shell settings live in a dictionary, options in shell.options.""",
     bad=_js("duration: 0\nshell:\n  options: verbose"),
     good=_js("duration: 0\nshell:\n  options: {verbose: 1}"),
 )
@@ -202,17 +168,7 @@ def check(ctx: Context) -> None:
                 ctx.report(CWD, (key, value), f"cwd must be an absolute path, not {what}")
         elif name in ("queue", "bank", "project"):
             if not is_str(value):
-                data = (
-                    {"replacement": f'"{ctx.source(value)}"'}
-                    if isinstance(value, Scalar) and value.end > value.start
-                    else None
-                )
-                ctx.report(
-                    STRING_ATTR,
-                    (key, value),
-                    f"{name} must be a string, not {describe(value)}",
-                    data=data,
-                )
+                ctx.not_a_string(STRING_ATTR, (key, value), value, name)
         elif name == "job":
             _check_job(ctx, key, value)
         elif name == "shell":
@@ -275,9 +231,7 @@ def check_environment(ctx: Context, key: Any, value: Any) -> None:
             )
         if v.kind == "scalar" and (v.value is None or isinstance(v.value, str)):
             continue
-        data = None
-        if isinstance(v, Scalar) and v.end > v.start:
-            data = {"replacement": f'"{ctx.source(v)}"'}
+        data = ctx.quoting(v)
         ctx.report(
             ENVIRONMENT,
             (k, v),
@@ -294,17 +248,7 @@ def _check_job(ctx: Context, key: Any, value: Any) -> None:
         )
     for k, v in value.pairs:
         if not is_str(v):
-            data = (
-                {"replacement": f'"{ctx.source(v)}"'}
-                if isinstance(v, Scalar) and v.end > v.start
-                else None
-            )
-            ctx.report(
-                JOB_META,
-                (k, v),
-                f"job.{ctx.source(k)} must be a string, not {describe(v)}",
-                data=data,
-            )
+            ctx.not_a_string(JOB_META, (k, v), v, f"job.{ctx.source(k)}")
 
 
 def _check_shell(ctx: Context, key: Any, value: Any) -> None:

@@ -98,6 +98,19 @@ class Context:
     def source(self, node: Node) -> str:
         return self.doc.text[node.start : node.end]
 
+    def not_a_string(self, code: str, where: Any, node: Any, what: str) -> None:
+        """Report that ``what`` (its value ``node``) must be a string, with the fix that
+        quotes it where it has text."""
+        message = f"{what} must be a string, not {describe(node)}"
+        self.report(code, where, message, data=self.quoting(node))
+
+    def quoting(self, node: Any) -> dict[str, str] | None:
+        """The fix's data that writes a plain scalar as a string (its text quoted), for a
+        scalar that has text; None for anything else."""
+        if isinstance(node, Scalar) and node.end > node.start:
+            return {"replacement": f'"{self.source(node)}"'}
+        return None
+
 
 # --------------------------------------------------------------------------- helpers
 def head(node: Node) -> tuple[int, int]:

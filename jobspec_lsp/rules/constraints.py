@@ -4,108 +4,80 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Sequence
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules.base import Context, describe, did_you_mean, is_str, range_in_string, suggest
-
-E, W = Severity.ERROR, Severity.WARNING
 
 
 def _js(constraints: str) -> str:
     return examples.with_system("constraints", constraints)
 
 
-NOT_OBJECT = define(
-    "JS501",
-    "constraint-not-object",
-    E,
-    "A constraint is not a mapping of operator to values.",
-    rfc="RFC 31",
-    why="RFC 31 constraints are JSON objects `{operator: [values]}`, nested for and/or/not.",
+family = Family(rfc="RFC 31", good=_js("properties: [ssd]"))
+NOT_OBJECT = family.error(
+    """JS501 constraint-not-object: A constraint is not a mapping of operator to values.
+
+    RFC 31 constraints are JSON objects `{operator: [values]}`, nested for and/or/not.""",
     bad=_js("- properties: [ssd]"),
-    good=_js("properties: [ssd]"),
 )
-UNKNOWN_OPERATOR = define(
-    "JS502",
-    "constraint-unknown-operator",
-    E,
-    "A constraint operator RFC 31 does not define.",
-    fix="suggestion",
-    rfc="RFC 31",
-    why="The operators are properties, hostlist, ranks, not, or and and.",
+UNKNOWN_OPERATOR = family.error(
+    """JS502 constraint-unknown-operator: A constraint operator RFC 31 does not define.
+
+    The operators are properties, hostlist, ranks, not, or and and.""",
     bad=_js("property: [ssd]"),
-    good=_js("properties: [ssd]"),
+    fix="suggestion",
 )
-VALUES_NOT_LIST = define(
-    "JS503",
-    "constraint-values-not-list",
-    E,
-    "A constraint operator's values are not a list.",
-    rfc="RFC 31",
-    why="Every operator takes a list of values, even a single one: `properties: [ssd]`.",
+VALUES_NOT_LIST = family.error(
+    """JS503 constraint-values-not-list: A constraint operator's values are not a list.
+
+    Every operator takes a list of values, even a single one: `properties: [ssd]`.""",
     bad=_js("properties: ssd"),
-    good=_js("properties: [ssd]"),
 )
-PROPERTY_NAME = define(
-    "JS504",
-    "constraint-property-name",
-    E,
-    "A required property is not a non-empty string.",
-    rfc="RFC 31",
-    why="Properties are names such as `ssd` or `amd-mi50`; a leading `^` asks for resources "
-    "WITHOUT the property, so `^` alone names nothing.",
+PROPERTY_NAME = family.error(
+    """JS504 constraint-property-name: A required property is not a non-empty string.
+
+    Properties are names such as `ssd` or `amd-mi50`; a leading `^` asks for resources WITHOUT
+    the property, so `^` alone names nothing.""",
     bad=_js('properties: ["^"]'),
     good=_js('properties: ["^slowgpu"]'),
 )
-BAD_HOSTLIST = define(
-    "JS505",
-    "constraint-hostlist-syntax",
-    E,
-    "A hostlist constraint value is not an RFC 29 hostlist.",
-    fix="replacement",
-    rfc="RFC 31",
-    why="Hostlists are `prefix[ids]suffix` terms separated by commas, e.g. `node[1-4,7]`. "
-    "The diagnostic points at the first bad character.",
+BAD_HOSTLIST = family.error(
+    """JS505 constraint-hostlist-syntax: A hostlist constraint value is not an RFC 29 hostlist.
+
+    Hostlists are `prefix[ids]suffix` terms separated by commas, e.g. `node[1-4,7]`. The
+    diagnostic points at the first bad character.""",
     bad=_js('hostlist: ["node[1-4"]'),
     good=_js('hostlist: ["node[1-4]"]'),
-)
-BAD_RANKS = define(
-    "JS506",
-    "constraint-ranks-syntax",
-    E,
-    "A ranks constraint value is not an RFC 22 idset.",
     fix="replacement",
-    rfc="RFC 31",
-    why="Ranks are idset strings such as `0-3,8`.",
+)
+BAD_RANKS = family.error(
+    """JS506 constraint-ranks-syntax: A ranks constraint value is not an RFC 22 idset.
+
+    Ranks are idset strings such as `0-3,8`.""",
     bad=_js('ranks: ["3-1"]'),
     good=_js('ranks: ["1-3"]'),
+    fix="replacement",
 )
-NOT_ARITY = define(
-    "JS507",
-    "constraint-not-arity",
-    E,
-    "`not` negates more than one constraint.",
-    rfc="RFC 31",
-    why="RFC 31 `not` takes a single value; combine several with and/or inside it.",
+NOT_ARITY = family.error(
+    """JS507 constraint-not-arity: `not` negates more than one constraint.
+
+    RFC 31 `not` takes a single value; combine several with and/or inside it.""",
     bad=_js("not: [{properties: [a]}, {properties: [b]}]"),
     good=_js("not: [{or: [{properties: [a]}, {properties: [b]}]}]"),
 )
-FLUXION_PROPERTY = define(
-    "JS803",
-    "property-name-characters",
-    E,
-    "A property name holds a character RFC 20 forbids.",
-    rfc="RFC 20",
-    why="RFC 31 names resource properties as RFC 20 defines them: valid UTF-8 that MUST NOT "
-    "contain ! & ' \" ^ ` | ( ) (a leading ^ in a `properties` value is RFC 31's "
-    "negation, not part of the name). flux-core's job-ingest rejects & ' \" ` | ( ) "
-    '("invalid character in property"); fluxion rejects all of them. A name with '
-    "such a character is usually a constraint query pasted into the JSON: write the "
-    "`or`/`not` objects instead.",
+FLUXION_PROPERTY = family.error(
+    """JS803 property-name-characters: A property name holds a character RFC 20 forbids.
+
+    RFC 31 names resource properties as RFC 20 defines them: valid UTF-8 that MUST NOT contain
+    ! & ' " ^ ` | ( ) (a leading ^ in a `properties` value is RFC 31's negation, not part of
+    the name). flux-core's job-ingest rejects & ' " ` | ( ) ("invalid character in property");
+    fluxion rejects all of them. A name with such a character is usually a constraint query
+    pasted into the JSON: write the `or`/`not` objects instead.""",
     bad=_js('properties: ["gpu|fast"]'),
     good=_js("or: [{properties: [gpu]}, {properties: [fast]}]"),
+    rfc="RFC 20",
 )
 
 OPERATORS = vocabulary.keys("constraint")
@@ -182,12 +154,7 @@ def _check_property(ctx: Context, item: Any) -> None:
 
 def _check_formatted(ctx: Context, item: Any, parser: Any, code: str, what: str) -> None:
     if not is_str(item):
-        data = (
-            {"replacement": f'"{ctx.source(item)}"'}
-            if item.kind == "scalar" and item.end > item.start
-            else None
-        )
-        return ctx.report(code, item, f"a {what} must be a string, not {describe(item)}", data=data)
+        return ctx.not_a_string(code, item, item, f"a {what}")
     try:
         parser(item.value)
     except formats.FormatError as err:

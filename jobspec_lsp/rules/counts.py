@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec.document import Mapping, Scalar
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules.base import (
@@ -16,8 +16,6 @@ from jobspec_lsp.rules.base import (
     range_in_string,
     shown,
 )
-
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
 
 def _js(count: str, extra: str = "") -> str:
@@ -40,140 +38,103 @@ attributes: {{system: {{duration: 0}}}}
 """
 
 
-BAD_TYPE = define(
-    "JS201",
-    "count-type",
-    E,
-    "A count is not an integer, string or range dictionary.",
-    fix="replacement",
-    rfc="RFC 14",
-    why="RFC 14 allows a positive integer, an idset or range string, or a dictionary with "
-    "min (and optionally max, operator, operand). Booleans, floats and lists are refused.",
+family = Family(rfc="RFC 14", good=_js("{min: 1, max: 8, operator: '*', operand: 2}"))
+BAD_TYPE = family.error(
+    """JS201 count-type: A count is not an integer, string or range dictionary.
+
+    RFC 14 allows a positive integer, an idset or range string, or a dictionary with min (and
+    optionally max, operator, operand). Booleans, floats and lists are refused.""",
     bad=_js("2.5"),
     good=_js("2"),
+    fix="replacement",
 )
-NOT_POSITIVE = define(
-    "JS202",
-    "count-not-positive",
-    E,
-    "A count is zero or negative.",
-    rfc="RFC 14",
-    why="RFC 14 counts are positive. (flux-core accepts a zero count for some resource types, "
-    "but such a request means nothing; see docs/compatibility.md.)",
+NOT_POSITIVE = family.error(
+    """JS202 count-not-positive: A count is zero or negative.
+
+    RFC 14 counts are positive. (flux-core accepts a zero count for some resource types, but
+    such a request means nothing; see docs/compatibility.md.)""",
     bad=_js("0"),
     good=_js("1"),
 )
-BAD_STRING = define(
-    "JS203",
-    "count-string-syntax",
-    E,
-    "A count string is neither an RFC 22 idset nor an RFC 45 range.",
-    rfc="RFC 14",
-    why="A count string lists acceptable counts (`4,9,16`) or a range (`2-8`, `4+`, `2-64:2:*`). "
-    "The diagnostic points at the first character that breaks both forms.",
+BAD_STRING = family.error(
+    """JS203 count-string-syntax: A count string is neither an RFC 22 idset nor an RFC 45 range.
+
+    A count string lists acceptable counts (`4,9,16`) or a range (`2-8`, `4+`, `2-64:2:*`).
+    The diagnostic points at the first character that breaks both forms.""",
     bad=_js('"2-"'),
     good=_js('"2-8"'),
 )
-DICT_MISSING_MIN = define(
-    "JS204",
-    "count-missing-min",
-    E,
-    "A count dictionary has no `min`.",
-    rfc="RFC 14",
-    why="`min` is the one required key of a range count.",
+DICT_MISSING_MIN = family.error(
+    """JS204 count-missing-min: A count dictionary has no `min`.
+
+    `min` is the one required key of a range count.""",
     bad=_js("{max: 4}"),
     good=_js("{min: 1, max: 4, operator: '+', operand: 1}"),
 )
-DICT_UNKNOWN = define(
-    "JS205",
-    "count-unknown-key",
-    E,
-    "A count dictionary has a key other than min, max, operator, operand.",
-    rfc="RFC 14",
-    why="Only these four keys define a range; anything else is a typo.",
+DICT_UNKNOWN = family.error(
+    """JS205 count-unknown-key: A count dictionary has a key other than min, max, operator,
+    operand.
+
+    Only these four keys define a range; anything else is a typo.""",
     bad=_js("{min: 1, step: 2}"),
     good=_js("{min: 1, max: 9, operator: '+', operand: 2}"),
 )
-DICT_VALUE = define(
-    "JS206",
-    "count-range-value",
-    E,
-    "min, max or operand of a count is not a positive integer.",
-    rfc="RFC 14",
-    why="The range dictionary counts whole resources: min, max and operand are positive integers.",
+DICT_VALUE = family.error(
+    """JS206 count-range-value: min, max or operand of a count is not a positive integer.
+
+    The range dictionary counts whole resources: min, max and operand are positive integers.""",
     bad=_js("{min: 0}"),
     good=_js("{min: 1}"),
 )
-MAX_BELOW_MIN = define(
-    "JS207",
-    "count-max-below-min",
-    E,
-    "A count range has max smaller than min.",
-    rfc="RFC 14",
-    why="Such a range admits no count at all; the scheduler can never satisfy it.",
+MAX_BELOW_MIN = family.error(
+    """JS207 count-max-below-min: A count range has max smaller than min.
+
+    Such a range admits no count at all; the scheduler can never satisfy it.""",
     bad=_js("{min: 8, max: 4, operator: '+', operand: 1}"),
     good=_js("{min: 4, max: 8, operator: '+', operand: 1}"),
 )
-BAD_OPERATOR = define(
-    "JS208",
-    "count-operator",
-    E,
-    "A count operator is not `+`, `*` or `^`.",
-    rfc="RFC 14",
-    why="The operator steps from min towards max: addition, multiplication or exponentiation.",
+BAD_OPERATOR = family.error(
+    """JS208 count-operator: A count operator is not `+`, `*` or `^`.
+
+    The operator steps from min towards max: addition, multiplication or exponentiation.""",
     bad=_js("{min: 1, max: 8, operator: '/', operand: 2}"),
-    good=_js("{min: 1, max: 8, operator: '*', operand: 2}"),
 )
-OPERATOR_OPERAND = define(
-    "JS209",
-    "count-operator-operand",
-    E,
-    "A count range has an operator without an operand, or the reverse.",
-    rfc="RFC 14",
-    why="The operator and operand only mean something together (`* 2`: 1, 2, 4, 8 ...).",
+OPERATOR_OPERAND = family.error(
+    """JS209 count-operator-operand: A count range has an operator without an operand, or the
+    reverse.
+
+    The operator and operand only mean something together (`* 2`: 1, 2, 4, 8 ...).""",
     bad=_js("{min: 1, max: 8, operator: '*'}"),
-    good=_js("{min: 1, max: 8, operator: '*', operand: 2}"),
 )
-POWER_MIN = define(
-    "JS210",
-    "count-power-min",
-    E,
-    "A `^` range starts below 2.",
-    rfc="RFC 14",
-    why="With exponentiation, 1 would stay 1 for ever: RFC 14 requires min >= 2 for `^`.",
+POWER_MIN = family.error(
+    """JS210 count-power-min: A `^` range starts below 2.
+
+    With exponentiation, 1 would stay 1 for ever: RFC 14 requires min >= 2 for `^`.""",
     bad=_js("{min: 1, max: 16, operator: '^', operand: 2}"),
     good=_js("{min: 2, max: 16, operator: '^', operand: 2}"),
 )
-SMALL_OPERAND = define(
-    "JS211",
-    "count-operand-too-small",
-    E,
-    "A `*` or `^` range has an operand below 2.",
-    rfc="RFC 14",
-    why="Multiplying or raising by 1 never reaches a new value: RFC 14 requires operand >= 2.",
+SMALL_OPERAND = family.error(
+    """JS211 count-operand-too-small: A `*` or `^` range has an operand below 2.
+
+    Multiplying or raising by 1 never reaches a new value: RFC 14 requires operand >= 2.""",
     bad=_js("{min: 2, max: 16, operator: '*', operand: 1}"),
     good=_js("{min: 2, max: 16, operator: '*', operand: 2}"),
 )
-FLUXION_STRING = define(
-    "JS801",
-    "fluxion-count-string",
-    I,
-    "A count string, which fluxion (flux-sched) does not accept.",
-    rfc="RFC 14",
-    why="RFC 14 allows idset and range strings, and flux-core's own tools accept them, but "
-    "the fluxion scheduler only takes integer and dictionary counts. Use the dictionary "
-    "form for portability.",
+FLUXION_STRING = family.info(
+    """JS801 fluxion-count-string: A count string, which fluxion (flux-sched) does not accept.
+
+    RFC 14 allows idset and range strings, and flux-core's own tools accept them, but the
+    fluxion scheduler only takes integer and dictionary counts. Use the dictionary form for
+    portability.""",
     bad=_js('"2-8"'),
     good=_js("{min: 2, max: 8, operator: '+', operand: 1}"),
 )
-FLUXION_NO_MAX = define(
-    "JS802",
-    "fluxion-open-range-operator",
-    I,
-    "A count dictionary with operator and operand but no max, which fluxion does not accept.",
-    rfc="RFC 14",
-    why="RFC 14 makes max optional (unbounded) but fluxion rejects an operator/operand pair "
-    "without max. Give max, or drop the operator to request 'at least min'.",
+FLUXION_NO_MAX = family.info(
+    """JS802 fluxion-open-range-operator: A count dictionary with operator and operand but no
+    max, which fluxion does not accept.
+
+    RFC 14 makes max optional (unbounded) but fluxion rejects an operator/operand pair without
+    max. Give max, or drop the operator to request 'at least min'.""",
     bad=_js("{min: 2, operator: '*', operand: 2}"),
     good=_js("{min: 2, max: 64, operator: '*', operand: 2}"),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples
 from jobspec_lsp.jobspec.document import Mapping, Sequence
 from jobspec_lsp.notations.formats import python_float
@@ -17,77 +17,55 @@ from jobspec_lsp.rules.base import (
     suggest,
 )
 
-E, W = Severity.ERROR, Severity.WARNING
-
 
 def _js(deps: str) -> str:
     return examples.with_system("dependencies", deps)
 
 
-NOT_LIST = define(
-    "JS511",
-    "dependencies-type",
-    E,
-    "`dependencies` is not a list of mappings.",
-    rfc="RFC 26",
-    why="RFC 26: a list of objects, each with a scheme and a value.",
+family = Family(rfc="RFC 26", good=_js('- scheme: afterok\n  value: "1234"'))
+NOT_LIST = family.error(
+    """JS511 dependencies-type: `dependencies` is not a list of mappings.
+
+    RFC 26: a list of objects, each with a scheme and a value.""",
     bad=_js('scheme: afterok\nvalue: "1234"'),
-    good=_js('- scheme: afterok\n  value: "1234"'),
 )
-FIELDS = define(
-    "JS512",
-    "dependency-fields",
-    E,
-    "A dependency lacks a string `scheme` or `value`.",
-    fix="replacement",
-    rfc="RFC 26",
-    why="Every dependency names its scheme and the value it applies to, both strings "
-    '(quote job IDs: `value: "1234"`).',
+FIELDS = family.error(
+    """JS512 dependency-fields: A dependency lacks a string `scheme` or `value`.
+
+    Every dependency names its scheme and the value it applies to, both strings (quote job
+    IDs: `value: "1234"`).""",
     bad=_js("- scheme: afterok\n  value: 1234"),
-    good=_js('- scheme: afterok\n  value: "1234"'),
+    fix="replacement",
 )
-UNKNOWN_SCHEME = define(
-    "JS513",
-    "dependency-unknown-scheme",
-    W,
-    "A dependency scheme Flux does not know.",
-    fix="suggestion",
-    rfc="RFC 26",
-    why="flux-core understands afterstart, afterany, afterok, afternotok, afterexcept, "
-    "begin-time and singleton (and RFC 14 shows string and fluid); an unknown scheme makes "
-    "the job fail its dependency check.",
+UNKNOWN_SCHEME = family.warning(
+    """JS513 dependency-unknown-scheme: A dependency scheme Flux does not know.
+
+    flux-core understands afterstart, afterany, afterok, afternotok, afterexcept, begin-time
+    and singleton (and RFC 14 shows string and fluid); an unknown scheme makes the job fail
+    its dependency check.""",
     bad=_js('- scheme: after_ok\n  value: "1234"'),
-    good=_js('- scheme: afterok\n  value: "1234"'),
+    fix="suggestion",
 )
-STRING_FLUID = define(
-    "JS514",
-    "dependency-type-scope",
-    E,
-    "A `string` or `fluid` dependency lacks a valid type or scope.",
-    rfc="RFC 26",
-    why="These schemes need type (in, out or inout) and scope (user or global).",
+STRING_FLUID = family.error(
+    """JS514 dependency-type-scope: A `string` or `fluid` dependency lacks a valid type or scope.
+
+    These schemes need type (in, out or inout) and scope (user or global).""",
     bad=_js("- scheme: string\n  value: foo"),
     good=_js("- scheme: string\n  value: foo\n  type: in\n  scope: user"),
 )
-AFTER_DEPRECATED = define(
-    "JS515",
-    "dependency-after-deprecated",
-    W,
-    "The deprecated `after` scheme.",
-    fix="replacement",
-    tags=("deprecated",),
-    rfc="RFC 26",
-    why="flux-core treats `after` as the old name of `afterstart`.",
+AFTER_DEPRECATED = family.warning(
+    """JS515 dependency-after-deprecated: The deprecated `after` scheme.
+
+    flux-core treats `after` as the old name of `afterstart`.""",
     bad=_js('- scheme: after\n  value: "1234"'),
     good=_js('- scheme: afterstart\n  value: "1234"'),
+    fix="replacement",
+    tags=("deprecated",),
 )
-BEGIN_TIME = define(
-    "JS516",
-    "dependency-begin-time",
-    E,
-    "A begin-time dependency whose value is not a time in seconds.",
-    rfc="RFC 26",
-    why="begin-time takes the start time as seconds since the epoch, written as a string.",
+BEGIN_TIME = family.error(
+    """JS516 dependency-begin-time: A begin-time dependency whose value is not a time in seconds.
+
+    begin-time takes the start time as seconds since the epoch, written as a string.""",
     bad=_js("- scheme: begin-time\n  value: tomorrow"),
     good=_js('- scheme: begin-time\n  value: "1767225600"'),
 )
@@ -130,14 +108,7 @@ def _check_dep(ctx: Context, dep: Mapping) -> None:
         if pair is None:
             ctx.report(FIELDS, anchor_for_missing(dep), f"dependency is missing {k}")
         elif not is_str(pair[1]):
-            data = (
-                {"replacement": f'"{ctx.source(pair[1])}"'}
-                if pair[1].kind == "scalar" and pair[1].end > pair[1].start
-                else None
-            )
-            ctx.report(
-                FIELDS, pair, f"dependency {k} must be a string, not {describe(pair[1])}", data=data
-            )
+            ctx.not_a_string(FIELDS, pair, pair[1], f"dependency {k}")
     scheme = dep.get("scheme")
     if not is_str(scheme):
         return

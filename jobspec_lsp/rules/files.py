@@ -6,7 +6,7 @@ import base64
 import binascii
 from typing import Any
 
-from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 from jobspec_lsp.rules.base import (
@@ -19,8 +19,6 @@ from jobspec_lsp.rules.base import (
     suggest,
 )
 
-E, W = Severity.ERROR, Severity.WARNING
-
 
 def _js(files: str) -> str:
     return examples.with_system("files", files)
@@ -30,101 +28,77 @@ _GOOD = _js(
     'script:\n  mode: 33261\n  size: 18\n  encoding: utf-8\n  data: "#!/bin/sh\\necho hi\\n"'
 )
 
-NOT_ARCHIVE = define(
-    "JS521",
-    "files-type",
-    E,
-    "`files` is not a list of entries or a mapping of paths to entries.",
-    rfc="RFC 37",
-    why="RFC 37 archives come in two forms: a list of entries with a path each, or a "
-    "dictionary keyed by path.",
+family = Family(
+    rfc="RFC 37", good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"')
+)
+NOT_ARCHIVE = family.error(
+    """JS521 files-type: `files` is not a list of entries or a mapping of paths to entries.
+
+    RFC 37 archives come in two forms: a list of entries with a path each, or a dictionary
+    keyed by path.""",
     bad=_js("script"),
     good=_GOOD,
 )
-ENTRY_FORM = define(
-    "JS522",
-    "file-entry",
-    E,
-    "A file entry is not a mapping, or lacks `mode` or `path`.",
-    rfc="RFC 37",
-    why="Every entry needs its mode (file type and permissions as an integer) and its path "
-    "(in the list form; the dictionary form takes the path from the key).",
+ENTRY_FORM = family.error(
+    """JS522 file-entry: A file entry is not a mapping, or lacks `mode` or `path`.
+
+    Every entry needs its mode (file type and permissions as an integer) and its path (in the
+    list form; the dictionary form takes the path from the key).""",
     bad=_js('script:\n  data: "#!/bin/sh\\n"'),
     good=_GOOD,
 )
-UNSAFE_PATH = define(
-    "JS523",
-    "file-path",
-    E,
-    "A file path is absolute or climbs with `.` or `..`.",
-    fix="replacement",
-    rfc="RFC 37",
-    why="Archive paths are relative to the job's directory and may not escape it.",
+UNSAFE_PATH = family.error(
+    """JS523 file-path: A file path is absolute or climbs with `.` or `..`.
+
+    Archive paths are relative to the job's directory and may not escape it.""",
     bad=_js("../etc/app.conf:\n  mode: 33188\n  data: {}"),
     good=_js("etc/app.conf:\n  mode: 33188\n  data: {}"),
+    fix="replacement",
 )
-FIELD_TYPE = define(
-    "JS524",
-    "file-field",
-    E,
-    "A file entry key is unknown or has the wrong type.",
-    rfc="RFC 37",
-    why="Entries hold path, mode, mtime, ctime, size (integers but path), encoding and data.",
+FIELD_TYPE = family.error(
+    """JS524 file-field: A file entry key is unknown or has the wrong type.
+
+    Entries hold path, mode, mtime, ctime, size (integers but path), encoding and data.""",
     bad=_js('script:\n  mode: "0755"\n  data: {}'),
     good=_js("script:\n  mode: 33261\n  data: {}"),
 )
-ENCODING = define(
-    "JS525",
-    "file-encoding",
-    E,
-    "A file encoding other than utf-8, base64 or blobvec.",
-    fix="replacement",
-    safety="repair",
-    rfc="RFC 37",
-    why="RFC 37 defines exactly these three encodings.",
+ENCODING = family.error(
+    """JS525 file-encoding: A file encoding other than utf-8, base64 or blobvec.
+
+    RFC 37 defines exactly these three encodings.""",
     bad=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf8\n  data: "hi\\n"'),
-    good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
+    fix="replacement",
+    safety="repair",
 )
-CONTENT = define(
-    "JS526",
-    "file-content",
-    E,
-    "A file entry's size, encoding and data do not fit together.",
-    rfc="RFC 37",
-    why="Encoded content (utf-8, base64) needs size, encoding and string data; blobvec data is "
-    "a list of [offset, size, blobref]; JSON content and symlinks carry data without size "
-    "or encoding; directories carry none of them.",
+CONTENT = family.error(
+    """JS526 file-content: A file entry's size, encoding and data do not fit together.
+
+    Encoded content (utf-8, base64) needs size, encoding and string data; blobvec data is a
+    list of [offset, size, blobref]; JSON content and symlinks carry data without size or
+    encoding; directories carry none of them.""",
     bad=_js('script:\n  mode: 33261\n  encoding: utf-8\n  data: "hi\\n"'),
-    good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
 )
-MODE_TYPE = define(
-    "JS527",
-    "file-mode-type",
-    E,
-    "A file mode without a file type (regular file, directory or symlink).",
-    fix="replacement",
-    safety="repair",
-    rfc="RFC 37",
-    why="`mode` is the whole st_mode: file type bits and permissions. `0644` (420) has only "
-    "the permissions, so the job shell cannot tell what to create and fails to unpack "
-    "the archive. A regular file is 0100644 (33188), an executable 0100755 (33261), a "
-    "directory 040755 (16877).",
+MODE_TYPE = family.error(
+    """JS527 file-mode-type: A file mode without a file type (regular file, directory or
+    symlink).
+
+    `mode` is the whole st_mode: file type bits and permissions. `0644` (420) has only the
+    permissions, so the job shell cannot tell what to create and fails to unpack the archive.
+    A regular file is 0100644 (33188), an executable 0100755 (33261), a directory 040755
+    (16877).""",
     bad=_js('script:\n  mode: 493\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
-    good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
-)
-SIZE = define(
-    "JS528",
-    "file-size",
-    E,
-    "A file entry's size is not the length of its decoded data.",
     fix="replacement",
     safety="repair",
-    rfc="RFC 37",
-    why="`size` is the length in bytes of the decoded content (UTF-8 bytes, or the bytes "
-    "base64 stands for). A size that does not match makes the job shell reject the "
-    "entry; the quick-fix writes the right one.",
+)
+SIZE = family.error(
+    """JS528 file-size: A file entry's size is not the length of its decoded data.
+
+    `size` is the length in bytes of the decoded content (UTF-8 bytes, or the bytes base64
+    stands for). A size that does not match makes the job shell reject the entry; the
+    quick-fix writes the right one.""",
     bad=_js('script:\n  mode: 33261\n  size: 2\n  encoding: utf-8\n  data: "hi\\n"'),
-    good=_js('script:\n  mode: 33261\n  size: 3\n  encoding: utf-8\n  data: "hi\\n"'),
+    fix="replacement",
+    safety="repair",
 )
 
 ENTRY_KEYS = vocabulary.keys("file")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 from jobspec_lsp.notations.formats import ascii_int
@@ -20,143 +20,95 @@ from jobspec_lsp.rules.base import (
     shown,
 )
 
-E, W = Severity.ERROR, Severity.WARNING
-
 _MIN = examples.jobspec(version=1)
 
-NOT_MAPPING = define(
-    "JS100",
-    "root-not-mapping",
-    E,
-    "The document is not a mapping of jobspec keys.",
-    rfc="RFC 14",
-    why="A jobspec is one mapping with the keys version, resources, tasks and attributes.",
+family = Family(rfc="RFC 14", good=_MIN)
+NOT_MAPPING = family.error(
+    """JS100 root-not-mapping: The document is not a mapping of jobspec keys.
+
+    A jobspec is one mapping with the keys version, resources, tasks and attributes.""",
     bad="- version: 1\n",
-    good=_MIN,
 )
-MISSING_TOP = define(
-    "JS101",
-    "missing-top-level-key",
-    E,
-    "A required top-level key is missing.",
-    rfc="RFC 14",
-    why="RFC 14 requires version, resources, tasks and attributes; Flux rejects a jobspec "
-    "without any of them.",
+MISSING_TOP = family.error(
+    """JS101 missing-top-level-key: A required top-level key is missing.
+
+    RFC 14 requires version, resources, tasks and attributes; Flux rejects a jobspec without
+    any of them.""",
     bad=_MIN.replace("version: 1\n", ""),
-    good=_MIN,
 )
-UNKNOWN_TOP = define(
-    "JS102",
-    "unknown-top-level-key",
-    E,
-    "A top-level key other than version, resources, tasks, attributes.",
-    fix="suggestion",
-    rfc="RFC 14",
-    why="The top level of a jobspec holds exactly four keys. Anything else is a typo or "
-    "belongs under attributes.user.",
+UNKNOWN_TOP = family.error(
+    """JS102 unknown-top-level-key: A top-level key other than version, resources, tasks,
+    attributes.
+
+    The top level of a jobspec holds exactly four keys. Anything else is a typo or belongs
+    under attributes.user.""",
     bad=_MIN + "comment: hello\n",
-    good=_MIN,
+    fix="suggestion",
 )
-BAD_VERSION = define(
-    "JS103",
-    "bad-version",
-    E,
-    "`version` is not an integer of at least 1.",
+BAD_VERSION = family.error(
+    """JS103 bad-version: `version` is not an integer of at least 1.
+
+    The version selects the rules the jobspec follows (1 for RFC 25 jobspec V1).""",
+    bad=_MIN.replace("version: 1", 'version: "1"'),
     fix="replacement",
     safety="repair",
-    rfc="RFC 14",
-    why="The version selects the rules the jobspec follows (1 for RFC 25 jobspec V1).",
-    bad=_MIN.replace("version: 1", 'version: "1"'),
-    good=_MIN,
 )
-BAD_RESOURCES = define(
-    "JS104",
-    "bad-resources",
-    E,
-    "`resources` is not a non-empty list of resource vertices.",
+BAD_RESOURCES = family.error(
+    """JS104 bad-resources: `resources` is not a non-empty list of resource vertices.
+
+    RFC 14: resources is a strict list with at least one vertex. (A shape string such as
+    `slot=4/node` is command-line syntax; the data carries its expansion when it parses.)""",
+    bad=_MIN.replace(_MIN[_MIN.index("resources:") : _MIN.index("tasks:")], "resources: []\n"),
     fix="expand-shape",
     safety="repair",
-    rfc="RFC 14",
-    why="RFC 14: resources is a strict list with at least one vertex. (A shape string such "
-    "as `slot=4/node` is command-line syntax; the data carries its expansion when it parses.)",
-    bad=_MIN.replace(_MIN[_MIN.index("resources:") : _MIN.index("tasks:")], "resources: []\n"),
-    good=_MIN,
 )
-BAD_TASKS = define(
-    "JS105",
-    "bad-tasks",
-    E,
-    "`tasks` is not a non-empty list of tasks.",
-    rfc="RFC 14",
-    why="RFC 14: tasks is a strict list with at least one task.",
+BAD_TASKS = family.error(
+    """JS105 bad-tasks: `tasks` is not a non-empty list of tasks.
+
+    RFC 14: tasks is a strict list with at least one task.""",
     bad=_MIN.replace(_MIN[_MIN.index("tasks:") : _MIN.index("attributes:")], "tasks: []\n"),
-    good=_MIN,
 )
-BAD_ATTRIBUTES = define(
-    "JS106",
-    "bad-attributes",
-    E,
-    "`attributes` is not a mapping.",
-    rfc="RFC 14",
-    why="RFC 14 requires attributes to be a dictionary. flux-core rejects `attributes: null` "
-    "(fluxion would accept it); write `attributes: {system: {duration: 0}}` or similar.",
+BAD_ATTRIBUTES = family.error(
+    """JS106 bad-attributes: `attributes` is not a mapping.
+
+    RFC 14 requires attributes to be a dictionary. flux-core rejects `attributes: null`
+    (fluxion would accept it); write `attributes: {system: {duration: 0}}` or similar.""",
     bad=_MIN[: _MIN.index("attributes:")] + "attributes:\n",
-    good=_MIN,
 )
-VERTEX_NOT_MAPPING = define(
-    "JS110",
-    "vertex-not-mapping",
-    E,
-    "A resource vertex is not a mapping.",
-    rfc="RFC 14",
-    why="Each entry of resources (and of with) describes one resource with type and count.",
+VERTEX_NOT_MAPPING = family.error(
+    """JS110 vertex-not-mapping: A resource vertex is not a mapping.
+
+    Each entry of resources (and of with) describes one resource with type and count.""",
     bad=_MIN.replace("      - type: core\n        count: 1\n", "      - core\n"),
-    good=_MIN,
 )
-VERTEX_MISSING = define(
-    "JS111",
-    "vertex-missing-key",
-    E,
-    "A resource vertex lacks `type` or `count`.",
-    rfc="RFC 14",
-    why="Every resource vertex must say what it is and how many are wanted.",
+VERTEX_MISSING = family.error(
+    """JS111 vertex-missing-key: A resource vertex lacks `type` or `count`.
+
+    Every resource vertex must say what it is and how many are wanted.""",
     bad=_MIN.replace("        count: 1\n", ""),
-    good=_MIN,
 )
-VERTEX_UNKNOWN = define(
-    "JS112",
-    "vertex-unknown-key",
-    E,
-    "A resource vertex has a key RFC 14 does not define.",
-    fix="suggestion",
-    rfc="RFC 14",
-    why="A vertex may hold only type, count, unit, exclusive, with, label and id; other keys "
-    "are typos (`lable`) or unsupported and make Flux reject the jobspec.",
+VERTEX_UNKNOWN = family.error(
+    """JS112 vertex-unknown-key: A resource vertex has a key RFC 14 does not define.
+
+    A vertex may hold only type, count, unit, exclusive, with, label and id; other keys are
+    typos (`lable`) or unsupported and make Flux reject the jobspec.""",
     bad=_MIN.replace("label: task", "lable: task\n    label: task"),
-    good=_MIN,
+    fix="suggestion",
 )
-VERTEX_FIELD_TYPE = define(
-    "JS113",
-    "vertex-field-type",
-    E,
-    "A vertex field has the wrong type.",
+VERTEX_FIELD_TYPE = family.error(
+    """JS113 vertex-field-type: A vertex field has the wrong type.
+
+    type, unit, label and id are strings; exclusive is a boolean.""",
+    bad=_MIN.replace("label: task", 'label: task\n    exclusive: "true"'),
     fix="replacement",
     safety="repair",
-    rfc="RFC 14",
-    why="type, unit, label and id are strings; exclusive is a boolean.",
-    bad=_MIN.replace("label: task", 'label: task\n    exclusive: "true"'),
-    good=_MIN,
 )
-BAD_WITH = define(
-    "JS114",
-    "bad-with",
-    E,
-    "`with` is not a non-empty list of vertices.",
-    rfc="RFC 14",
-    why="`with` lists the resources contained in this one; an empty or scalar `with` is "
-    "meaningless and rejected.",
+BAD_WITH = family.error(
+    """JS114 bad-with: `with` is not a non-empty list of vertices.
+
+    `with` lists the resources contained in this one; an empty or scalar `with` is meaningless
+    and rejected.""",
     bad=_MIN.replace("    with:\n      - type: core\n        count: 1\n", "    with: []\n"),
-    good=_MIN,
 )
 
 TOP_KEYS = vocabulary.keys("root")

@@ -18,23 +18,22 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from jobspec_lsp.diagnostics import ALL_KINDS, RULES, Diagnostic, Severity, define, matches
+from jobspec_lsp.diagnostics import ALL_KINDS, RULES, Diagnostic, Family, Severity, matches
 from jobspec_lsp.diagnostics import is_code_or_prefix as known
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 
-UNUSED = define(
-    "JS913",
-    "unused-suppression",
-    Severity.WARNING,
-    "A `# jobspec: ignore` comment that suppresses nothing.",
+family = Family()
+UNUSED = family.warning(
+    """JS913 unused-suppression: A `# jobspec: ignore` comment that suppresses nothing.
+
+    The problem it was written for is gone (or never was on that line), so the comment only
+    hides the next one. The fix removes it (or the codes it lists in vain).""",
+    bad="version: 1  # jobspec: ignore[JS103]\n",
+    good="version: 1\n",
+    kinds=ALL_KINDS,
     fix="unused-suppression",
     safety="cosmetic",
     tags=("unnecessary",),
-    kinds=ALL_KINDS,
-    why="The problem it was written for is gone (or never was on that line), so the "
-    "comment only hides the next one. The fix removes it (or the codes it lists in vain).",
-    bad="version: 1  # jobspec: ignore[JS103]\n",
-    good="version: 1\n",
 )
 
 _COMMENT = re.compile(r"(?:^|(?<=\s))#\s*jobspec:\s*ignore(-file)?(?:\[([^\]\n]*)\])?")

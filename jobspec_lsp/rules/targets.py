@@ -27,7 +27,7 @@ import numbers
 from collections.abc import Iterator
 from typing import Any, cast
 
-from jobspec_lsp.diagnostics import Diagnostic, Severity, define
+from jobspec_lsp.diagnostics import Diagnostic, Family, Severity
 from jobspec_lsp.jobspec import examples
 from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, to_python
 from jobspec_lsp.notations import formats
@@ -46,36 +46,29 @@ E = Severity.ERROR
 
 _V1_BODY = examples.jobspec(system="    duration: 3600\n").split("\n", 1)[1]  # no version line
 
-JS001 = define(
-    "JS001",
-    "flux-core-needs-v1",
-    E,
-    "flux-core's job-ingest, as shipped, accepts only jobspec V1 (version: 1).",
-    why="""
-Under `--target flux-core`. A canonical jobspec (any other version) is valid RFC 14,
-but the job-ingest of a flux-core instance as it ships runs its validator with
-`--require-version=1` and refuses it. Either convert the file
-(`jobspec convert --to v1`, when its resources have a V1 form) or submit it to an
-instance whose ingest is configured with
-`validator-args=--require-version=any` (then check with `--target flux-core-any`).
-""",
+family = Family()
+JS001 = family.error(
+    """JS001 flux-core-needs-v1: flux-core's job-ingest, as shipped, accepts only jobspec V1
+    (version: 1).
+
+    Under `--target flux-core`. A canonical jobspec (any other version) is valid RFC 14, but
+    the job-ingest of a flux-core instance as it ships runs its validator with
+    `--require-version=1` and refuses it. Either convert the file (`jobspec convert --to v1`,
+    when its resources have a V1 form) or submit it to an instance whose ingest is configured
+    with `validator-args=--require-version=any` (then check with `--target flux-core-any`).""",
     bad="version: 999\n" + _V1_BODY,
     good="version: 1\n" + _V1_BODY,
     target="flux-core",
 )
 
-JS002 = define(
-    "JS002",
-    "flux-core-rejects",
-    E,
-    "flux-core's job-ingest rejects something the RFCs allow or leave open.",
-    why="""
-Under `--target flux-core` and `--target flux-core-any`. flux-core's ingest checks
-types more strictly than the RFC text in places (a `duration` of `true`, a
-`version` of `1.0`, a dependency scheme it has no plugin for, a `singleton`
-dependency on a job without a name). The message says what it objects to, in
-flux-core's terms.
-""",
+JS002 = family.error(
+    """JS002 flux-core-rejects: flux-core's job-ingest rejects something the RFCs allow or leave
+    open.
+
+    Under `--target flux-core` and `--target flux-core-any`. flux-core's ingest checks types
+    more strictly than the RFC text in places (a `duration` of `true`, a `version` of `1.0`, a
+    dependency scheme it has no plugin for, a `singleton` dependency on a job without a name).
+    The message says what it objects to, in flux-core's terms.""",
     bad="version: 1\n"
     + _V1_BODY.replace(
         "duration: 3600",
@@ -91,17 +84,13 @@ flux-core's terms.
     target="flux-core",
 )
 
-JS003 = define(
-    "JS003",
-    "fluxion-rejects",
-    E,
-    "fluxion's jobspec reader rejects something the RFCs allow.",
-    why="""
-Under `--target fluxion`. fluxion (flux-sched) reads the jobspec again when it
-schedules the job, with a reader of its own that supports less than RFC 14: no
-`per_resource` task counts, no idset or range strings as counts, no `null`
-environment values. A site running fluxion refuses such a job.
-""",
+JS003 = family.error(
+    """JS003 fluxion-rejects: fluxion's jobspec reader rejects something the RFCs allow.
+
+    Under `--target fluxion`. fluxion (flux-sched) reads the jobspec again when it schedules
+    the job, with a reader of its own that supports less than RFC 14: no `per_resource` task
+    counts, no idset or range strings as counts, no `null` environment values. A site running
+    fluxion refuses such a job.""",
     bad="version: 999\n"
     + _V1_BODY.replace("count: {per_slot: 1}", "count: {per_resource: {type: core, count: 1}}"),
     good="version: 999\n" + _V1_BODY,
@@ -565,20 +554,13 @@ class _Fluxion(_Checker):
             self.unsigned(version) and 1 <= (ascii_int(str(version.value).strip()) or 0) <= 9999
         ):
             self.reject(version, "only jobspec version 1-9999 is supported")
-        resources = root.get("resources")
-        if resources is not None:
-            if not isinstance(resources, Sequence):
-                self.reject(resources, "resources must be a sequence")
-            else:
-                for res in resources.items:
-                    self.resource(res)
-        tasks = root.get("tasks")
-        if tasks is not None:
-            if not isinstance(tasks, Sequence):
-                self.reject(tasks, "tasks must be a sequence")
-            else:
-                for task in tasks.items:
-                    self.task(task)
+        for key, read in (("resources", self.resource), ("tasks", self.task)):
+            items = root.get(key)
+            if items is not None and not isinstance(items, Sequence):
+                self.reject(items, f"{key} must be a sequence")
+            elif items is not None:
+                for item in items.items:
+                    read(item)
         attributes = root.get("attributes")
         if attributes is not None:
             self.attributes(attributes)

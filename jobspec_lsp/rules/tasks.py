@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.diagnostics import Family, Severity
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 from jobspec_lsp.rules.base import (
@@ -20,9 +20,6 @@ from jobspec_lsp.rules.base import (
     shown,
     suggest,
 )
-
-E, W = Severity.ERROR, Severity.WARNING
-
 
 _SLOT_OF_TWO = "  - type: slot\n    count: 2\n    label: task\n    with:\n      - type: core\n        count: 1\n"
 _VERBOSE_TASK = "  - command: [app, --verbose]\n    slot: task\n    count:\n      per_slot: 1\n"
@@ -56,144 +53,104 @@ _TWO_TASKS = """  - command: [a]
     count: {{per_slot: 1}}
 """
 
-SLOT_NO_LABEL = define(
-    "JS301",
-    "slot-missing-label",
-    E,
-    "A slot has no `label`.",
-    fix="add-label",
-    rfc="RFC 14",
-    why="Tasks find their slot by its label, so RFC 14 makes the label mandatory on every slot.",
+family = Family(rfc="RFC 14", good=_js())
+SLOT_NO_LABEL = family.error(
+    """JS301 slot-missing-label: A slot has no `label`.
+
+    Tasks find their slot by its label, so RFC 14 makes the label mandatory on every slot.""",
     bad=_js(
         resources="  - type: slot\n    count: 2\n    with:\n      - type: core\n        count: 1\n"
     ),
-    good=_js(),
+    fix="add-label",
 )
-SLOT_NO_WITH = define(
-    "JS302",
-    "slot-without-with",
-    E,
-    "A slot contains no resources.",
-    rfc="RFC 14",
-    why="A task slot groups resources; one with no `with` edge gives its tasks nothing to run on.",
+SLOT_NO_WITH = family.error(
+    """JS302 slot-without-with: A slot contains no resources.
+
+    A task slot groups resources; one with no `with` edge gives its tasks nothing to run on.""",
     bad=_js(resources="  - type: slot\n    count: 2\n    label: task\n"),
-    good=_js(),
 )
-DUPLICATE_LABEL = define(
-    "JS303",
-    "duplicate-label",
-    E,
-    "Two resource vertices share a label.",
-    fix="suggestion",
-    rfc="RFC 14",
-    why="Labels name vertices across the whole jobspec and must be unique, or a task's slot "
-    "is ambiguous.",
+DUPLICATE_LABEL = family.error(
+    """JS303 duplicate-label: Two resource vertices share a label.
+
+    Labels name vertices across the whole jobspec and must be unique, or a task's slot is
+    ambiguous.""",
     bad=_js(
         resources=_TWO_SLOTS.format(a="task", b="task"), task=_TWO_TASKS.format(a="task", b="task")
     ),
     good=_js(
         resources=_TWO_SLOTS.format(a="cpu", b="gpu"), task=_TWO_TASKS.format(a="cpu", b="gpu")
     ),
-)
-TASK_NOT_MAPPING = define(
-    "JS304",
-    "task-not-mapping",
-    E,
-    "A task is not a mapping.",
-    rfc="RFC 14",
-    why="Each task is a mapping with command, slot and count.",
-    bad=_js(task="  - app\n"),
-    good=_js(),
-)
-TASK_MISSING = define(
-    "JS305",
-    "task-missing-key",
-    E,
-    "A task lacks `command`, `slot` or `count`.",
-    rfc="RFC 14",
-    why="RFC 14 requires all three: what to run, where, and how many copies.",
-    bad=_js(task="  - command: [app]\n    slot: task\n"),
-    good=_js(),
-)
-TASK_UNKNOWN = define(
-    "JS306",
-    "task-unknown-key",
-    E,
-    "A task has a key RFC 14 does not define.",
     fix="suggestion",
-    rfc="RFC 14",
-    why="A task holds command, slot, count, attributes and distribution; other keys are typos "
-    "or belong under the task's attributes.",
+)
+TASK_NOT_MAPPING = family.error(
+    """JS304 task-not-mapping: A task is not a mapping.
+
+    Each task is a mapping with command, slot and count.""",
+    bad=_js(task="  - app\n"),
+)
+TASK_MISSING = family.error(
+    """JS305 task-missing-key: A task lacks `command`, `slot` or `count`.
+
+    RFC 14 requires all three: what to run, where, and how many copies.""",
+    bad=_js(task="  - command: [app]\n    slot: task\n"),
+)
+TASK_UNKNOWN = family.error(
+    """JS306 task-unknown-key: A task has a key RFC 14 does not define.
+
+    A task holds command, slot, count, attributes and distribution; other keys are typos or
+    belong under the task's attributes.""",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    cwd: /tmp\n"),
     good=_js(
         task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n"
         "    attributes: {cwd: /tmp}\n"
     ),
-)
-UNKNOWN_SLOT = define(
-    "JS307",
-    "unknown-slot",
-    E,
-    "A task's `slot` names no slot label.",
     fix="suggestion",
-    rfc="RFC 14",
-    why="The task would have nowhere to run. Flux itself does not check this before the job "
-    "is scheduled, so the mistake surfaces late.",
-    bad=_js(task="  - command: [app]\n    slot: tsak\n    count: {per_slot: 1}\n"),
-    good=_js(),
 )
-TASK_COUNT_KEYS = define(
-    "JS308",
-    "task-count-form",
-    E,
-    "A task count does not hold exactly one of per_slot, per_resource, total.",
-    rfc="RFC 14",
-    why="RFC 14: the task count says either how many per slot, how many per resource, or "
-    "how many in total — exactly one of them.",
+UNKNOWN_SLOT = family.error(
+    """JS307 unknown-slot: A task's `slot` names no slot label.
+
+    The task would have nowhere to run. Flux itself does not check this before the job is
+    scheduled, so the mistake surfaces late.""",
+    bad=_js(task="  - command: [app]\n    slot: tsak\n    count: {per_slot: 1}\n"),
+    fix="suggestion",
+)
+TASK_COUNT_KEYS = family.error(
+    """JS308 task-count-form: A task count does not hold exactly one of per_slot, per_resource,
+    total.
+
+    RFC 14: the task count says either how many per slot, how many per resource, or how many
+    in total — exactly one of them.""",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1, total: 4}\n"),
     good=_js(task="  - command: [app]\n    slot: task\n    count: {total: 4}\n"),
 )
-TASK_COUNT_UNKNOWN = define(
-    "JS309",
-    "task-count-unknown-key",
-    W,
-    "A task count has a key other than per_slot, per_resource, total.",
-    fix="suggestion",
-    rfc="RFC 14",
-    why="Other keys are reserved for extensions; most likely this is a typo.",
+TASK_COUNT_UNKNOWN = family.warning(
+    """JS309 task-count-unknown-key: A task count has a key other than per_slot, per_resource,
+    total.
+
+    Other keys are reserved for extensions; most likely this is a typo.""",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 1, per_slots: 1}\n"),
-    good=_js(),
+    fix="suggestion",
 )
-TASK_COUNT_VALUE = define(
-    "JS310",
-    "task-count-value",
-    E,
-    "per_slot or total is not a positive integer.",
-    rfc="RFC 14",
-    why="Task counts are whole numbers of tasks, at least 1.",
+TASK_COUNT_VALUE = family.error(
+    """JS310 task-count-value: per_slot or total is not a positive integer.
+
+    Task counts are whole numbers of tasks, at least 1.""",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_slot: 0}\n"),
-    good=_js(),
 )
-PER_RESOURCE_FORM = define(
-    "JS311",
-    "per-resource-form",
-    E,
-    "per_resource is not a mapping of `type` and a positive `count`.",
-    rfc="RFC 14",
-    why="per_resource says how many tasks to run on each resource of a type inside the slot.",
+PER_RESOURCE_FORM = family.error(
+    """JS311 per-resource-form: per_resource is not a mapping of `type` and a positive `count`.
+
+    per_resource says how many tasks to run on each resource of a type inside the slot.""",
     bad=_js(task="  - command: [app]\n    slot: task\n    count: {per_resource: core}\n"),
     good=_js(
         task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: core, count: 1}}\n"
     ),
 )
-PER_RESOURCE_TYPE = define(
-    "JS312",
-    "per-resource-type",
-    E,
-    "per_resource names a type that is not inside the task's slot.",
-    rfc="RFC 14",
-    why="Tasks are placed per resource of that type within the slot; if the slot holds none, "
-    "no task can be placed.",
+PER_RESOURCE_TYPE = family.error(
+    """JS312 per-resource-type: per_resource names a type that is not inside the task's slot.
+
+    Tasks are placed per resource of that type within the slot; if the slot holds none, no
+    task can be placed.""",
     bad=_js(
         task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: node, count: 1}}\n"
     ),
@@ -201,38 +158,27 @@ PER_RESOURCE_TYPE = define(
         task="  - command: [app]\n    slot: task\n    count: {per_resource: {type: core, count: 1}}\n"
     ),
 )
-BAD_COMMAND = define(
-    "JS313",
-    "bad-command",
-    E,
-    "`command` is not a non-empty list of strings.",
+BAD_COMMAND = family.error(
+    """JS313 bad-command: `command` is not a non-empty list of strings.
+
+    The command is the argument vector: program name first, then its arguments, each a string.
+    A single string is not split into words.""",
+    bad=_js(task="  - command: app --verbose\n    slot: task\n    count: {per_slot: 1}\n"),
     fix="replacement",
     safety="repair",
-    rfc="RFC 14",
-    why="The command is the argument vector: program name first, then its arguments, each a "
-    "string. A single string is not split into words.",
-    bad=_js(task="  - command: app --verbose\n    slot: task\n    count: {per_slot: 1}\n"),
-    good=_js(),
 )
-TASK_ATTRIBUTES = define(
-    "JS314",
-    "task-attributes-type",
-    E,
-    "A task's `attributes` is not a mapping.",
-    rfc="RFC 14",
-    why="Task attributes are a free-form mapping.",
+TASK_ATTRIBUTES = family.error(
+    """JS314 task-attributes-type: A task's `attributes` is not a mapping.
+
+    Task attributes are a free-form mapping.""",
     bad=_js(
         task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    attributes: []\n"
     ),
-    good=_js(),
 )
-DISTRIBUTION = define(
-    "JS315",
-    "distribution-type",
-    E,
-    "A task's `distribution` is not a string.",
-    rfc="RFC 14",
-    why="distribution is a hint string for the launcher's placement algorithm.",
+DISTRIBUTION = family.error(
+    """JS315 distribution-type: A task's `distribution` is not a string.
+
+    distribution is a hint string for the launcher's placement algorithm.""",
     bad=_js(
         task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    distribution: 2\n"
     ),
@@ -240,15 +186,11 @@ DISTRIBUTION = define(
         task="  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n    distribution: block\n"
     ),
 )
-SLOT_TYPE = define(
-    "JS316",
-    "task-slot-type",
-    E,
-    "A task's `slot` is not a string.",
-    rfc="RFC 14",
-    why="slot names the label of a slot vertex.",
+SLOT_TYPE = family.error(
+    """JS316 task-slot-type: A task's `slot` is not a string.
+
+    slot names the label of a slot vertex.""",
     bad=_js(task="  - command: [app]\n    slot: [task]\n    count: {per_slot: 1}\n"),
-    good=_js(),
 )
 
 TASK_KEYS = vocabulary.keys("task")

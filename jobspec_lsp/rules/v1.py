@@ -5,14 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from jobspec_lsp.diagnostics import Severity, define
+from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Node, Scalar
 from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.rules.attributes import SYSTEM_KEYS
 from jobspec_lsp.rules.base import Context, Vertex, anchor_for_missing, describe, is_str
-
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
 _V1 = """version: 1
 resources:
@@ -41,29 +39,22 @@ def _v1(old: str, new: str) -> str:
     return _V1.replace(old, new, 1)
 
 
-TOP_COUNT = define(
-    "JS601",
-    "v1-one-top-resource",
-    E,
-    "V1 resources hold more than one top-level vertex.",
-    rfc="RFC 25",
-    why="RFC 25: the resources list has exactly one element, a node or a slot.",
+family = Family(rfc="RFC 25", applies="v1", good=_V1)
+TOP_COUNT = family.error(
+    """JS601 v1-one-top-resource: V1 resources hold more than one top-level vertex.
+
+    RFC 25: the resources list has exactly one element, a node or a slot.""",
     bad=_V1.replace(
         "tasks:",
         "  - type: node\n    count: 1\n    with:\n      - type: slot\n"
         "        count: 1\n        label: other\n        with:\n          - type: core\n"
         "            count: 1\ntasks:",
     ),
-    good=_V1,
-    applies="v1",
 )
-TOP_TYPE = define(
-    "JS602",
-    "v1-top-type",
-    E,
-    "The top V1 resource is neither node nor slot.",
-    rfc="RFC 25",
-    why="RFC 25: V1 resources start at a node or a slot.",
+TOP_TYPE = family.error(
+    """JS602 v1-top-type: The top V1 resource is neither node nor slot.
+
+    RFC 25: V1 resources start at a node or a slot.""",
     bad=_v1(
         "  - type: node\n    count: 2\n    with:\n      - type: slot\n        count: 4\n"
         "        label: task\n        with:\n          - type: core\n            count: 2\n",
@@ -75,179 +66,116 @@ TOP_TYPE = define(
         "  - type: slot\n    count: 1\n    label: task\n    with:\n      - type: core\n"
         "        count: 2\n",
     ),
-    applies="v1",
 )
-RESOURCE_TYPE = define(
-    "JS603",
-    "v1-resource-type",
-    E,
-    "A resource type V1 does not allow.",
-    rfc="RFC 25",
-    why="V1 knows only node, slot, core and gpu; sockets, memory and the like need canonical jobspec.",
+RESOURCE_TYPE = family.error(
+    """JS603 v1-resource-type: A resource type V1 does not allow.
+
+    V1 knows only node, slot, core and gpu; sockets, memory and the like need canonical
+    jobspec.""",
     bad=_v1("type: core", "type: socket"),
-    good=_V1,
-    applies="v1",
 )
-GRAPH = define(
-    "JS604",
-    "v1-graph",
-    E,
-    "The V1 resource graph is not one of slot>core, node>slot>core, "
-    "slot>(core,gpu), node>slot>(core,gpu).",
-    rfc="RFC 25",
-    why="RFC 25 allows exactly these four shapes. flux-core's job-ingest does not check the "
-    "shape (see docs/compatibility.md; `--target flux-core` makes this a warning), but "
-    "other V1 readers such as flux-core's C `flux_jobspec1_check` refuse the rest.",
+GRAPH = family.error(
+    """JS604 v1-graph: The V1 resource graph is not one of slot>core, node>slot>core,
+    slot>(core,gpu), node>slot>(core,gpu).
+
+    RFC 25 allows exactly these four shapes. flux-core's job-ingest does not check the shape
+    (see docs/compatibility.md; `--target flux-core` makes this a warning), but other V1
+    readers such as flux-core's C `flux_jobspec1_check` refuse the rest.""",
     bad=_v1(
         "      - type: slot\n        count: 4\n        label: task\n        with:\n"
         "          - type: core\n            count: 2\n",
         "      - type: core\n        count: 2\n",
     ),
-    good=_V1,
-    applies="v1",
 )
-COUNT_INT = define(
-    "JS605",
-    "v1-count-integer",
-    E,
-    "A V1 count is not a plain integer.",
+COUNT_INT = family.error(
+    """JS605 v1-count-integer: A V1 count is not a plain integer.
+
+    V1 counts are fixed integers: no idset or range strings, no range dictionaries.""",
+    bad=_v1("count: 2\n    with", 'count: "2"\n    with'),
     fix="replacement",
     safety="repair",
-    rfc="RFC 25",
-    why="V1 counts are fixed integers: no idset or range strings, no range dictionaries.",
-    bad=_v1("count: 2\n    with", 'count: "2"\n    with'),
-    good=_V1,
-    applies="v1",
 )
-ONE_TASK = define(
-    "JS606",
-    "v1-one-task",
-    E,
-    "V1 tasks hold other than exactly one task.",
-    rfc="RFC 25",
-    why="RFC 25: the tasks list has exactly one task.",
+ONE_TASK = family.error(
+    """JS606 v1-one-task: V1 tasks hold other than exactly one task.
+
+    RFC 25: the tasks list has exactly one task.""",
     bad=_V1.replace(
         "attributes:",
         "  - command: [other]\n    slot: task\n    count:\n      per_slot: 1\nattributes:",
     ),
-    good=_V1,
-    applies="v1",
 )
-TASK_COUNT = define(
-    "JS607",
-    "v1-task-count",
-    E,
-    "A V1 task count uses per_resource.",
-    rfc="RFC 25",
-    why="RFC 25 task counts are per_slot or total only.",
+TASK_COUNT = family.error(
+    """JS607 v1-task-count: A V1 task count uses per_resource.
+
+    RFC 25 task counts are per_slot or total only.""",
     bad=_v1("      per_slot: 1", "      per_resource: {type: core, count: 1}"),
-    good=_V1,
-    applies="v1",
 )
-SYSTEM_REQUIRED = define(
-    "JS608",
-    "v1-system-required",
-    E,
-    "V1 `attributes` has no `system` section.",
+SYSTEM_REQUIRED = family.error(
+    """JS608 v1-system-required: V1 `attributes` has no `system` section.
+
+    RFC 25 requires attributes.system (with duration).""",
+    bad=_v1("  system:\n    duration: 3600\n", "  user: {}\n"),
     fix="add-system",
     safety="repair",
-    rfc="RFC 25",
-    why="RFC 25 requires attributes.system (with duration).",
-    bad=_v1("  system:\n    duration: 3600\n", "  user: {}\n"),
-    good=_V1,
-    applies="v1",
 )
-DURATION_REQUIRED = define(
-    "JS609",
-    "v1-duration-required",
-    E,
-    "V1 `attributes.system` has no `duration`.",
+DURATION_REQUIRED = family.error(
+    """JS609 v1-duration-required: V1 `attributes.system` has no `duration`.
+
+    RFC 25 makes duration mandatory (0 means unlimited).""",
+    bad=_v1("    duration: 3600\n", "    cwd: /tmp\n"),
     fix="add-duration",
     safety="repair",
-    rfc="RFC 25",
-    why="RFC 25 makes duration mandatory (0 means unlimited).",
-    bad=_v1("    duration: 3600\n", "    cwd: /tmp\n"),
-    good=_V1,
-    applies="v1",
 )
-VERTEX_KEY = define(
-    "JS610",
-    "v1-vertex-key",
-    E,
-    "A V1 resource vertex has a key RFC 25 does not allow.",
-    fix="remove-key",
-    rfc="RFC 25",
-    why="V1 vertices hold only type, count, unit, with and label (and exclusive on a node).",
+VERTEX_KEY = family.error(
+    """JS610 v1-vertex-key: A V1 resource vertex has a key RFC 25 does not allow.
+
+    V1 vertices hold only type, count, unit, with and label (and exclusive on a node).""",
     bad=_v1(
         "type: core\n            count: 2",
         'type: core\n            count: 2\n            id: "0-1"',
     ),
-    good=_V1,
-    applies="v1",
-)
-EXCLUSIVE_PLACE = define(
-    "JS611",
-    "v1-exclusive-not-node",
-    E,
-    "`exclusive` on a V1 vertex that is not a node.",
     fix="remove-key",
-    rfc="RFC 25",
-    why="RFC 25 allows exclusive only on node vertices (the RFC's own JSON schema has this "
-    "backwards). Slots are exclusive anyway.",
+)
+EXCLUSIVE_PLACE = family.error(
+    """JS611 v1-exclusive-not-node: `exclusive` on a V1 vertex that is not a node.
+
+    RFC 25 allows exclusive only on node vertices (the RFC's own JSON schema has this
+    backwards). Slots are exclusive anyway.""",
     bad=_v1("label: task", "label: task\n        exclusive: true"),
-    good=_V1,
-    applies="v1",
-)
-TASK_KEY = define(
-    "JS612",
-    "v1-task-key",
-    W,
-    "A V1 task has a key other than command, slot and count.",
     fix="remove-key",
-    rfc="RFC 25",
-    why="RFC 25 tasks list only command, slot and count; other keys may be refused or ignored.",
+)
+TASK_KEY = family.warning(
+    """JS612 v1-task-key: A V1 task has a key other than command, slot and count.
+
+    RFC 25 tasks list only command, slot and count; other keys may be refused or ignored.""",
     bad=_v1("    slot: task\n", "    slot: task\n    distribution: block\n"),
-    good=_V1,
-    applies="v1",
+    fix="remove-key",
 )
-SYSTEM_KEY = define(
-    "JS613",
-    "v1-system-key",
-    I,
-    "A system attribute outside RFC 25's list.",
-    rfc="RFC 25",
-    why="RFC 25 lists duration, environment, cwd, queue, dependencies and constraints; flux-core's "
-    "own tools also write job, shell, files, bank and project, which are not flagged. "
-    "Other RFC 14 system attributes may not be honoured by a V1-only Flux: information only.",
+SYSTEM_KEY = family.info(
+    """JS613 v1-system-key: A system attribute outside RFC 25's list.
+
+    RFC 25 lists duration, environment, cwd, queue, dependencies and constraints; flux-core's
+    own tools also write job, shell, files, bank and project, which are not flagged. Other RFC
+    14 system attributes may not be honoured by a V1-only Flux: information only.""",
     bad=_v1("    duration: 3600\n", "    duration: 3600\n    preemptible-after: 60\n"),
-    good=_V1,
-    applies="v1",
 )
-NODE_EXCLUSIVE = define(
-    "JS804",
-    "flux-core-v1-node-exclusive",
-    I,
-    "`exclusive` on a V1 node, which flux-core's C V1 checker (not its ingest) refuses.",
-    rfc="RFC 14",
-    why="RFC 25 allows exclusive on a node; `flux submit -x` writes it and flux-core's "
-    "job-ingest accepts it (tested against real Flux). Only the C library's "
-    "`flux_jobspec1_check`, which some tools call, refuses it.",
+NODE_EXCLUSIVE = family.info(
+    """JS804 flux-core-v1-node-exclusive: `exclusive` on a V1 node, which flux-core's C V1
+    checker (not its ingest) refuses.
+
+    RFC 25 allows exclusive on a node; `flux submit -x` writes it and flux-core's job-ingest
+    accepts it (tested against real Flux). Only the C library's `flux_jobspec1_check`, which
+    some tools call, refuses it.""",
     bad=_v1("    count: 2\n    with:", "    count: 2\n    exclusive: true\n    with:"),
-    good=_V1,
-    applies="v1",
+    rfc="RFC 14",
 )
-VERSION = define(
-    "JS614",
-    "v1-version",
-    E,
-    "V1 rules apply, but `version` is not 1.",
-    rfc="RFC 25",
-    why="RFC 25 fixes `version: 1`. Reported when V1 rules are forced (`--version-rules "
-    "v1`) and the file says another version: either it is canonical jobspec (check it "
-    "with the default rules), or its version is wrong.",
+VERSION = family.error(
+    """JS614 v1-version: V1 rules apply, but `version` is not 1.
+
+    RFC 25 fixes `version: 1`. Reported when V1 rules are forced (`--version-rules v1`) and
+    the file says another version: either it is canonical jobspec (check it with the default
+    rules), or its version is wrong.""",
     bad=_v1("version: 1", "version: 2"),
-    good=_V1,
-    applies="v1",
 )
 
 V1_TYPES = ("node", "slot", "core", "gpu")

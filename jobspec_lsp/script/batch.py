@@ -21,8 +21,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from jobspec_lsp import convert
-from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity, matches
-from jobspec_lsp.diagnostics import define as _define_rule
+from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Family, Severity, matches
 from jobspec_lsp.features.completion import Candidate
 from jobspec_lsp.features.hover import human_duration
 from jobspec_lsp.fluxcli import argv, build, model, shell, values
@@ -38,100 +37,78 @@ from jobspec_lsp.rules import analysis, suppress
 from jobspec_lsp.rules.targets import _FluxCore
 from jobspec_lsp.script import directives, sbatch
 
-# this module's rules are about scripts (see diagnostics.Rule.kinds)
-define = functools.partial(_define_rule, kinds=SCRIPT_KINDS)
-
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
+E, W = Severity.ERROR, Severity.WARNING
 
 
 _S = "#!/bin/sh\n#flux: -N2\n#flux: --job-name=sim\n\nflux run -N2 ./sim\n"
 
-UNKNOWN = define(
-    "JS570",
-    "directive-unknown-option",
-    E,
-    "A directive holds an option `flux batch` does not have.",
-    fix="replacement",
-    why="`flux batch` refuses the whole script for an option it does not know. A close "
-    "match is offered as a fix.",
+family = Family(kinds=SCRIPT_KINDS, good=_S)
+UNKNOWN = family.error(
+    """JS570 directive-unknown-option: A directive holds an option `flux batch` does not have.
+
+    `flux batch` refuses the whole script for an option it does not know. A close match is
+    offered as a fix.""",
     bad=_S.replace("--job-name=sim", "--jobname=sim"),
-    good=_S,
+    fix="replacement",
 )
-NEEDS_VALUE = define(
-    "JS571",
-    "directive-option-needs-value",
-    E,
-    "An option that takes a value has none.",
-    why="The value is the next word (`-N 2`), after `=` (`--nodes=2`) or, for a short "
-    "option, attached (`-N2`); at the end of the directives there is none.",
+NEEDS_VALUE = family.error(
+    """JS571 directive-option-needs-value: An option that takes a value has none.
+
+    The value is the next word (`-N 2`), after `=` (`--nodes=2`) or, for a short option,
+    attached (`-N2`); at the end of the directives there is none.""",
     bad=_S.replace("-N2", "-N"),
-    good=_S,
 )
-BAD_VALUE = define(
-    "JS572",
-    "directive-bad-value",
-    E,
-    "An option's value is not one `flux batch` accepts.",
-    why="Each value is read as Flux reads it: counts are whole numbers (as Python's int() "
-    "reads them, at most 64 bits), -t minutes or a Flux Standard Duration, --urgency 0 to "
-    "31 or hold/default/expedite, --signal a capitalised signal name or a number, "
-    "--rlimit known limit names with whole numbers or unlimited, --begin-time a real date "
-    "and time, --requires an RFC 35 query, --dependency an RFC 26 URI whose job id is "
-    "one (a directive is not read by the shell: `$PREV_JOB` stays those characters), "
-    "--conf KEY=VALUE, a .toml/.json file or a named configuration that exists, and "
-    "--setattr/--setopt into the jobspec Flux builds, where ingest checks the result "
-    "(`system.duration=1h` is refused). `flux batch` refuses anything else.",
+BAD_VALUE = family.error(
+    """JS572 directive-bad-value: An option's value is not one `flux batch` accepts.
+
+    Each value is read as Flux reads it: counts are whole numbers (as Python's int() reads
+    them, at most 64 bits), -t minutes or a Flux Standard Duration, --urgency 0 to 31 or
+    hold/default/expedite, --signal a capitalised signal name or a number, --rlimit known
+    limit names with whole numbers or unlimited, --begin-time a real date and time, --requires
+    an RFC 35 query, --dependency an RFC 26 URI whose job id is one (a directive is not read
+    by the shell: `$PREV_JOB` stays those characters), --conf KEY=VALUE, a .toml/.json file or
+    a named configuration that exists, and --setattr/--setopt into the jobspec Flux builds,
+    where ingest checks the result (`system.duration=1h` is refused). `flux batch` refuses
+    anything else.""",
     bad=_S.replace("-N2", "-N two"),
-    good=_S,
 )
-REPEATED = define(
-    "JS573",
-    "directive-option-repeated",
-    W,
-    "An option that does not add up is given twice; the last one wins.",
-    why="Options such as -N, -t or --job-name take one value: a second one silently "
-    "replaces the first, which is rarely what was meant.",
+REPEATED = family.warning(
+    """JS573 directive-option-repeated: An option that does not add up is given twice; the last
+    one wins.
+
+    Options such as -N, -t or --job-name take one value: a second one silently replaces the
+    first, which is rarely what was meant.""",
     bad=_S.replace("--job-name=sim", "--job-name=sim -N4"),
-    good=_S,
 )
-NOT_OPTION = define(
-    "JS574",
-    "directive-not-an-option",
-    W,
-    "A directive word that is not an option: Flux drops it and the rest of the directive.",
-    why="`flux batch` reads each directive as a command line: the first word that is not "
-    "an option starts the script and its arguments, which the real command line then "
-    "replaces. That word and every word after it in the directive are silently dropped, "
-    "options included (`-n1 foo -N2` never asks for 2 nodes). A directive whose first word "
-    "is not an option is refused outright (an error).",
+NOT_OPTION = family.warning(
+    """JS574 directive-not-an-option: A directive word that is not an option: Flux drops it and
+    the rest of the directive.
+
+    `flux batch` reads each directive as a command line: the first word that is not an option
+    starts the script and its arguments, which the real command line then replaces. That word
+    and every word after it in the directive are silently dropped, options included (`-n1 foo
+    -N2` never asks for 2 nodes). A directive whose first word is not an option is refused
+    outright (an error).""",
     bad=_S.replace("--job-name=sim", "--job-name sim extra"),
-    good=_S,
 )
-NO_SLOTS = define(
-    "JS580",
-    "batch-no-slot-count",
-    W,
-    "Neither -N nor -n: `flux batch` needs one of them.",
-    why='`flux batch` refuses a script without a node or slot count ("Number of slots to '
-    'allocate must be specified") unless its command line gives one.',
+NO_SLOTS = family.warning(
+    """JS580 batch-no-slot-count: Neither -N nor -n: `flux batch` needs one of them.
+
+    `flux batch` refuses a script without a node or slot count ("Number of slots to allocate
+    must be specified") unless its command line gives one.""",
     bad=_S.replace("#flux: -N2\n", ""),
-    good=_S,
 )
-EXCLUSIVE = define(
-    "JS581",
-    "batch-exclusive-without-nodes",
-    E,
-    "-x/--exclusive without -N/--nodes.",
-    why="Exclusive allocation is of whole nodes, so `flux batch` needs a node count with it.",
+EXCLUSIVE = family.error(
+    """JS581 batch-exclusive-without-nodes: -x/--exclusive without -N/--nodes.
+
+    Exclusive allocation is of whole nodes, so `flux batch` needs a node count with it.""",
     bad=_S.replace("-N2", "-n2 -x"),
     good=_S.replace("-N2", "-N2 -x"),
 )
-TOO_MANY_NODES = define(
-    "JS582",
-    "batch-more-nodes-than-slots",
-    E,
-    "More nodes (-N) than slots (-n).",
-    why="Each node needs at least one slot; `flux batch` refuses -N greater than -n.",
+TOO_MANY_NODES = family.error(
+    """JS582 batch-more-nodes-than-slots: More nodes (-N) than slots (-n).
+
+    Each node needs at least one slot; `flux batch` refuses -N greater than -n.""",
     bad=_S.replace("-N2", "-N4 -n2"),
     good=_S.replace("-N2", "-N2 -n4"),
 )
@@ -440,80 +417,69 @@ def _path_at(node, offset: int) -> list[str]:
             return path
 
 
-NO_SHEBANG = define(
-    "JS583",
-    "batch-no-shebang",
-    E,
-    "A batch script that does not start with '#!'.",
-    why="`flux batch` runs the script as a program, so it refuses one whose first line "
-    "does not say which interpreter runs it (\"does not appear to start with '#!'\").",
+NO_SHEBANG = family.error(
+    """JS583 batch-no-shebang: A batch script that does not start with '#!'.
+
+    `flux batch` runs the script as a program, so it refuses one whose first line does not say
+    which interpreter runs it ("does not appear to start with '#!'").""",
     bad=_S.replace("#!/bin/sh\n", "# my job\n"),
-    good=_S,
 )
 
 
 _L = "#!/bin/sh\n#flux: -N2\n\nflux run -N2 -n8 ./sim\n"
 
-LINE_OPTION = define(
-    "JS584",
-    "command-line-bad-option",
-    E,
-    "A `flux run|submit|alloc|batch|bulksubmit` line in the script gives an option that "
-    "command refuses.",
-    fix="replacement",
-    why="The line is read with the command's own option table, as its argparse parser "
-    "reads it: an unknown option, an abbreviation (Flux's parsers take none), an option "
-    "without its value or a flag given one make the command fail when the script "
-    "reaches it, long after submission.",
+LINE_OPTION = family.error(
+    """JS584 command-line-bad-option: A `flux run|submit|alloc|batch|bulksubmit` line in the
+    script gives an option that command refuses.
+
+    The line is read with the command's own option table, as its argparse parser reads it: an
+    unknown option, an abbreviation (Flux's parsers take none), an option without its value or
+    a flag given one make the command fail when the script reaches it, long after submission.""",
     bad=_L.replace("-n8", "--ntask=8"),
     good=_L,
+    fix="replacement",
 )
-LINE_VALUE = define(
-    "JS585",
-    "command-line-bad-value",
-    E,
-    "A `flux run|submit|...` line in the script gives an option a value Flux refuses.",
-    why="Counts are whole numbers, -t minutes or a Flux Standard Duration, dependencies "
-    "name real job ids, and so on, as for directives. A value holding a shell expansion "
-    "(`-n $NTASKS`) is known only when the script runs: it is not judged.",
+LINE_VALUE = family.error(
+    """JS585 command-line-bad-value: A `flux run|submit|...` line in the script gives an option a
+    value Flux refuses.
+
+    Counts are whole numbers, -t minutes or a Flux Standard Duration, dependencies name real
+    job ids, and so on, as for directives. A value holding a shell expansion (`-n $NTASKS`) is
+    known only when the script runs: it is not judged.""",
     bad=_L.replace("-n8", "-n eight"),
     good=_L,
 )
-MINI = define(
-    "JS586",
-    "flux-mini-removed",
-    E,
-    "`flux mini run|submit|...`: the `mini` form was removed from Flux.",
-    fix="replacement",
-    why="flux-core once spelled its submission commands `flux mini run`, `flux mini "
-    "submit`, ...; they are `flux run`, `flux submit`, ... now, and `flux mini` no longer "
-    "exists. The fix removes `mini`.",
+MINI = family.error(
+    """JS586 flux-mini-removed: `flux mini run|submit|...`: the `mini` form was removed from
+    Flux.
+
+    flux-core once spelled its submission commands `flux mini run`, `flux mini submit`, ...;
+    they are `flux run`, `flux submit`, ... now, and `flux mini` no longer exists. The fix
+    removes `mini`.""",
     bad=_L.replace("flux run", "flux mini run"),
     good=_L,
+    fix="replacement",
 )
-LINE_TOO_BIG = define(
-    "JS587",
-    "command-line-beyond-allocation",
-    E,
-    "A `flux run` or `flux submit` line asks for more nodes than the batch job has.",
-    why="Inside a batch job, `flux run` and `flux submit` get the job's own resources: "
-    "a job asking for more nodes than the directives allocate can never start. Flux "
-    "refuses it as unsatisfiable when the script reaches it, and that step fails.",
+LINE_TOO_BIG = family.error(
+    """JS587 command-line-beyond-allocation: A `flux run` or `flux submit` line asks for more
+    nodes than the batch job has.
+
+    Inside a batch job, `flux run` and `flux submit` get the job's own resources: a job asking
+    for more nodes than the directives allocate can never start. Flux refuses it as
+    unsatisfiable when the script reaches it, and that step fails.""",
     bad=_L.replace("-N2 -n8", "-N4 -n8"),
     good=_L,
 )
-LINE_TOO_MANY_CORES = define(
-    "JS588",
-    "command-line-beyond-allocated-cores",
-    W,
-    "A `flux run` or `flux submit` line asks for more cores or GPUs than the batch job allocates.",
-    why="A batch job's instance holds exactly the cores and GPUs its directives ask for "
-    "(`-n` slots of `-c` cores and `-g` GPUs), not whole nodes, unless `-x` or `-N` "
-    "alone makes them exclusive. A `flux run -n 128` inside `#flux: -n 64` needs 128 "
-    "cores where the instance has 64: Flux refuses it at once as unsatisfiable (seen in "
-    'a real instance: `alloc denied due to type="unsatisfiable"`); tasks never share '
-    "a core unless asked to. A warning, not an error: a site whose scheduler gives whole "
-    "nodes may hold enough.",
+LINE_TOO_MANY_CORES = family.warning(
+    """JS588 command-line-beyond-allocated-cores: A `flux run` or `flux submit` line asks for
+    more cores or GPUs than the batch job allocates.
+
+    A batch job's instance holds exactly the cores and GPUs its directives ask for (`-n` slots
+    of `-c` cores and `-g` GPUs), not whole nodes, unless `-x` or `-N` alone makes them
+    exclusive. A `flux run -n 128` inside `#flux: -n 64` needs 128 cores where the instance
+    has 64: Flux refuses it at once as unsatisfiable (seen in a real instance: `alloc denied
+    due to type="unsatisfiable"`); tasks never share a core unless asked to. A warning, not an
+    error: a site whose scheduler gives whole nodes may hold enough.""",
     bad=_L.replace("#flux: -N2\n", "#flux: -N2 -n8\n").replace("-N2 -n8 ./sim", "-n16 ./sim"),
     good=_L.replace("#flux: -N2\n", "#flux: -N2 -n8\n").replace("-N2 -n8 ./sim", "-n8 ./sim"),
 )
@@ -797,29 +763,31 @@ def option_doc(o: Option) -> str:
     return f"{_names(o)}: {o.doc}" + (" (may be given more than once)" if o.repeat else "")
 
 
+# what a count means, in words: the option's long name -> (what is counted, per what)
+_COUNTED = {
+    "nodes": ("node", ""),
+    "nslots": ("slot", ""),
+    "ntasks": ("task", ""),
+    "cores-per-task": ("core", " per task"),
+    "gpus-per-task": ("gpu", " per task"),
+    "cores-per-slot": ("core", " per slot"),
+    "gpus-per-slot": ("gpu", " per slot"),
+}
+
+
 def _meaning(o: Option, value: str) -> str:
     """What a value means, in words, where there is something to say."""
-    n = values.count(value, 0)
-    if o.long == "nodes" and n is not None:
-        return f"{n} node{'s' if n != 1 else ''}"
-    if o.long == "nslots" and n is not None:
-        return f"{n} slot{'s' if n != 1 else ''}"
-    if o.long == "ntasks" and n is not None:
-        return f"{n} task{'s' if n != 1 else ''}"
-    if o.long == "cores-per-task" and n is not None:
-        return f"{n} core{'s' if n != 1 else ''} per task"
-    if o.long == "gpus-per-task" and n is not None:
-        return f"{n} gpu{'s' if n != 1 else ''} per task"
-    if o.long == "cores-per-slot" and n is not None:
-        return f"{n} core{'s' if n != 1 else ''} per slot"
-    if o.long == "gpus-per-slot" and n is not None:
-        return f"{n} gpu{'s' if n != 1 else ''} per slot"
+    if o.long in _COUNTED:
+        n = values.count(value, 0)
+        if n is None:
+            return ""
+        what, per = _COUNTED[o.long]
+        return f"{n} {what}{'s' if n != 1 else ''}{per}"
     if o.long == "time-limit":
         try:
             seconds = values.parse_time_limit(value)
         except Refused:
             return ""
-
         return f"a time limit of {human_duration(seconds)}" if seconds else "no time limit"
     return ""
 
@@ -916,14 +884,19 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
         return _values(opt, value, queues), value_start, offset
     if prefix and not prefix.startswith("-"):
         return [], offset, offset
+    return _option_candidates(_model.command("batch").options, prefix), word_start, offset
+
+
+def _option_candidates(options, prefix: str) -> list[Candidate]:
+    """The options whose long or short form starts with ``prefix``."""
     out = []
-    for o in _model.command("batch").options:
+    for o in options:
         label = f"--{o.long}"
         if not label.startswith(prefix) and not (o.short and f"-{o.short}".startswith(prefix)):
             continue
         insert = label + ("=" if o.value and not o.optional_value else "")
         out.append(Candidate(label, "key", o.value or "", option_doc(o), insert))
-    return out, word_start, offset
+    return out
 
 
 def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
@@ -950,16 +923,10 @@ def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
         return _values(opt, text[value_start:offset], queues), value_start, offset
     if prefix and not prefix.startswith("-"):
         return [], offset, offset
-    out = []
-    for o in cmd.options:
-        if o.hidden and o.long not in ("input", "output", "error", "label-io"):
-            continue
-        label = f"--{o.long}"
-        if not label.startswith(prefix) and not (o.short and f"-{o.short}".startswith(prefix)):
-            continue
-        insert = label + ("=" if o.value and not o.optional_value else "")
-        out.append(Candidate(label, "key", o.value or "", option_doc(o), insert))
-    return out, word_start, offset
+    shown = [
+        o for o in cmd.options if not o.hidden or o.long in ("input", "output", "error", "label-io")
+    ]
+    return _option_candidates(shown, prefix), word_start, offset
 
 
 def _value_of_previous(cmd, words, w) -> bool:

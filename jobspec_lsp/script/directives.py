@@ -22,81 +22,64 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Severity
-from jobspec_lsp.diagnostics import define as _define_rule
+from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Family, Severity
 
-# this module's rules are about scripts (see diagnostics.Rule.kinds)
-define = functools.partial(_define_rule, kinds=SCRIPT_KINDS)
-
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
+E = Severity.ERROR
 
 SENTINEL = re.compile(r"([^\w\n]*)(flux|FLUX):")  # RFC 36: ^([^\w]*)(flux|FLUX):
 
 _SCRIPT = "#!/bin/sh\n#flux: -N2\n#flux: --job-name=sim\n\nflux run -N2 ./sim\n"
 
-QUOTE = define(
-    "JS560",
-    "directive-unclosed-quote",
-    E,
-    "A quote in a directive is never closed.",
-    why="RFC 36 directives are split into words with POSIX shell quoting; an unclosed quote "
-    "makes `flux batch` refuse the script before anything is submitted.",
+family = Family(kinds=SCRIPT_KINDS, good=_SCRIPT)
+QUOTE = family.error(
+    """JS560 directive-unclosed-quote: A quote in a directive is never closed.
+
+    RFC 36 directives are split into words with POSIX shell quoting; an unclosed quote makes
+    `flux batch` refuse the script before anything is submitted.""",
     bad=_SCRIPT.replace("--job-name=sim", "--job-name='sim"),
-    good=_SCRIPT,
 )
-TRIPLE = define(
-    "JS561",
-    "directive-unclosed-triple-quote",
-    E,
-    "A triple-quoted literal (\"\"\" or ''') is never closed.",
-    why="A multi-line literal runs from a triple quote at the end of a directive to the "
-    "directive that ends with the same triple quote; every line between must carry the "
-    "sentinel.",
+TRIPLE = family.error(
+    """JS561 directive-unclosed-triple-quote: A triple-quoted literal (\"\"\" or ''') is never
+    closed.
+
+    A multi-line literal runs from a triple quote at the end of a directive to the directive
+    that ends with the same triple quote; every line between must carry the sentinel.""",
     bad=_SCRIPT.replace("--job-name=sim", '--setattr=user.conf="""\n#flux: [x]'),
     good=_SCRIPT.replace("--job-name=sim", '--setattr=user.conf="""\n#flux: [x]\n#flux: """'),
 )
-LOOKALIKE = define(
-    "JS565",
-    "directive-sentinel-case",
-    E,
-    "A line that looks like a directive but whose sentinel Flux does not read.",
-    fix="replacement",
-    why="Flux reads `flux:` and `FLUX:` only; `#Flux:` (or any other mix of cases) is an "
-    "ordinary comment to it, so the options on that line are silently not used.",
+LOOKALIKE = family.error(
+    """JS565 directive-sentinel-case: A line that looks like a directive but whose sentinel Flux
+    does not read.
+
+    Flux reads `flux:` and `FLUX:` only; `#Flux:` (or any other mix of cases) is an ordinary
+    comment to it, so the options on that line are silently not used.""",
     bad=_SCRIPT.replace("#flux: --job-name", "#Flux: --job-name"),
-    good=_SCRIPT,
+    fix="replacement",
 )
-SENTINEL_CHANGED = define(
-    "JS562",
-    "directive-sentinel-changed",
-    E,
-    "A directive uses another sentinel than the first one.",
-    why="RFC 36: all directives of a file use the same sentinel (prefix and tag, leading "
-    "white space included). `## flux:` to disable a directive changes the sentinel: put "
-    "the '#' after it instead (`#flux: # -N2`).",
+SENTINEL_CHANGED = family.error(
+    """JS562 directive-sentinel-changed: A directive uses another sentinel than the first one.
+
+    RFC 36: all directives of a file use the same sentinel (prefix and tag, leading white
+    space included). `## flux:` to disable a directive changes the sentinel: put the '#' after
+    it instead (`#flux: # -N2`).""",
     bad=_SCRIPT.replace("#flux: --job-name", "##flux: --job-name"),
     good=_SCRIPT.replace("#flux: --job-name=sim", "#flux: # --job-name=sim"),
 )
-ORPHAN = define(
-    "JS563",
-    "directive-after-block",
-    E,
-    "A directive after the directive block has ended.",
-    why="RFC 36: processing stops at the first non-blank line without the sentinel's prefix; "
-    "a directive after it is an error (`flux batch` refuses the script), never silently "
-    "ignored. Move it up into the block.",
+ORPHAN = family.error(
+    """JS563 directive-after-block: A directive after the directive block has ended.
+
+    RFC 36: processing stops at the first non-blank line without the sentinel's prefix; a
+    directive after it is an error (`flux batch` refuses the script), never silently ignored.
+    Move it up into the block.""",
     bad=_SCRIPT + "#flux: -t 1h\n",
     good=_SCRIPT.replace("#flux: --job-name=sim", "#flux: --job-name=sim\n#flux: -t 1h"),
 )
-ESCAPE = define(
-    "JS564",
-    "directive-trailing-backslash",
-    E,
-    "A directive ends in a backslash that escapes nothing.",
-    why="A directive ends at the end of its line; a backslash there has no character to "
-    "escape (lines are not continued). Split the options over two directives.",
+ESCAPE = family.error(
+    """JS564 directive-trailing-backslash: A directive ends in a backslash that escapes nothing.
+
+    A directive ends at the end of its line; a backslash there has no character to escape
+    (lines are not continued). Split the options over two directives.""",
     bad=_SCRIPT.replace("--job-name=sim", "--job-name=sim \\"),
-    good=_SCRIPT,
 )
 
 

@@ -23,8 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jobspec_lsp.diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Severity
-from jobspec_lsp.diagnostics import define as _define_rule
+from jobspec_lsp.diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Family, Severity
 from jobspec_lsp.fluxcli import model as _model
 from jobspec_lsp.fluxcli import values
 from jobspec_lsp.fluxcli.model import Option
@@ -32,91 +31,73 @@ from jobspec_lsp.notations import formats
 from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.script import batch, directives
 
-# this module's rules are about scripts (see diagnostics.Rule.kinds)
-define = functools.partial(_define_rule, kinds=SLURM_KINDS + SCRIPT_KINDS)
-
 E, W, I, H = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
 _S = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=01:30:00\n\nsrun ./sim\n"
 _F = "#!/bin/bash\n#flux: --nodes=2\n#flux: --time-limit=90m\n\nflux run ./sim\n"
 
-SLURM_DIRECTIVE = define(
-    "JS590",
-    "slurm-directive",
-    H,
-    "A Slurm `#SBATCH` directive, which `flux batch` ignores.",
-    fix="edits",
-    why="Flux reads only `#flux:` directives: an `#SBATCH` line is a comment to it, so the "
-    "job runs without what the line asks. The fix rewrites every `#SBATCH` directive of the "
-    "script as `#flux:` (`jobspec convert --from sbatch` does the same in a terminal).",
+family = Family(kinds=SLURM_KINDS + SCRIPT_KINDS, good=_F)
+SLURM_DIRECTIVE = family.hint(
+    """JS590 slurm-directive: A Slurm `#SBATCH` directive, which `flux batch` ignores.
+
+    Flux reads only `#flux:` directives: an `#SBATCH` line is a comment to it, so the job runs
+    without what the line asks. The fix rewrites every `#SBATCH` directive of the script as
+    `#flux:` (`jobspec convert --from sbatch` does the same in a terminal).""",
     bad=_S.replace("srun", "flux run"),
-    good=_F,
+    fix="edits",
 )
-NOT_CARRIED = define(
-    "JS591",
-    "slurm-option-not-carried",
-    W,
-    "An `sbatch` option Flux cannot express: it stays an `#SBATCH` line, ignored by Flux.",
-    why="Memory requests, mail, QOS, requeue and a few more have no `flux batch` option. "
-    "The conversion keeps them as `#SBATCH` text, so nothing is lost, and says what the "
-    "job gets instead.",
+NOT_CARRIED = family.warning(
+    """JS591 slurm-option-not-carried: An `sbatch` option Flux cannot express: it stays an
+    `#SBATCH` line, ignored by Flux.
+
+    Memory requests, mail, QOS, requeue and a few more have no `flux batch` option. The
+    conversion keeps them as `#SBATCH` text, so nothing is lost, and says what the job gets
+    instead.""",
     bad=_F.replace("#flux: --nodes=2\n", "#flux: --nodes=2\n#SBATCH --mem=4G\n"),
-    good=_F,
 )
-NOT_SBATCH = define(
-    "JS592",
-    "slurm-bad-option",
-    E,
-    "An `#SBATCH` word `sbatch` itself refuses: an unknown option or a value it cannot read.",
-    why="`sbatch` refuses the whole script for it, and the conversion cannot guess what "
-    "was meant, so the line is left as it is. A close option name is suggested.",
+NOT_SBATCH = family.error(
+    """JS592 slurm-bad-option: An `#SBATCH` word `sbatch` itself refuses: an unknown option or a
+    value it cannot read.
+
+    `sbatch` refuses the whole script for it, and the conversion cannot guess what was meant,
+    so the line is left as it is. A close option name is suggested.""",
     bad=_S.replace("--nodes=2", "--node=2").replace("srun", "flux run"),
-    good=_F,
 )
-CARRIED_DIFFERENTLY = define(
-    "JS593",
-    "slurm-option-carried-differently",
-    I,
-    "An `sbatch` option Flux carries with a difference worth knowing.",
-    why="Some options convert with a change in meaning: a node count alone gives whole "
-    "nodes in Flux, a node range uses its minimum, a Slurm job id in a dependency is not a "
-    "Flux job id, an array becomes a note. The message says which.",
+CARRIED_DIFFERENTLY = family.info(
+    """JS593 slurm-option-carried-differently: An `sbatch` option Flux carries with a difference
+    worth knowing.
+
+    Some options convert with a change in meaning: a node count alone gives whole nodes in
+    Flux, a node range uses its minimum, a Slurm job id in a dependency is not a Flux job id,
+    an array becomes a note. The message says which.""",
     bad=_S.replace("--nodes=2", "--nodes=2-4").replace("srun", "flux run"),
-    good=_F,
 )
-AFTER_COMMANDS = define(
-    "JS594",
-    "slurm-directive-after-commands",
-    W,
-    "An `#SBATCH` line after the script's first command: `sbatch` ignores it too.",
-    why="`sbatch` stops reading directives at the first line that is not a comment, so this "
-    "line never applied under Slurm either; the conversion leaves it alone.",
+AFTER_COMMANDS = family.warning(
+    """JS594 slurm-directive-after-commands: An `#SBATCH` line after the script's first command:
+    `sbatch` ignores it too.
+
+    `sbatch` stops reading directives at the first line that is not a comment, so this line
+    never applied under Slurm either; the conversion leaves it alone.""",
     bad=_F.replace("flux run ./sim\n", "flux run ./sim\n#SBATCH --nodes=4\n"),
-    good=_F,
 )
-SLURM_VARIABLE = define(
-    "JS595",
-    "slurm-variable",
-    W,
-    "The script uses a `SLURM_*` variable, which Flux does not set.",
-    fix="slurm-variable",
-    why="Under Flux the variable is empty (or stale from an enclosing Slurm job). The message "
-    "gives the Flux equivalent; where there is one the fix writes it.",
+SLURM_VARIABLE = family.warning(
+    """JS595 slurm-variable: The script uses a `SLURM_*` variable, which Flux does not set.
+
+    Under Flux the variable is empty (or stale from an enclosing Slurm job). The message gives
+    the Flux equivalent; where there is one the fix writes it.""",
     bad=_F.replace("flux run ./sim", 'echo "job $SLURM_JOB_ID"\nflux run ./sim'),
     good=_F.replace("flux run ./sim", 'echo "job $(flux getattr jobid)"\nflux run ./sim'),
+    fix="slurm-variable",
 )
-SLURM_COMMAND = define(
-    "JS596",
-    "slurm-command",
-    W,
-    "The script runs a Slurm command (`srun`, `sbatch`, `squeue`, ...).",
-    why="There is no `srun` in a Flux job; its Flux counterpart takes mostly the same "
-    "options (-n, -N, -c) but not all (--ntasks-per-node is --tasks-per-node). The message "
-    "names the Flux command.",
+SLURM_COMMAND = family.warning(
+    """JS596 slurm-command: The script runs a Slurm command (`srun`, `sbatch`, `squeue`, ...).
+
+    There is no `srun` in a Flux job; its Flux counterpart takes mostly the same options (-n,
+    -N, -c) but not all (--ntasks-per-node is --tasks-per-node). The message names the Flux
+    command.""",
     bad=_S.replace("#SBATCH --nodes=2", "#flux: --nodes=2").replace(
         "#SBATCH --time=01:30:00", "#flux: --time-limit=90m"
     ),
-    good=_F,
 )
 
 
