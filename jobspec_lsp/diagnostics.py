@@ -248,7 +248,6 @@ class Family:
     applies: str = "all"
     kinds: tuple[str, ...] = JOBSPEC_KINDS
     good: str | None = None
-    example_options: Mapping[str, Any] = field(default_factory=dict)
 
     def _declare(self, severity: Severity, doc: str, **kw: Any) -> str:
         code, name, summary, why = read_doc(doc)
@@ -257,7 +256,7 @@ class Family:
                 kw[key] = getattr(self, key)
         if kw["good"] is None:
             raise ValueError(f"{code}: no fixed example (good=), and the family has none")
-        return define(code, name, severity, summary, why=why, **{**self.example_options, **kw})
+        return define(code, name, severity, summary, why=why, **kw)
 
     def error(self, doc: str, **kw: Any) -> str:
         return self._declare(Severity.ERROR, doc, **kw)
