@@ -1,0 +1,124 @@
+"""A scheduler's variables and commands in a script's body, under Flux.
+
+Each scheduler module declares ``VARIABLES``: name -> (how it becomes Flux's, the words).
+How: a fixed text (``$(flux getattr jobid)``), one of the job's own figures known from
+its request (``{tasks}``, ``{nodes}``, ``{cores_per_task}``), ``=PWD`` (the submission
+directory: the variable is kept and set by a `--env=NAME=$PWD` directive, which
+`flux batch` expands when the job is submitted), or None (no equivalent: flagged).
+A variable where the shell expands nothing ('...', \\$, a quoted here-document) is left
+alone: it means the same under Flux.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from types import ModuleType
+
+from jobspec_lsp.migrate.model import Shape
+from jobspec_lsp.script import shellread
+
+_WORDISH = re.compile(r"[\w.$-]")
+
+
+class Text:
+    """Where a position of a script stands: in a comment line, in a literal."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.literal = shellread.shell_literals(text)
+        self.starts = [a for a, _ in self.literal]
+        self._comment: dict[int, bool] = {}
+
+    def in_literal(self, pos: int) -> bool:
+        k = bisect.bisect_right(self.starts, pos) - 1
+        return k >= 0 and self.literal[k][0] <= pos < self.literal[k][1]
+
+    def in_comment(self, pos: int) -> bool:
+        ls = self.text.rfind("\n", 0, pos) + 1
+        got = self._comment.get(ls)
+        if got is None:
+            got = self._comment[ls] = self.text[ls:pos].lstrip().startswith("#")
+        return got
+
+
+def replacement(how: str | None, sh: Shape | None) -> str | None:
+    if how is None or how.startswith("="):
+        return None
+    if sh is None:
+        return None if "{" in how else how
+    return how.format(tasks=sh.tasks, nodes=sh.nodes or 1, cores_per_task=sh.cores_per_task)
+
+
+def variables(text: str, mod: ModuleType):
+    """(name, start, end, bare) of each variable of ``mod``'s in ``text`` that the shell
+    expands; ``bare``: written without `$` (a program reading the environment)."""
+    if not any(p in text for p in mod.VARIABLE_PREFIXES):
+        return
+    where = Text(text)
+    for m in mod.VARIABLE.finditer(text):
+        name = m.group(0)
+        start, end = m.start(), m.end()
+        before = text[start - 1] if start else ""
+        if before == "$":
+            start -= 1
+        elif before == "{" and text[start - 2 : start] == "${" and text[end : end + 1] == "}":
+            start, end = start - 2, end + 1
+        elif before and (before.isalnum() or before == "_"):
+            continue  # MY_SLURM_X: another name
+        bare = not text.startswith("$", start)
+        if where.in_comment(start) or (not bare and where.in_literal(start)):
+            continue
+        yield name, start, end, bare
+
+
+def convert(
+    text: str,
+    mod: ModuleType,
+    sh: Shape,
+    body: int,
+    given: dict[str, list[str]],
+    after: int,
+    sentinel: str = "#flux:",
+):
+    """Edits writing each variable's Flux equivalent, and findings for the rest;
+    `--env` directives are written at ``after`` (the end of the directive block)."""
+    # deferred: convert imports this module for its Edit and Finding types
+    from jobspec_lsp.migrate.convert import Edit, Finding
+
+    edits: list[Edit] = []
+    findings: list[Finding] = []
+    env_rules: list[str] = []
+    have = set(given.get("env", []))
+    for name, start, end, bare in variables(text, mod):
+        how, words = mod.VARIABLES.get(
+            name, (None, f"{mod.COMMAND} sets it; Flux does not, so it is empty under Flux")
+        )
+        if how == "=PWD":
+            rule = f"{name}=$PWD"
+            if rule not in have and rule not in env_rules:
+                env_rules.append(rule)
+            continue
+        repl = replacement(how, sh)
+        if repl is not None and not bare and start >= body:
+            edits.append(Edit(start, end, repl))
+            findings.append(Finding("variable", start, end, f"{name}: {words}", repl))
+        else:
+            findings.append(Finding("variable", start, end, f"{name}: {words}", repl))
+    if env_rules:
+        line = "".join(f"{sentinel} --env={rule}\n" for rule in env_rules)
+        edits.append(Edit(after, after, line))
+    return edits, findings
+
+
+def commands(text: str, mod: ModuleType):
+    """(name, start, end) of each of the scheduler's commands run in ``text``."""
+    if not any(c in text for c in mod.COMMANDS):
+        return
+    where = Text(text)
+    for m in mod.COMMAND_WORD.finditer(text):
+        if m.start() and _WORDISH.match(text, m.start() - 1):
+            continue
+        if where.in_comment(m.start()):
+            continue
+        yield m.group(0), m.start(), m.end()

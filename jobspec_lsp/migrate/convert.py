@@ -1,0 +1,431 @@
+"""A Slurm, LSF or PBS batch script converted to a Flux batch script that runs the same job.
+
+:func:`convert` reads the scheduler's directive block into one request
+(:mod:`.model`), chooses the Flux allocation that keeps what each node gets, and writes:
+
+- each directive line as the `#flux:` options of what it asked, in place (its trailing
+  comment kept); the job's size and shape on the line of the first option that gave it;
+- what Flux cannot express as the original directive, a comment to Flux, with a warning;
+- launch lines (`srun`, `jsrun`, `lrun`, `mpirun`/`mpiexec`, `aprun`) as `flux run` with the
+  same task count and layout (:mod:`.launch`);
+- the scheduler's variables in the body as their Flux equivalents, or flagged (:mod:`.body`).
+
+Every other byte stays. A script that already has `#flux:` lines keeps them: what they give
+is not written again, and a directive that would contradict them stays as it is, with a
+warning — so converting a converted script changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from jobspec_lsp.migrate import body, launch, lsf, pbs, slurm
+from jobspec_lsp.migrate.model import SHAPE, Item, NotCarried, Request, Shape, shape, words
+from jobspec_lsp.migrate.reading import Block
+from jobspec_lsp.notations import formats
+from jobspec_lsp.script import batch, directives
+
+SCHEDULERS: dict[str, ModuleType] = {"slurm": slurm, "lsf": lsf, "pbs": pbs}
+ALIASES = {"sbatch": "slurm", "bsub": "lsf", "qsub": "pbs", "torque": "pbs"}
+
+# the Flux option each non-shape field is given by (to read a script's own #flux: lines)
+FLUX_OPTION = {
+    "time": "time-limit",
+    "queue": "queue",
+    "account": "bank",
+    "name": "job-name",
+    "output": "output",
+    "error": "error",
+    "dependencies": "dependency",
+    "begin": "begin-time",
+    "requires": "requires",
+    "cwd": "cwd",
+    "env": "env",
+    "hold": "urgency",
+    "urgency": "urgency",
+    "signal": "signal",
+}
+_SHAPE_OPTIONS = {
+    "-N": "nodes",
+    "-n": "nslots",
+    "-c": "cores-per-slot",
+    "-g": "gpus-per-slot",
+    "-x": "exclusive",
+}
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something the conversion says about a place in the original text."""
+
+    kind: str  # directive | kept | bad | note | late | variable | command | launch | refused
+    start: int
+    end: int
+    message: str
+    replace: str | None = None  # a variable's Flux equivalent, for a fix
+
+
+@dataclass
+class Conversion:
+    scheduler: str  # slurm | lsf | pbs | "" (nothing to convert)
+    text: str
+    edits: list[Edit]
+    findings: list[Finding]
+    lines: dict[int, str] = field(default_factory=dict)  # directive offset -> its new text
+    request: Request | None = None
+    shape: Shape | None = None
+    refused: str = ""  # why the script is not converted at all
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edits)
+
+
+def found(text: str) -> list[str]:
+    """The schedulers whose directive lines ``text`` holds."""
+    return [n for n, mod in SCHEDULERS.items() if mod.SENTINEL_ANYWHERE.search(text)]
+
+
+def detect(text: str) -> str:
+    """The scheduler whose directives ``text`` holds ("" when none, or several: then
+    which to convert is the user's choice, ``--from``)."""
+    got = found(text)
+    return got[0] if len(got) == 1 else ""
+
+
+def scheduler(name: str) -> ModuleType:
+    return SCHEDULERS[ALIASES.get(name, name)]
+
+
+def _flux_given(text: str) -> tuple[str | None, dict[str, list[str]]]:
+    """The script's own Flux directives: their sentinel and each option's values."""
+    script = directives.read(text)
+    if script.sentinel is None:
+        return None, {}
+    found = batch.parse_script(script, [])
+    given: dict[str, list[str]] = {}
+    for g in found:
+        given.setdefault(g.option.long, []).append(g.value or "")
+    return script.sentinel, given
+
+
+def _read(mod: ModuleType, blk: Block, req: Request) -> list[Finding]:
+    out: list[Finding] = []
+    for a, b, msg in blk.problems:
+        out.append(Finding("bad", a, b, f"{mod.COMMAND} cannot read this: {msg}"))
+    for line in blk.lines:
+        for it in line.items:
+            if it.reader == "het":
+                continue
+            opt = mod.TABLE.get(it.name)
+            if opt is None:
+                continue
+            if opt.reader == "-":
+                it.ignored = opt.note
+                continue
+            if not opt.reader:
+                it.problem = opt.note
+                continue
+            try:
+                mod.READERS[opt.reader](it, req)
+            except NotCarried as nc:
+                it.problem = nc.message
+                it.error = nc.error
+                for f in it.fields:  # what it set before it failed is not the job's
+                    if req.sources.get(f) is it:
+                        setattr(req, f, None)
+                        del req.sources[f]
+                it.fields.clear()
+    return out
+
+
+def _shape_words(sh: Shape) -> dict[str, str]:
+    """{'-N': '2', '-n': '8', '-x': ''} of a shape's words."""
+    out = {}
+    for w in sh.words:
+        opt, _, val = w.partition(" ")
+        out[opt] = val
+    return out
+
+
+def _agrees(given: dict[str, list[str]], opt: str, value: str) -> bool | None:
+    """Whether the script's #flux: lines give ``opt`` with ``value`` (None: not given)."""
+    long = _SHAPE_OPTIONS[opt]
+    if long not in given:
+        return None
+    if opt == "-x":
+        return True
+    got = formats.ascii_int(given[long][-1])
+    return got == int(value)
+
+
+@functools.lru_cache(maxsize=64)
+def convert(text: str, source: str = "auto") -> Conversion:
+    """``text`` converted from ``source`` (slurm, lsf, pbs, or auto: detected)."""
+    name = detect(text) if source == "auto" else ALIASES.get(source, source)
+    if not name:
+        several = found(text)
+        if len(several) > 1:
+            why = (
+                f"the script holds directives of {' and '.join(several)}: say which to "
+                f"convert (--from {several[0]})"
+            )
+            return Conversion("", text, [], [Finding("refused", 0, 0, why)], refused=why)
+        return Conversion("", text, [], [])
+    mod = SCHEDULERS[name]
+    blk: Block = mod.block(text)
+    req = Request()
+    findings = _read(mod, blk, req)
+    sentinel, given = _flux_given(text)
+    sentinel = sentinel or "#flux:"
+    for at in blk.late:
+        word = mod.SENTINEL.match(text, at)
+        end = word.end() if word else at + 1
+        findings.append(
+            Finding(
+                "late",
+                at,
+                end,
+                f"a directive after the script's first command: {mod.COMMAND} ignores it, "
+                "and it is not converted",
+            )
+        )
+    het = [it for line in blk.lines for it in line.items if it.reader == "het"]
+    if het or (name == "slurm" and any(it.name in ("--het-group",) for it in het)):
+        why = (
+            f"a heterogeneous job ({het[0].name}): its components ask different resources, "
+            "which one Flux batch job cannot; convert each component as its own script "
+            "(or start them inside one allocation with flux run)"
+        )
+        findings.append(Finding("refused", het[0].start, het[0].end, why))
+        return Conversion(name, text, [], findings, request=req, refused=why)
+    if "nodes" in given and req.nodes is None:
+        n = formats.ascii_int(given["nodes"][-1])
+        if n:
+            req.nodes = n
+    sh = shape(req)
+    sized = any(f in req.sources for f in SHAPE)
+    flux_sized = bool(given.keys() & {"nodes", "nslots", "cores-per-slot", "gpus-per-slot"})
+    shape_words = list(sh.words)
+    shape_conflict = ""
+    if flux_sized:
+        mine = _shape_words(sh)
+        missing = []
+        for opt, val in mine.items():
+            agree = _agrees(given, opt, val)
+            if agree is False:
+                long = _SHAPE_OPTIONS[opt]
+                shape_conflict = (
+                    f"the script's {sentinel} lines already give --{long}={given[long][-1]}; "
+                    f"this asks {opt} {val}: left as it is"
+                )
+            elif agree is None:
+                missing.append(f"{opt} {val}".rstrip())
+        shape_words = missing if sized else []
+    edits: list[Edit] = []
+    replaced: dict[int, str] = {}
+    shape_done = False
+    emitted: set[str] = set()
+    shape_sources = [req.sources[f] for f in SHAPE if f in req.sources]
+    first_shape_line = None
+    if shape_sources and not shape_conflict:
+        first = min(it.start for it in shape_sources)
+        first_shape_line = next(ln for ln in blk.lines if ln.start <= first <= ln.end)
+    for line in blk.lines:
+        flux: list[str] = []
+        lost: list[str] = []
+        kept: list[tuple[int, str]] = [(a, text[a:b]) for a, b in line.bad]
+        for it in line.items:
+            shown = text[it.start : it.end]
+            if it.ignored:
+                findings.append(Finding("note", it.start, it.end, f"{shown}: {it.ignored}"))
+                continue
+            if it.kept:
+                kind = "bad" if it.error else "kept"
+                a, b = (it.value_start, it.value_end) if it.value else (it.start, it.end)
+                findings.append(Finding(kind, a, b, f"{shown}: {it.problem}; kept as written"))
+                kept.append((it.start, shown))
+                continue
+            conflict = _conflict(it, req, given, sentinel) or (
+                shape_conflict if any(f in SHAPE for f in it.fields) else ""
+            )
+            if conflict:
+                findings.append(Finding("kept", it.start, it.end, f"{shown}: {conflict}"))
+                kept.append((it.start, shown))
+                continue
+            for note in it.notes:
+                findings.append(Finding("note", it.start, it.end, f"{shown}: {note}"))
+            if it.lost:
+                findings.append(
+                    Finding(
+                        "kept",
+                        it.start,
+                        it.end,
+                        f"{shown}: partly carried: {'; '.join(it.lost)}; the original is "
+                        "kept as a comment",
+                    )
+                )
+                lost.append(shown)
+            for f in it.fields:
+                if f in SHAPE:
+                    if line is first_shape_line and not shape_done:
+                        flux = shape_words + flux
+                        shape_done = True
+                elif req.sources.get(f) is it and f not in emitted and f not in _given(given):
+                    flux.extend(words(req, f))
+                    emitted.add(f)
+        if line is first_shape_line and not shape_done:
+            flux = shape_words + flux
+            shape_done = True
+        if not sized and not flux_sized and not shape_done and line is blk.lines[0]:
+            flux = shape_words + flux  # the scheduler's default size: Flux needs one
+            shape_done = True
+            findings.append(
+                Finding(
+                    "note",
+                    line.start,
+                    line.start + len(line.sentinel),
+                    f"no node or task count: {mod.COMMAND}'s default is "
+                    f"{' '.join(sh.words)} in Flux terms, written here (flux batch needs a size)",
+                )
+            )
+        if not line.items and not line.bad:
+            continue
+        if kept and not flux and len(kept) == len(line.items) + len(line.bad):
+            continue  # nothing converts: the line stays as it is
+        trailing = text[line.words_end : line.end]
+        parts = []
+        if flux:
+            parts.append(f"{sentinel} " + " ".join(flux) + trailing)
+        if kept:
+            ws = " ".join(w for _, w in sorted(kept))
+            parts.append(f"{line.sentinel} {ws}" + ("" if flux else trailing))
+        if lost:
+            parts.append(f"# not carried: {line.sentinel} " + " ".join(lost))
+        if not parts and trailing.strip():
+            parts.append(trailing.strip())  # the line's own comment stays
+        new = "\n".join(parts)
+        if new:
+            edits.append(Edit(line.start, line.end, new))
+        else:
+            cut = line.end + (1 if text[line.end : line.end + 1] == "\n" else 0)
+            edits.append(Edit(line.start, cut, ""))
+        replaced[line.start] = new
+    if blk.lines:
+        edits.extend(_dedent_comments(text, blk))
+    if not text.startswith("#!"):
+        edits.append(Edit(0, 0, "#!/bin/bash\n"))
+        findings.append(
+            Finding(
+                "note",
+                0,
+                0,
+                f"no #! line: {mod.COMMAND} runs such a script with the user's shell; flux batch "
+                "needs one, so #!/bin/bash is written",
+            )
+        )
+    if not blk.lines and not sized and not flux_sized:
+        # only late directives (the scheduler ignores them): its defaults, before the body
+        at = blk.first_command
+        edits.append(Edit(at, at, f"{sentinel} {' '.join(sh.words)}\n"))
+    for note in sh.notes:
+        src = shape_sources[0] if shape_sources else None
+        if src is not None:
+            findings.append(
+                Finding("approx", src.start, src.end, f"{text[src.start : src.end]}: {note}")
+            )
+    after = blk.first_command
+    if blk.lines:
+        last = blk.lines[-1].end
+        after = min(last + 1, len(text)) if text[last : last + 1] == "\n" else last
+    body_edits, body_findings = body.convert(
+        text, mod, sh, blk.first_command, given, after, sentinel
+    )
+    edits.extend(body_edits)
+    findings.extend(body_findings)
+    launch_edits, launch_findings = launch.convert(text, mod, sh, blk.first_command)
+    edits.extend(launch_edits)
+    findings.extend(launch_findings)
+    edits = _merge(edits)
+    return Conversion(name, apply(text, edits), edits, findings, replaced, req, sh)
+
+
+_INDENTED_COMMENT = re.compile(r"[ \t]+(?=#)")
+
+
+def _dedent_comments(text: str, blk: Block) -> list[Edit]:
+    """Flux stops reading directives at the first line that does not start with `#` once
+    they have started, so an indented comment among the directives (`  # memory`) would
+    orphan the `#flux:` lines after it: its indentation goes."""
+    out = []
+    first, last = blk.lines[0].start, blk.lines[-1].end
+    for m in _INDENTED_COMMENT.finditer(text, first, last):
+        if m.start() == 0 or text[m.start() - 1] == "\n":
+            out.append(Edit(m.start(), m.end(), ""))
+    return out
+
+
+def _given(given: dict[str, list[str]]) -> set[str]:
+    return {f for f, opt in FLUX_OPTION.items() if opt in given}
+
+
+def _conflict(it: Item, req: Request, given: dict[str, list[str]], sentinel: str) -> str:
+    """Why ``it`` is not written: the script's #flux: lines already give its field
+    differently ("" when they do not, or agree)."""
+    for f in it.fields:
+        if f in SHAPE or FLUX_OPTION.get(f) not in given:
+            continue
+        ours = [w.partition("=")[2] or w.partition(" ")[2] for w in words(req, f)]
+        theirs = given[FLUX_OPTION[f]]
+        if ours and [_unquote(v) for v in ours] != theirs[-len(ours) :]:
+            return (
+                f"the script's {sentinel} lines already give --{FLUX_OPTION[f]}="
+                f"{theirs[-1]}: left as it is"
+            )
+    return ""
+
+
+def _unquote(word: str) -> str:
+    split = directives._split(word)
+    if isinstance(split, str) or len(split) != 1:
+        return word
+    return split[0][0]
+
+
+def _merge(edits: list[Edit]) -> list[Edit]:
+    """Sorted, and without overlaps (a later edit inside an earlier one is dropped)."""
+    out: list[Edit] = []
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if out and e.start < out[-1].end:
+            continue
+        out.append(e)
+    return out
+
+
+def apply(text: str, edits: list[Edit]) -> str:
+    parts = []
+    pos = 0
+    for e in edits:
+        parts.append(text[pos : e.start])
+        parts.append(e.text)
+        pos = e.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+_ANY = re.compile(r"^#(?:SBATCH|BSUB|PBS)(?=[ \t\r]|$)", re.M)
+
+
+def has_directives(text: str) -> bool:
+    """Whether ``text`` holds a Slurm, LSF or PBS directive line."""
+    return ("#SBATCH" in text or "#BSUB" in text or "#PBS" in text) and bool(_ANY.search(text))

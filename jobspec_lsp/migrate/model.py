@@ -1,0 +1,304 @@
+"""The request model: what a batch job asks for, whichever scheduler's directives said it.
+
+A scheduler's reader (:mod:`.slurm`, :mod:`.lsf`, :mod:`.pbs`) turns each directive line
+into :class:`Item` objects (one option, its words' source range) and sets, through
+:meth:`Request.set`, the fields of one :class:`Request`: a node count, a task count, cores
+and GPUs per task or per node, a time limit in seconds, a name, output paths already as
+Flux templates, and so on. :func:`shape` then chooses the Flux allocation that keeps what
+each node gets, and :func:`words` writes each field as `flux batch` options. Nothing here
+knows a scheduler's syntax, and nothing knows LSP.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobspec_lsp.script import directives
+
+# the fields that together give the job's size and shape: written as one line
+SHAPE = (
+    "nodes",
+    "nodes_max",
+    "tasks",
+    "tasks_per_node",
+    "cores_per_task",
+    "cores_per_node",
+    "gpus_per_task",
+    "gpus_per_node",
+    "gpus_total",
+    "cpus_per_gpu",
+    "exclusive",
+)
+
+
+class NotCarried(Exception):
+    """An option Flux cannot express (``error``: one the scheduler itself refuses)."""
+
+    def __init__(self, message: str, error: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.error = error
+
+
+@dataclass
+class Item:
+    """One option of a directive line, as its scheduler reads it."""
+
+    name: str  # as written: --nodes, -n, -l select
+    value: str | None
+    start: int  # the option's words (name and value)
+    end: int
+    value_start: int
+    value_end: int
+    reader: str = ""  # the reader's key in its scheduler's table
+    fields: list[str] = field(default_factory=list)  # what it set in the request
+    notes: list[str] = field(default_factory=list)  # carried, with a difference
+    lost: list[str] = field(default_factory=list)  # parts of it Flux cannot carry
+    problem: str = ""  # why it is kept as it is (not carried)
+    error: bool = False  # the scheduler itself refuses it
+    ignored: str = ""  # nothing to carry (why)
+
+    @property
+    def kept(self) -> bool:
+        return bool(self.problem)
+
+
+@dataclass
+class Line:
+    """A directive line: its sentinel, its options, and the words nobody could read."""
+
+    start: int
+    end: int  # before the newline
+    words_end: int  # after the last word (a trailing comment follows)
+    sentinel: str
+    items: list[Item] = field(default_factory=list)
+    bad: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def body_start(self) -> int:
+        return self.start + len(self.sentinel)
+
+
+@dataclass
+class Request:
+    """What the job asks. ``None``: not asked (the scheduler's default applies)."""
+
+    nodes: int | None = None
+    nodes_max: int | None = None  # a range MIN-MAX
+    tasks: int | None = None
+    tasks_per_node: int | None = None
+    cores_per_task: int | None = None
+    cores_per_node: int | None = None  # cores per node beyond tasks x cores (PBS ncpus)
+    gpus_per_task: int | None = None
+    gpus_per_node: int | None = None
+    gpus_total: int | None = None
+    cpus_per_gpu: int | None = None
+    exclusive: bool | None = None
+    time: int | None = None  # seconds
+    queue: str | None = None
+    account: str | None = None
+    name: str | None = None
+    output: str | None = None  # a Flux template
+    error: str | None = None
+    join: bool | None = None  # the error stream into the output (PBS -j oe)
+    dependencies: list[str] | None = None  # Flux dependency URIs (after:ID, afterok:ID)
+    begin: str | None = None  # a Flux --begin-time value
+    requires: list[str] | None = None  # RFC 35 queries, and-ed
+    cwd: str | None = None
+    env: list[str] | None = None  # Flux --env rules
+    hold: bool | None = None
+    signal: str | None = None  # SIG@TIME
+    urgency: int | None = None
+    array: str | None = None  # never carried: Flux has no arrays
+    sources: dict[str, Item] = field(default_factory=dict)  # field -> its last setter
+
+    def set(self, item: Item, name: str, value: Any) -> None:
+        setattr(self, name, value)
+        self.sources[name] = item
+        if name not in item.fields:
+            item.fields.append(name)
+
+    def add(self, item: Item, name: str, value: str) -> None:
+        """Append to a list field (dependencies, requires, env)."""
+        got = getattr(self, name) or []
+        self.set(item, name, [*got, value])
+
+
+@dataclass
+class Shape:
+    """The Flux allocation for a request, and what a launcher inside it starts by default."""
+
+    words: list[str]  # `flux batch` options
+    run: list[str]  # `flux run` options that start the job's tasks as the scheduler did
+    notes: list[str] = field(default_factory=list)  # approximations, said as warnings
+    nodes: int | None = None
+    tasks: int = 1
+    cores_per_task: int = 1
+    gpus_per_task: int = 0
+
+
+def _with(req: Request, **changes: Any) -> Request:
+    return dataclasses.replace(req, **changes)
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def shape(req: Request) -> Shape:
+    """Flux's allocation for ``req``: slots of one task each where every node's share
+    divides evenly; one slot per node holding all of that node's cores and GPUs where it
+    does not (4 tasks sharing 2 GPUs on a node); and the `flux run` options that start
+    the same tasks inside it. Without a task count the job has one task per node."""
+    notes: list[str] = []
+    n_nodes = req.nodes
+    per_node = req.tasks_per_node
+    c = req.cores_per_task or 1
+    tasks = req.tasks
+    if tasks is None:
+        if per_node:
+            tasks = (n_nodes or 1) * per_node
+        else:
+            tasks = n_nodes or 1
+    elif per_node and n_nodes is None:
+        n_nodes = _ceil(tasks, per_node)
+    gpn = req.gpus_per_node
+    gpt = req.gpus_per_task
+    if req.cpus_per_gpu:
+        if gpt:
+            c = max(c, req.cpus_per_gpu * gpt)
+        elif gpn and not req.cores_per_node:
+            req = _with(req, cores_per_node=req.cpus_per_gpu * gpn)
+        elif req.gpus_total and req.gpus_total % tasks == 0:
+            c = max(c, req.cpus_per_gpu * req.gpus_total // tasks)
+        else:
+            notes.append("cpus per gpu without gpus per task or node: not carried")
+    if req.gpus_total:
+        if req.gpus_total % tasks == 0:
+            gpt = req.gpus_total // tasks
+        elif n_nodes and req.gpus_total % n_nodes == 0:
+            gpn = req.gpus_total // n_nodes
+        else:
+            n_nodes = n_nodes or 1
+            gpn = _ceil(req.gpus_total, n_nodes)
+            notes.append(
+                f"{req.gpus_total} gpus do not divide among {tasks} tasks or {n_nodes} "
+                f"node(s): Flux gives each node {gpn}"
+            )
+    needs_nodes = bool(gpn or req.exclusive or req.cores_per_node)
+    if n_nodes is None and needs_nodes:
+        n_nodes = 1
+        what = "whole nodes" if req.exclusive else "gpus per node"
+        notes.append(
+            f"{what} without a node count: the scheduler chooses how many; the "
+            "conversion asks for 1 node (add a node count if the job needs more)"
+        )
+    if req.nodes_max and req.nodes and req.nodes_max != req.nodes:
+        notes.append(f"a node range {req.nodes}-{req.nodes_max}: Flux gets exactly {n_nodes} nodes")
+    words: list[str] = []
+    run: list[str] = []
+    per: int | None = None
+    if n_nodes:
+        per = tasks // n_nodes if tasks % n_nodes == 0 else None
+    node_cores = None
+    if per is not None and req.cores_per_node and req.cores_per_node > per * c:
+        if req.cores_per_node % per == 0:
+            c = req.cores_per_node // per
+        else:
+            node_cores = req.cores_per_node
+    if n_nodes and (per is None or node_cores or (gpn and gpn % (per or 1))):
+        # one slot per node: its tasks' cores (and the node's gpus) in one piece
+        k = per if per is not None else _ceil(tasks, n_nodes)
+        cores = node_cores or k * c
+        if per is None:
+            notes.append(
+                f"{tasks} tasks do not divide evenly over {n_nodes} nodes: each node gets "
+                f"room for {k} (the tasks are started with flux run -N{n_nodes} -n{tasks})"
+            )
+        words += [f"-N {n_nodes}", f"-n {n_nodes}", f"-c {cores}"]
+        if gpn:
+            words.append(f"-g {gpn}")
+        run += [f"-N{n_nodes}", f"-n{tasks}"]
+        if c > 1:
+            run.append(f"-c{c}")
+        gpt_run = 0
+    else:
+        if n_nodes:
+            words.append(f"-N {n_nodes}")
+        words.append(f"-n {tasks}")
+        if c > 1:
+            words.append(f"-c {c}")
+        g = gpt or (gpn // per if gpn and per else 0)
+        if g:
+            words.append(f"-g {g}")
+        if n_nodes:
+            run.append(f"-N{n_nodes}")
+        run.append(f"-n{tasks}")
+        if c > 1:
+            run.append(f"-c{c}")
+        if g:
+            run.append(f"-g{g}")
+        gpt_run = g
+    if req.exclusive:
+        words.append("-x")
+    return Shape(words, run, notes, n_nodes, tasks, c, gpt_run)
+
+
+def q(value: str) -> str:
+    """``value`` as one word of a `#flux:` directive, quoted so Flux reads it back."""
+    try:
+        return directives.quote(value)
+    except ValueError:
+        raise NotCarried(f"{value!r} cannot be written in one directive") from None
+
+
+def fsd(seconds: int) -> str:
+    """Seconds as the shortest exact Flux Standard Duration."""
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds and seconds % size == 0:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def minutes_up(seconds: int) -> int:
+    """Seconds rounded up to whole minutes (Slurm and LSF keep limits in minutes)."""
+    return math.ceil(seconds / 60) * 60
+
+
+def words(req: Request, name: str) -> list[str]:
+    """The `flux batch` options that carry one non-shape field of ``req``."""
+    v = getattr(req, name)
+    if v is None:
+        return []
+    if name == "time":
+        return [f"-t {fsd(v)}"]
+    if name == "queue":
+        return [f"-q {q(v)}"]
+    if name == "account":
+        return [f"--bank={q(v)}"]
+    if name == "name":
+        return [f"--job-name={q(v)}"]
+    if name in ("output", "error"):
+        return [f"--{name}={q(v)}"]
+    if name == "dependencies":
+        return [f"--dependency={q(d)}" for d in v]
+    if name == "begin":
+        return [f"--begin-time={q(v)}"]
+    if name == "requires":
+        return [f"--requires={q(r)}" for r in v]
+    if name == "cwd":
+        return [f"--cwd={q(v)}"]
+    if name == "env":
+        return [f"--env={q(r)}" for r in v]
+    if name == "hold":
+        return ["--urgency=0"] if v else []
+    if name == "join":
+        return []
+    if name == "urgency":
+        return [f"--urgency={v}"]
+    if name == "signal":
+        return [f"--signal={v}"]
+    raise KeyError(name)

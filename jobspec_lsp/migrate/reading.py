@@ -1,0 +1,180 @@
+"""Directive lines of a batch script, for any scheduler: where the block ends, the words
+of each line with their source ranges, and an option table's getopt-style reading."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from jobspec_lsp.migrate.model import Item, Line
+from jobspec_lsp.script import directives
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a scheduler's submission command."""
+
+    names: tuple[str, ...]  # as written, with their dashes: ("--nodes", "-N")
+    value: bool  # takes a value
+    reader: str  # key of its reader; "" not carried; "-" nothing to carry
+    flux: str  # what it becomes, in words (the docs' table)
+    note: str = ""  # not carried: what the job gets instead; carried: the caveat
+    optional_value: bool = False
+    ref: str = ""  # the scheduler reference this follows
+
+
+def lines(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line, the end before its newline (and a CR)."""
+    pos = 0
+    n = len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        yield pos, end - (1 if end > pos and text[end - 1] == "\r" else 0)
+        pos = end + 1
+
+
+def split_words(line: str) -> list[tuple[str, int, int]] | str:
+    """A directive line's words as a scheduler splits them: at blanks, with '...' and
+    "..." quotes and backslashes; a `#` after a blank starts a comment. (value, start,
+    end) each; a str (the offset of the quote) when a quote is not closed."""
+    out: list[tuple[str, int, int]] = []
+    i, n = 0, len(line)
+    while i < n:
+        while i < n and line[i] in " \t\r":
+            i += 1
+        if i >= n or line[i] == "#":
+            break
+        start = i
+        value: list[str] = []
+        while i < n and line[i] not in " \t\r":
+            ch = line[i]
+            if ch in "'\"":
+                end = line.find(ch, i + 1)
+                if end < 0:
+                    return str(i)
+                value.append(line[i + 1 : end])
+                i = end + 1
+            elif ch == "\\" and i + 1 < n:
+                value.append(line[i + 1])
+                i += 2
+            else:
+                value.append(ch)
+                i += 1
+        out.append(("".join(value), start, i))
+    return out
+
+
+@dataclass
+class Block:
+    lines: list[Line]
+    late: list[int]  # directives after the first command (the scheduler ignores them)
+    first_command: int  # offset of the first command line (len(text) when none)
+    problems: list[tuple[int, int, str]]  # (start, end, message): unreadable lines
+
+
+def block(
+    text: str,
+    sentinel: re.Pattern[str],
+    parse: Callable[[Line, list[directives.Word], list[tuple[int, int, str]]], None],
+) -> Block:
+    """The directive lines before the first command, read with ``parse``; the ones after
+    it are only located (the schedulers this reads all stop at the first command)."""
+    out: list[Line] = []
+    problems: list[tuple[int, int, str]] = []
+    body = len(text)
+    for ls, le in lines(text):
+        m = sentinel.match(text, ls, le)
+        if m:
+            line = Line(ls, le, m.end(), m.group(0))
+            split = split_words(text[m.end() : le])
+            if isinstance(split, str):
+                at = m.end() + int(split)
+                problems.append((at, min(at + 1, le), "a quote is not closed"))
+                line.bad.append((m.end(), le))
+                line.words_end = le
+            else:
+                words = [directives.Word(v, m.end() + s, m.end() + e) for v, s, e in split]
+                if words:
+                    line.words_end = words[-1].end
+                parse(line, words, problems)
+            out.append(line)
+            continue
+        stripped = text[ls:le].strip()
+        if stripped and not stripped.startswith("#"):
+            body = ls
+            break
+    late = []
+    for ls, le in lines(text[body:]):
+        if sentinel.match(text, body + ls, body + le):
+            late.append(body + ls)
+    return Block(out, late, body, problems)
+
+
+def getopt(
+    line: Line,
+    words: list[directives.Word],
+    problems: list[tuple[int, int, str]],
+    table: dict[str, Option],
+    command: str,
+) -> None:
+    """Read ``words`` as ``command`` reads its options: ``--long=VALUE`` or ``--long VALUE``,
+    a whole word the table names (LSF's one-dash ``-nnodes``), ``-x VALUE`` or ``-xVALUE``.
+    Each option read becomes an :class:`Item` of ``line``; the rest are ``problems``."""
+    i = 0
+    while i < len(words):
+        w = words[i]
+        v = w.value
+        i += 1
+        attached: str | None = None
+        if v in table:
+            name = v
+        elif v.startswith("-") and "=" in v and v.partition("=")[0] in table:
+            name, _, attached = v.partition("=")
+            if len(name) == 2:  # -N=2: sbatch reads the value '=2'
+                attached = v[2:]
+        elif v.startswith("--"):
+            name = v.partition("=")[0]
+            problems.append(_unknown(command, name, w.start, w.start + len(name), table))
+            line.bad.append((w.start, w.end))
+            continue
+        elif v.startswith("-") and len(v) > 2 and v[:2] in table:
+            name, attached = v[:2], v[2:]
+        else:
+            if v.startswith("-") and len(v) > 1:
+                problems.append(_unknown(command, v, w.start, w.end, table))
+            else:
+                problems.append((w.start, w.end, f"{v!r} is not an option of {command}"))
+            line.bad.append((w.start, w.end))
+            continue
+        opt = table[name]
+        if attached is not None:
+            if not opt.value and not opt.optional_value:
+                problems.append((w.start, w.end, f"{name} takes no value"))
+                line.bad.append((w.start, w.end))
+                continue
+            vs = w.end - len(attached)
+            line.items.append(Item(name, attached, w.start, w.end, vs, w.end, opt.reader))
+            continue
+        if not opt.value:
+            line.items.append(Item(name, None, w.start, w.end, w.end, w.end, opt.reader))
+            continue
+        if i >= len(words):
+            problems.append((w.start, w.end, f"{name} needs a value"))
+            line.bad.append((w.start, w.end))
+            continue
+        nxt = words[i]
+        i += 1
+        line.items.append(Item(name, nxt.value, w.start, nxt.end, nxt.start, nxt.end, opt.reader))
+
+
+def _unknown(command: str, name: str, start: int, end: int, table) -> tuple[int, int, str]:
+    close = difflib.get_close_matches(name, list(table), n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return (start, end, f"{command} has no option {name}{hint}")
+
+
+def table(options: tuple[Option, ...]) -> dict[str, Option]:
+    return {name: o for o in options for name in o.names}

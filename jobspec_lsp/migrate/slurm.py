@@ -1,0 +1,714 @@
+"""Slurm's `#SBATCH` directives read into the request model, as `sbatch` reads them.
+
+``OPTIONS`` declares every `sbatch` option once: its names, whether it takes a value, the
+reader that puts it into the :class:`~jobspec_lsp.migrate.model.Request` (or why Flux
+cannot carry it), and its Flux form in words for docs/migration.md. Semantics follow
+Slurm's own sbatch(1) manual (https://slurm.schedmd.com/sbatch.html) and what real Slurm
+22.05 reports for a script (`scontrol show job`), which the real-Slurm test tier compares.
+
+`sbatch` reads directives from the lines starting ``#SBATCH`` before the first line that
+is neither blank nor a comment; later ones are ignored. A line holding only ``hetjob`` (or
+``packjob``) separates the components of a heterogeneous job.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jobspec_lsp.fluxcli import values
+from jobspec_lsp.migrate import reading
+from jobspec_lsp.migrate.model import Item, Line, NotCarried, Request, fsd, minutes_up
+from jobspec_lsp.migrate.reading import Option
+from jobspec_lsp.notations import formats
+from jobspec_lsp.notations.formats import ascii_int
+from jobspec_lsp.script import directives
+
+NAME = "slurm"
+COMMAND = "sbatch"
+SENTINEL = re.compile(r"#SBATCH(?=[ \t]|$)")
+REFERENCE = "https://slurm.schedmd.com/sbatch.html"
+
+
+def _o(names, value, reader, flux, note="", optional_value=False):
+    return Option(names, value, reader, flux, note, optional_value, REFERENCE)
+
+
+OPTIONS: tuple[Option, ...] = (
+    _o(
+        ("--nodes", "-N"),
+        True,
+        "nodes",
+        "-N; with tasks: one slot per task, or one slot per node where its gpus do not divide among its tasks",
+        "a range MIN-MAX: its minimum",
+    ),
+    _o(
+        ("--ntasks", "-n"),
+        True,
+        "ntasks",
+        "-n (one slot per task), and the task count of the launch lines",
+    ),
+    _o(
+        ("--ntasks-per-node",),
+        True,
+        "tasks_per_node",
+        "-n: nodes × this (-N from --ntasks ÷ this when no node count)",
+    ),
+    _o(("--cpus-per-task", "-c"), True, "cpus_per_task", "-c/--cores-per-slot"),
+    _o(("--gpus-per-task",), True, "gpus_per_task", "-g/--gpus-per-slot"),
+    _o(("--gpus", "-G"), True, "gpus", "-g: the total divided by the tasks (or by the nodes)"),
+    _o(
+        ("--gpus-per-node",),
+        True,
+        "gpus_per_node",
+        "-g: per node divided by the tasks per node, or one slot per node holding them all",
+    ),
+    _o(
+        ("--gres",),
+        True,
+        "gres",
+        "gpu[:TYPE]:N as --gpus-per-node (the type is not carried); other kinds not carried",
+    ),
+    _o(
+        ("--exclusive",),
+        False,
+        "exclusive",
+        "-x (with 1 node when no node count is given)",
+        optional_value=True,
+    ),
+    _o(("--time", "-t"), True, "time", "-t, rounded up to whole minutes as Slurm does"),
+    _o(("--partition", "-p"), True, "partition", "-q/--queue"),
+    _o(("--account", "-A"), True, "account", "-B/--bank"),
+    _o(("--job-name", "-J"), True, "job_name", "--job-name"),
+    _o(("--output", "-o"), True, "output", "--output (%j, %J, %A → {{id}}; %x → {{name}}; %% → %)"),
+    _o(("--error", "-e"), True, "output", "--error (same patterns)"),
+    _o(
+        ("--dependency", "-d"),
+        True,
+        "dependency",
+        "--dependency, one per job (after, afterok, ...)",
+    ),
+    _o(("--begin", "-b"), True, "begin", "--begin-time (now+N → +FSD)"),
+    _o(("--chdir", "-D"), True, "chdir", "--cwd"),
+    _o(("--export",), True, "export", "--env rules (NONE → --env=-*)"),
+    _o(("--constraint", "-C"), True, "constraint", "--requires (& → and, | → or)"),
+    _o(("--nodelist", "-w"), True, "nodelist", "--requires=host:LIST"),
+    _o(("--exclude", "-x"), True, "exclude", "--requires=-host:LIST"),
+    _o(("--hold", "-H"), False, "hold", "--urgency=0 (held)"),
+    _o(("--signal",), True, "signal", "--signal=SIG@TIMEs"),
+    _o(
+        ("--array", "-a"),
+        True,
+        "array",
+        "",
+        "Flux has no job arrays: submit one `flux batch` per index (a shell loop, or `flux bulksubmit`), each with its index as an argument",
+    ),
+    _o(
+        ("--mem",),
+        True,
+        "",
+        "",
+        "Flux's batch options request cores and gpus, not memory: ask for whole nodes (-N with -x) to get all of a node's memory",
+    ),
+    _o(
+        ("--mem-per-cpu",),
+        True,
+        "",
+        "",
+        "memory is not requested in Flux: ask for more cores per slot (-c) or whole nodes (-x)",
+    ),
+    _o(("--mem-per-gpu",), True, "", "", "memory is not requested in Flux"),
+    _o(
+        ("--mail-type",),
+        True,
+        "",
+        "",
+        "flux-core sends no mail: watch the job with `flux job wait-event` or `flux jobs`",
+    ),
+    _o(("--mail-user",), True, "", "", "flux-core sends no mail"),
+    _o(
+        ("--qos", "-q"),
+        True,
+        "",
+        "",
+        "Flux has no QOS; queues (-q) and banks (-B) carry policy. Note Slurm's -q is QOS while Flux's -q is the queue",
+    ),
+    _o(("--requeue",), False, "", "", "Flux does not requeue a job"),
+    _o(("--no-requeue",), False, "-", "", "Flux never requeues a job"),
+    _o(("--open-mode",), True, "", "", "Flux writes the output file afresh"),
+    _o(("--time-min",), True, "", "", "Flux has one time limit (-t)"),
+    _o(("--tmp",), True, "", "", "Flux does not request local disk"),
+    _o(("--licenses", "-L"), True, "", "", "Flux has no licenses"),
+    _o(("--reservation",), True, "", "", "Flux has no reservations"),
+    _o(("--wckey",), True, "", "", "Flux has no workload keys"),
+    _o(
+        ("--comment",),
+        True,
+        "",
+        "",
+        "not kept; a user attribute (--setattr=user.comment=...) can hold it",
+    ),
+    _o(
+        ("--nice",),
+        False,
+        "",
+        "",
+        "Flux orders by urgency (--urgency 0-31) and its priority plugin",
+        optional_value=True,
+    ),
+    _o(("--priority",), True, "", "", "Flux orders by urgency (--urgency 0-31)"),
+    _o(
+        ("--distribution", "-m"),
+        True,
+        "",
+        "",
+        "task placement is chosen per `flux run` (--taskmap)",
+    ),
+    _o(("--ntasks-per-core",), True, "", "", "not carried: one task per slot"),
+    _o(("--ntasks-per-socket",), True, "", "", "not carried: one task per slot"),
+    _o(("--ntasks-per-gpu",), True, "", "", "not carried: give each slot its gpus with -g"),
+    _o(("--sockets-per-node",), True, "", "", "Flux's batch options do not request sockets"),
+    _o(("--cores-per-socket",), True, "", "", "Flux's batch options do not request sockets"),
+    _o(("--threads-per-core",), True, "", "", "Flux allocates cores"),
+    _o(("--hint",), True, "", "", "Flux allocates cores; binding is chosen per `flux run`"),
+    _o(("--mincpus",), True, "", "", "use -c for the cores of each slot"),
+    _o(("--cpus-per-gpu",), True, "cpus_per_gpu", "-c: this × the gpus of each task (or node)"),
+    _o(("--gpus-per-socket",), True, "", "", "Flux's batch options do not request sockets"),
+    _o(("--gpu-bind",), True, "", "", "binding is chosen per `flux run` (-o gpu-affinity)"),
+    _o(("--cpu-freq",), True, "", "", "Flux does not set CPU frequencies"),
+    _o(("--overcommit", "-O"), False, "", "", "Flux gives each slot its own cores"),
+    _o(("--oversubscribe", "-s"), False, "", "", "fluxion does not share cores between jobs"),
+    _o(("--spread-job",), False, "", "", "placement is fluxion's"),
+    _o(("--switches",), True, "", "", "Flux does not request network switches"),
+    _o(
+        ("--input", "-i"),
+        True,
+        "",
+        "",
+        "`flux batch` has no input option: redirect inside the script",
+    ),
+    _o(
+        ("--kill-on-invalid-dep",),
+        True,
+        "",
+        "",
+        "a Flux job whose dependency fails is raised an exception and never runs",
+    ),
+    _o(
+        ("--get-user-env",),
+        False,
+        "",
+        "",
+        "Flux copies the submitting environment",
+        optional_value=True,
+    ),
+    _o(
+        ("--propagate",),
+        True,
+        "",
+        "",
+        "Flux propagates resource limits by default; --rlimit chooses which",
+        optional_value=True,
+    ),
+    _o(("--uid",), True, "", "", "Flux runs jobs as the submitting user"),
+    _o(("--gid",), True, "", "", "Flux runs jobs as the submitting user"),
+    _o(("--container",), True, "", "", "Flux does not start containers"),
+    _o(("--clusters", "-M"), True, "", "", "a Flux instance is one cluster"),
+    _o(("--profile",), True, "", "", "Flux has no profiling option"),
+    _o(("--deadline",), True, "", "", "Flux has no deadline"),
+    _o(
+        ("--no-kill", "-k"),
+        False,
+        "",
+        "",
+        "a Flux job ends when a node is lost",
+        optional_value=True,
+    ),
+    _o(("--core-spec", "-S"), True, "", "", "Flux has no core specialisation"),
+    _o(("--thread-spec",), True, "", "", "Flux has no thread specialisation"),
+    _o(("--network",), True, "", "", "Flux does not request networks"),
+    _o(
+        ("--extra-node-info", "-B"),
+        True,
+        "",
+        "",
+        "Flux's batch options do not request sockets or threads. Note Slurm's -B is this while Flux's -B is the bank",
+    ),
+    _o(("--export-file",), True, "", "", "use --env-file (one rule per line)"),
+    _o(
+        ("--wait", "-W"),
+        False,
+        "",
+        "",
+        "`flux batch` returns at once: wait with `flux job wait-event ID clean` or `flux job attach ID`",
+    ),
+    _o(("--wait-all-nodes",), True, "", "", "a Flux instance starts when its brokers are up"),
+    _o(("--nodefile", "-F"), True, "", "", "give the hosts as --requires=host:LIST"),
+    _o(("--acctg-freq",), True, "", "", "Flux has no accounting sampling"),
+    _o(("--bb",), True, "", "", "Flux has no burst buffers"),
+    _o(("--bbf",), True, "", "", "Flux has no burst buffers"),
+    _o(("--delay-boot",), True, "", "", "Flux does not reboot nodes"),
+    _o(("--reboot",), False, "", "", "Flux does not reboot nodes"),
+    _o(("--test-only",), False, "", "", "`flux batch --dry-run` prints the jobspec instead"),
+    _o(("--use-min-nodes",), False, "", "", "a node count is exact in Flux"),
+    _o(("--prefer",), True, "", "", "Flux constraints are requirements (--requires)"),
+    _o(("--cluster-constraint",), True, "", "", "a Flux instance is one cluster"),
+    _o(("--mcs-label",), True, "", "", "Flux has no MCS labels"),
+    _o(("--power",), True, "", "", "Flux has no power flags"),
+    _o(("--gres-flags",), True, "", "", "Flux has no gres flags"),
+    _o(("--mem-bind",), True, "", "", "binding is chosen per `flux run`"),
+    _o(("--ignore-pbs",), False, "-", "", "Flux reads no #PBS lines"),
+    _o(("--parsable",), False, "-", "", "`flux batch` prints only the job id"),
+    _o(("--quiet", "-Q"), False, "-", "", "nothing to carry"),
+    _o(("--verbose", "-v"), False, "-", "", "nothing to carry"),
+)
+TABLE = reading.table(OPTIONS)
+
+
+# --------------------------------------------------------------------------- values
+def count(value: str, what: str) -> int:
+    """A count as Slurm (C) reads it: ASCII digits, at least 1, small enough for Flux."""
+    n = ascii_int(value.strip())
+    if n is None:
+        raise NotCarried(f"{what} {value[:40]!r} is not a whole number", error=True)
+    if n < 1:
+        raise NotCarried(f"{what} must be at least 1, not {n}", error=True)
+    if n > 2**31 - 1:
+        raise NotCarried(f"{what} {value[:40]!r} is too large", error=True)
+    return n
+
+
+_TIME = re.compile(
+    r"(?:(?P<d>\d+)-(?P<dh>\d+)(?::(?P<dm>\d+)(?::(?P<ds>\d+))?)?"
+    r"|(?P<a>\d+)(?::(?P<b>\d+)(?::(?P<c>\d+))?)?)",
+    re.ASCII,  # Slurm reads ASCII digits only
+)
+
+
+def seconds(value: str) -> int | None:
+    """A Slurm time limit in seconds (None: unlimited); ValueError when unreadable."""
+    v = value.strip()
+    if v.upper() in ("UNLIMITED", "INFINITE", "-1"):
+        return None
+    m = _TIME.fullmatch(v)
+    if not m:
+        raise ValueError(v)
+    if m.group("d") is not None:
+        days, h = int(m.group("d")), int(m.group("dh"))
+        mins, secs = int(m.group("dm") or 0), int(m.group("ds") or 0)
+        return ((days * 24 + h) * 60 + mins) * 60 + secs
+    a, b, c = m.group("a"), m.group("b"), m.group("c")
+    if c is not None:
+        return (int(a) * 60 + int(b)) * 60 + int(c)
+    if b is not None:
+        return int(a) * 60 + int(b)
+    return int(a) * 60
+
+
+def _gpu_count(item: Item, value: str, what: str) -> int:
+    """The count of ``[TYPE:]N``; a type is noted as not carried."""
+    kind, _, n = value.rpartition(":")
+    if kind:
+        item.notes.append(f"the gpu type {kind!r} is not carried: Flux counts gpus")
+    return count(n, what)
+
+
+# --------------------------------------------------------------------------- readers
+def _nodes(item: Item, req: Request) -> None:
+    low, dash, high = (item.value or "").partition("-")
+    req.set(item, "nodes", count(low, "--nodes"))
+    req.set(item, "nodes_max", count(high, "--nodes") if dash else None)
+
+
+def _ntasks(item: Item, req: Request) -> None:
+    req.set(item, "tasks", count(item.value or "", "--ntasks"))
+
+
+def _tasks_per_node(item: Item, req: Request) -> None:
+    req.set(item, "tasks_per_node", count(item.value or "", "--ntasks-per-node"))
+
+
+def _cpus_per_task(item: Item, req: Request) -> None:
+    req.set(item, "cores_per_task", count(item.value or "", "--cpus-per-task"))
+
+
+def _cpus_per_gpu(item: Item, req: Request) -> None:
+    req.set(item, "cpus_per_gpu", count(item.value or "", "--cpus-per-gpu"))
+
+
+def _gpus_per_task(item: Item, req: Request) -> None:
+    req.set(item, "gpus_per_task", _gpu_count(item, item.value or "", "--gpus-per-task"))
+
+
+def _gpus(item: Item, req: Request) -> None:
+    req.set(item, "gpus_total", _gpu_count(item, item.value or "", "--gpus"))
+
+
+def _gpus_per_node(item: Item, req: Request) -> None:
+    req.set(item, "gpus_per_node", _gpu_count(item, item.value or "", "--gpus-per-node"))
+
+
+def _gres(item: Item, req: Request) -> None:
+    parts = [p for p in (item.value or "").split(",") if p]
+    gpus = None
+    for part in parts:
+        name = part.partition(":")[0]
+        if name == "gpu":
+            gpus = _gpu_count(item, part[len("gpu") :].lstrip(":") or "1", "--gres=gpu")
+        elif name != "none":
+            raise NotCarried(
+                f"the generic resource {name!r}: Flux's batch options request "
+                "nodes, cores and gpus only"
+            )
+    if gpus is not None:
+        req.set(item, "gpus_per_node", gpus)
+
+
+def _exclusive(item: Item, req: Request) -> None:
+    if item.value not in (None, ""):
+        raise NotCarried(f"--exclusive={item.value}: Flux's -x means whole nodes only")
+    req.set(item, "exclusive", True)
+
+
+def _time(item: Item, req: Request) -> None:
+    try:
+        secs = seconds(item.value or "")
+    except ValueError:
+        raise NotCarried(
+            f"{item.value!r} is not a Slurm time (MIN, MIN:SEC, H:MIN:SEC, "
+            "D-H, D-H:MIN, D-H:MIN:SEC)",
+            error=True,
+        ) from None
+    if secs is None:
+        item.notes.append("no time limit: Flux applies its queue's or instance's default")
+        return
+    if secs == 0:
+        item.notes.append("a zero time limit is no limit in Slurm: nothing to write")
+        return
+    whole = minutes_up(secs)
+    if whole != secs:
+        item.notes.append(f"Slurm rounds a limit up to whole minutes: {fsd(whole)}")
+    req.set(item, "time", whole)
+
+
+def _partition(item: Item, req: Request) -> None:
+    first, comma, _ = (item.value or "").partition(",")
+    if comma:
+        item.notes.append(f"Flux takes one queue: {first!r}, the first of the partitions")
+    req.set(item, "queue", first)
+
+
+def _account(item: Item, req: Request) -> None:
+    req.set(item, "account", item.value)
+
+
+def _job_name(item: Item, req: Request) -> None:
+    req.set(item, "name", item.value)
+
+
+_PATTERN = re.compile(r"%(%|\d*[A-Za-z])", re.ASCII)
+_PATTERNS = {"j": "{{id}}", "J": "{{id}}", "A": "{{id}}", "x": "{{name}}"}
+
+
+def output_template(item: Item, value: str, table: dict[str, str], escape: str = "%") -> str:
+    """A scheduler's output path with its patterns as Flux templates; a pattern Flux has
+    no template for stays as written, with a note."""
+    kept: list[str] = []
+
+    def sub(m: re.Match[str]) -> str:
+        p = m.group(1)
+        if p == escape:
+            return escape
+        if p[-1] in table:
+            return table[p[-1]]
+        kept.append("%" + p)
+        return m.group(0)
+
+    path = _PATTERN.sub(sub, value)
+    if kept:
+        item.notes.append(
+            f"{', '.join(kept)} has no Flux template and stays as written (Flux has "
+            "{{id}} for the job id and {{name}} for its name)"
+        )
+    return path
+
+
+def _output(item: Item, req: Request) -> None:
+    field = "error" if item.name in ("--error", "-e") else "output"
+    req.set(item, field, output_template(item, item.value or "", _PATTERNS))
+
+
+_DEP_TYPES = {"after", "afterany", "afterok", "afternotok"}
+
+
+def _dependency(item: Item, req: Request) -> None:
+    value = item.value or ""
+    if "?" in value:
+        raise NotCarried(
+            "'?' (any one of them) is not carried: a Flux job waits for all of its dependencies"
+        )
+    for part in value.split(","):
+        if part == "singleton":
+            req.add(item, "dependencies", "singleton")
+            continue
+        kind, _, ids = part.partition(":")
+        if kind not in _DEP_TYPES:
+            raise NotCarried(
+                f"the dependency type {kind!r} has no Flux scheme (Flux has "
+                "after, afterany, afterok, afternotok, singleton)"
+            )
+        for jobid in ids.split(":"):
+            jid, plus, _delay = jobid.partition("+")
+            if plus:
+                raise NotCarried(f"{jobid!r}: Flux has no delay after a dependency")
+            if not jid:
+                raise NotCarried(f"{part!r} names no job", error=True)
+            req.add(item, "dependencies", f"{kind}:{jid}")
+            if jid.isdigit():
+                item.notes.append(
+                    f"{jid} looks like a Slurm job id: a Flux dependency names a Flux job"
+                )
+
+
+_NOW = re.compile(r"now(?:\+(\d+)(seconds|minutes|hours|days|weeks)?)?", re.I | re.A)
+_UNITS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400, "weeks": 604800}
+_CLOCK = {"noon": "12:00", "teatime": "16:00", "fika": "15:00", "elevenses": "11:00"}
+_ISO = re.compile(r"(\d{4}-\d\d-\d\d)(?:T(\d\d?:\d\d(?::\d\d)?))?", re.A)
+_HHMM = re.compile(r"\d\d?:\d\d(?::\d\d)?", re.A)
+_US_DATE = re.compile(r"(\d\d)[/.]?(\d\d)[/.]?(\d\d)", re.A)
+PAST = (
+    "Flux reads a time of day as today's, so once it has passed the job starts at once; "
+    "Slurm waits for the next one"
+)
+
+
+def _begin(item: Item, req: Request) -> None:
+    v = item.value or ""
+    m = _NOW.fullmatch(v)
+    if m:
+        if not m.group(1):
+            item.notes.append("now: nothing to write")
+            return
+        secs = count(m.group(1), "--begin=now+") * _UNITS[(m.group(2) or "seconds").lower()]
+        req.set(item, "begin", f"+{fsd(secs)}")
+        return
+    low = v.lower()
+    if low in ("midnight", "tomorrow"):
+        req.set(item, "begin", "tomorrow")
+        return
+    if low == "today":
+        req.set(item, "begin", "today")
+        return
+    if low in _CLOCK or _HHMM.fullmatch(v):
+        req.set(item, "begin", _CLOCK.get(low, v))
+        item.notes.append(PAST)
+        return
+    m = _ISO.fullmatch(v)
+    if m:  # flux-core 0.88 misreads 'T', and gives a bare date the current time of day
+        req.set(item, "begin", m.group(1) + " " + (m.group(2) or "00:00"))
+        return
+    m = _US_DATE.fullmatch(v)
+    if m:
+        req.set(item, "begin", f"20{m.group(3)}-{m.group(1)}-{m.group(2)} 00:00")
+        return
+    raise NotCarried(
+        f"{v!r}: Flux reads +FSD, a date and time, HH:MM, midnight, noon, today or tomorrow"
+    )
+
+
+def _chdir(item: Item, req: Request) -> None:
+    req.set(item, "cwd", item.value)
+
+
+def _export(item: Item, req: Request) -> None:
+    parts = [p for p in (item.value or "").split(",") if p]
+    if parts == ["ALL"]:
+        item.notes.append("Flux copies the submitting environment by default: nothing to write")
+        return
+    if parts in (["NONE"], ["NIL"]):
+        req.add(item, "env", "-*")
+        item.notes.append(
+            "the job starts with an empty environment; Slurm's NONE also loads "
+            "the user's login environment, Flux does not"
+        )
+        return
+    everything = "ALL" in parts
+    rules = [] if everything else ["-*"]
+    for p in parts:
+        if p in ("ALL", "NONE", "NIL"):
+            if p != "ALL":
+                raise NotCarried(f"{p} among variable names")
+            continue
+        if "=" in p or not everything:
+            rules.append(p)
+    if not everything:
+        item.notes.append("only these variables reach the job (Slurm adds its SLURM_* ones)")
+    for r in rules:
+        req.add(item, "env", r)
+
+
+_FEATURE = re.compile(r"\s*(?:([A-Za-z0-9_.:-]+)|([&|()])|(\S))")
+
+
+def constraint_query(value: str) -> str:
+    """A Slurm feature expression as an RFC 35 query."""
+    pieces: list[str] = []
+    for m in _FEATURE.finditer(value):
+        name, op, other = m.groups()
+        if other:
+            raise NotCarried(
+                f"{other!r}: Flux constraints have and, or, not and parentheses, but no "
+                "matching sets ([...]) or node counts (*N)"
+            )
+        if name:
+            pieces.append(name)
+        elif op == "&":
+            pieces.append("and")
+        elif op == "|":
+            pieces.append("or")
+        else:
+            pieces.append(op)
+    query = " ".join(pieces).replace("( ", "(").replace(" )", ")")
+    try:
+        values.parse_requires(query)
+    except values.Refused as err:
+        raise NotCarried(f"as an RFC 35 query ({query!r}): {err}") from None
+    return query
+
+
+def _constraint(item: Item, req: Request) -> None:
+    req.add(item, "requires", constraint_query(item.value or ""))
+
+
+def hosts(item: Item, req: Request, negate: bool) -> None:
+    v = item.value or ""
+    if "/" in v:
+        raise NotCarried("a file of host names: give the hosts as --requires=host:LIST")
+    try:
+        formats.parse_hostlist(v)
+    except formats.FormatError:
+        raise NotCarried(f"{v!r} is not a host list Flux reads") from None
+    req.add(item, "requires", ("-" if negate else "") + "host:" + v)
+
+
+def _nodelist(item: Item, req: Request) -> None:
+    hosts(item, req, False)
+
+
+def _exclude(item: Item, req: Request) -> None:
+    hosts(item, req, True)
+
+
+def _hold(item: Item, req: Request) -> None:
+    req.set(item, "hold", True)
+
+
+_SIGNAL = re.compile(r"(?:([RB]):)?(SIG)?([A-Z0-9]+)(?:@(\d+))?", re.I | re.A)
+
+
+def _signal(item: Item, req: Request) -> None:
+    m = _SIGNAL.fullmatch(item.value or "")
+    if not m:
+        raise NotCarried(f"{item.value!r} is not [R:|B:]SIG[@SECONDS]", error=True)
+    where, _, sig, secs = m.groups()
+    if where:
+        item.notes.append(f"{where}: is not carried: Flux signals the job's processes")
+    name = sig if sig.isdigit() else "SIG" + sig.upper()
+    req.set(item, "signal", f"{name}@{int(secs or 60)}s")
+
+
+def _array(item: Item, req: Request) -> None:
+    req.set(item, "array", item.value)
+    raise NotCarried(
+        f"a job array ({item.value}): Flux has no arrays; submit one `flux batch` per index "
+        f"(e.g. `for i in $(seq ...); do flux batch --env=ARRAY_INDEX=$i job.sh; done`, "
+        "or `flux bulksubmit`), with the index where the script read $SLURM_ARRAY_TASK_ID"
+    )
+
+
+READERS = {
+    "nodes": _nodes,
+    "ntasks": _ntasks,
+    "tasks_per_node": _tasks_per_node,
+    "cpus_per_task": _cpus_per_task,
+    "cpus_per_gpu": _cpus_per_gpu,
+    "gpus_per_task": _gpus_per_task,
+    "gpus": _gpus,
+    "gpus_per_node": _gpus_per_node,
+    "gres": _gres,
+    "exclusive": _exclusive,
+    "time": _time,
+    "partition": _partition,
+    "account": _account,
+    "job_name": _job_name,
+    "output": _output,
+    "dependency": _dependency,
+    "begin": _begin,
+    "chdir": _chdir,
+    "export": _export,
+    "constraint": _constraint,
+    "nodelist": _nodelist,
+    "exclude": _exclude,
+    "hold": _hold,
+    "signal": _signal,
+    "array": _array,
+}
+
+_HET = ("hetjob", "packjob")
+
+
+def parse(line: Line, words: list[directives.Word], problems: list[tuple[int, int, str]]) -> None:
+    if len(words) == 1 and words[0].value in _HET:
+        w = words[0]
+        line.items.append(Item(w.value, None, w.start, w.end, w.end, w.end, "het"))
+        return
+    reading.getopt(line, words, problems, TABLE, COMMAND)
+
+
+def block(text: str) -> reading.Block:
+    return reading.block(text, SENTINEL, parse)
+
+
+# --------------------------------------------------------------------------- the body
+SENTINEL_ANYWHERE = re.compile(r"^#SBATCH(?=[ \t\r]|$)", re.M)
+VARIABLE_PREFIXES = ("SLURM_",)
+VARIABLE = re.compile(r"SLURM_[A-Z0-9_]+")
+_JOBID = ("$(flux getattr jobid)", "the batch job's id: `flux getattr jobid`")
+_HOSTS = ("$(flux hostlist instance)", "the hosts: `flux hostlist instance`")
+_NNODES = ("{nodes}", "the node count, known from the directives")
+# name -> (its Flux form: text, {figure}, =PWD, or None; the words)
+VARIABLES: dict[str, tuple[str | None, str]] = {
+    "SLURM_JOB_ID": _JOBID,
+    "SLURM_JOBID": _JOBID,
+    "SLURM_JOB_NUM_NODES": _NNODES,
+    "SLURM_NNODES": _NNODES,
+    "SLURM_JOB_NODELIST": _HOSTS,
+    "SLURM_NODELIST": _HOSTS,
+    "SLURM_PROCID": ("$FLUX_TASK_RANK", "a task's rank: FLUX_TASK_RANK (in `flux run` tasks)"),
+    "SLURM_LOCALID": (
+        "$FLUX_TASK_LOCAL_ID",
+        "a task's rank on its node: FLUX_TASK_LOCAL_ID (in `flux run` tasks)",
+    ),
+    "SLURM_NTASKS": ("{tasks}", "the task count, known from the directives"),
+    "SLURM_NPROCS": ("{tasks}", "the task count, known from the directives"),
+    "SLURM_CPUS_PER_TASK": ("{cores_per_task}", "the cores per task, known from the directives"),
+    "SLURM_SUBMIT_DIR": (
+        "=PWD",
+        "the submission directory: set by `#flux: --env=SLURM_SUBMIT_DIR=$PWD`, which "
+        "flux batch expands when the job is submitted",
+    ),
+    "SLURM_JOB_NAME": (None, "no variable: the name is --job-name or the script's file name"),
+    "SLURM_ARRAY_TASK_ID": (None, "Flux has no job arrays: pass the index as an argument"),
+    "SLURM_ARRAY_JOB_ID": (None, "Flux has no job arrays"),
+}
+COMMANDS = {
+    "srun": "flux run (the conversion rewrites launch lines it can read)",
+    "sbatch": "flux batch",
+    "salloc": "flux alloc",
+    "squeue": "flux jobs",
+    "scancel": "flux cancel",
+    "sinfo": "flux resource list",
+    "sacct": "flux jobs -a",
+    "scontrol": "flux job info, flux resource, flux getattr",
+    "sattach": "flux job attach",
+}
+COMMAND_WORD = re.compile(r"s(?:" + "|".join(c[1:] for c in COMMANDS) + r")(?![\w.-])")
