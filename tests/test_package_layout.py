@@ -13,7 +13,7 @@ PACKAGE = REPO / "jobspec_lsp"
 LONG = {
     "jobspec/document.py", "script/sbatch.py", "script/batch.py",
     "fmt/layout.py", "convert/psij.py", "rules/targets.py", "cli/main.py", "fluxcli/build.py",
-    "notations/formats.py",
+    "notations/formats.py", "migrate/slurm.py",
 }  # fmt: skip
 
 

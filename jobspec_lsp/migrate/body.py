@@ -15,7 +15,7 @@ import bisect
 import re
 from types import ModuleType
 
-from jobspec_lsp.migrate.model import Shape
+from jobspec_lsp.migrate.model import Edit, Finding, Shape
 from jobspec_lsp.script import shellread
 
 _WORDISH = re.compile(r"[\w.$-]")
@@ -83,9 +83,6 @@ def convert(
 ):
     """Edits writing each variable's Flux equivalent, and findings for the rest;
     `--env` directives are written at ``after`` (the end of the directive block)."""
-    # deferred: convert imports this module for its Edit and Finding types
-    from jobspec_lsp.migrate.convert import Edit, Finding
-
     edits: list[Edit] = []
     findings: list[Finding] = []
     env_rules: list[str] = []

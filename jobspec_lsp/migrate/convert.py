@@ -23,7 +23,17 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from jobspec_lsp.migrate import body, launch, lsf, pbs, slurm
-from jobspec_lsp.migrate.model import SHAPE, Item, NotCarried, Request, Shape, shape, words
+from jobspec_lsp.migrate.model import (
+    SHAPE,
+    Edit,
+    Finding,
+    Item,
+    NotCarried,
+    Request,
+    Shape,
+    shape,
+    words,
+)
 from jobspec_lsp.migrate.reading import Block
 from jobspec_lsp.notations import formats
 from jobspec_lsp.script import batch, directives
@@ -55,24 +65,6 @@ _SHAPE_OPTIONS = {
     "-g": "gpus-per-slot",
     "-x": "exclusive",
 }
-
-
-@dataclass(frozen=True)
-class Edit:
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Finding:
-    """Something the conversion says about a place in the original text."""
-
-    kind: str  # directive | kept | bad | note | late | variable | command | launch | refused
-    start: int
-    end: int
-    message: str
-    replace: str | None = None  # a variable's Flux equivalent, for a fix
 
 
 @dataclass

@@ -24,8 +24,9 @@ from types import ModuleType
 
 from jobspec_lsp.fluxcli import shell
 from jobspec_lsp.fluxcli.argv import Word
+from jobspec_lsp.migrate import slurm
 from jobspec_lsp.migrate.body import Text
-from jobspec_lsp.migrate.model import Shape, fsd, q
+from jobspec_lsp.migrate.model import Edit, Finding, Shape, fsd, q
 from jobspec_lsp.notations.formats import ascii_int
 
 
@@ -88,9 +89,6 @@ def _refuse(why: str) -> Callable[[Run, str], None]:
 
 
 def _time(run: Run, v: str) -> None:
-    # deferred: the Slurm module imports the launch module's neighbours
-    from jobspec_lsp.migrate import slurm
-
     try:
         secs = slurm.seconds(v)
     except ValueError:
@@ -439,9 +437,6 @@ def _resolve(words: list[Word], dynamic: set[int], mod: ModuleType, sh: Shape):
 
 def convert(text: str, mod: ModuleType, sh: Shape, body: int):
     """Edits turning each launch line into `flux run`, and findings."""
-    # deferred: convert imports this module for its Edit and Finding types
-    from jobspec_lsp.migrate.convert import Edit, Finding
-
     edits: list[Edit] = []
     findings: list[Finding] = []
     if not any(t in text for t in ("srun", "jsrun", "lrun", "mpirun", "mpiexec", "aprun")):

@@ -43,6 +43,24 @@ class NotCarried(Exception):
         self.error = error
 
 
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something the conversion says about a place in the original text."""
+
+    kind: str  # directive | kept | bad | note | late | variable | command | launch | refused
+    start: int
+    end: int
+    message: str
+    replace: str | None = None  # a variable's Flux equivalent, for a fix
+
+
 @dataclass
 class Item:
     """One option of a directive line, as its scheduler reads it."""
@@ -163,17 +181,18 @@ def shape(req: Request) -> Shape:
             tasks = (n_nodes or 1) * per_node
         else:
             tasks = n_nodes or 1
-    elif per_node and n_nodes is None:
+    if per_node and n_nodes is None:
         n_nodes = _ceil(tasks, per_node)
     gpn = req.gpus_per_node
     gpt = req.gpus_per_task
-    if req.cpus_per_gpu:
+    cpg = req.cpus_per_gpu
+    if cpg:
         if gpt:
-            c = max(c, req.cpus_per_gpu * gpt)
+            c = max(c, cpg * gpt)
         elif gpn and not req.cores_per_node:
-            req = _with(req, cores_per_node=req.cpus_per_gpu * gpn)
+            req = _with(req, cores_per_node=cpg * gpn)
         elif req.gpus_total and req.gpus_total % tasks == 0:
-            c = max(c, req.cpus_per_gpu * req.gpus_total // tasks)
+            c = max(c, cpg * req.gpus_total // tasks)
         else:
             notes.append("cpus per gpu without gpus per task or node: not carried")
     if req.gpus_total:

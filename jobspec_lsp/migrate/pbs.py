@@ -93,7 +93,7 @@ def walltime(value: str) -> int:
     if not parts or len(parts) > 4 or any(n is None for n in nums):
         raise NotCarried(f"{value!r} is not [[hours:]minutes:]seconds", error=True)
     scale = (1, 60, 3600, 86400)
-    return sum(n * scale[i] for i, n in enumerate(reversed(nums)))  # type: ignore[operator]
+    return sum((n or 0) * scale[i] for i, n in enumerate(reversed(nums)))
 
 
 def _chunk(spec: str) -> tuple[int, dict[str, str]]:

@@ -1,0 +1,151 @@
+"""The migration engine (jobspec_lsp.migrate): Slurm, LSF and PBS scripts read into one
+request model and written as Flux batch scripts. Held here on the real scripts of
+tests/data/migration (each with its source in SOURCES.md) and on the cases the issue names;
+`flux batch --dry-run` of every converted script is in the real-Flux tier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobspec_lsp.migrate import convert, lsf, pbs, slurm
+from jobspec_lsp.migrate.model import Request, shape
+from jobspec_lsp.script import directives
+
+DATA = Path(__file__).parent / "data" / "migration"
+SCRIPTS = sorted(p for p in DATA.glob("*/*.sh"))
+
+
+def test_the_corpus_holds_at_least_40_scripts_per_scheduler():
+    for name in ("slurm", "lsf", "pbs"):
+        assert len(list((DATA / name).glob("*.sh"))) >= 40, name
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_converting_a_converted_script_changes_nothing(path):
+    text = path.read_text(errors="surrogateescape")
+    once = convert.convert(text)
+    if once.refused:
+        assert not once.changed and once.text == text
+        return
+    if path.parent.name in ("slurm", "lsf"):
+        assert once.scheduler == path.parent.name
+    again = convert.convert(once.text)
+    assert again.text == once.text
+    # what it writes, Flux's own directive reader reads without complaint
+    read = directives.read(once.text)
+    assert not [p for p in read.problems if p.code in ("JS560", "JS561", "JS562", "JS564")]
+
+
+def test_gpus_per_node_that_tasks_cannot_share_make_one_slot_per_node():
+    """The issue's example: --gres=gpu:2 with 4 tasks on each of 2 nodes."""
+    text = "#!/bin/bash\n#SBATCH -N 2 --ntasks-per-node=4 --gres=gpu:2\nsrun ./a\n"
+    out = convert.convert(text).text
+    assert out == "#!/bin/bash\n#flux: -N 2 -n 2 -c 4 -g 2\nflux run -N2 -n8 ./a\n"
+
+
+@pytest.mark.parametrize(
+    "fields,words,run",
+    [
+        ({"nodes": 2}, ["-N 2", "-n 2"], ["-N2", "-n2"]),
+        ({"tasks": 8}, ["-n 8"], ["-n8"]),
+        ({"tasks_per_node": 4}, ["-N 1", "-n 4"], ["-N1", "-n4"]),
+        ({"tasks": 8, "tasks_per_node": 4}, ["-N 2", "-n 8"], ["-N2", "-n8"]),
+        ({"nodes": 2, "tasks": 25}, ["-N 2", "-n 2", "-c 13"], ["-N2", "-n25"]),
+        ({"nodes": 2, "tasks": 4, "gpus_per_node": 4}, ["-N 2", "-n 4", "-g 2"], None),
+        ({"tasks": 4, "exclusive": True}, ["-N 1", "-n 4", "-x"], None),
+        (
+            {"tasks": 4, "cores_per_task": 2, "cpus_per_gpu": 3, "gpus_per_task": 1},
+            ["-n 4", "-c 3", "-g 1"],
+            None,
+        ),
+    ],
+)
+def test_shape(fields, words, run):
+    sh = shape(Request(**fields))
+    assert sh.words == words
+    if run is not None:
+        assert sh.run == run
+
+
+def test_slurm_limits_are_rounded_up_to_whole_minutes():
+    out = convert.convert("#!/bin/sh\n#SBATCH -n 1 -t 45:30\nhostname\n").text
+    assert "-t 46m" in out
+
+
+def test_slurm_output_patterns_become_flux_templates():
+    out = convert.convert("#!/bin/sh\n#SBATCH -n 1 -o logs/%x-%A_%a.out\nhostname\n")
+    assert "--output='logs/{{name}}-{{id}}_%a.out'" in out.text
+    assert any("%a has no Flux template" in f.message for f in out.findings)
+
+
+def test_a_heterogeneous_job_is_refused_with_a_reason():
+    text = "#!/bin/sh\n#SBATCH -n 2\n#SBATCH hetjob\n#SBATCH -n 4\nsrun ./a\n"
+    conv = convert.convert(text)
+    assert conv.refused and "heterogeneous" in conv.refused
+    assert conv.text == text
+
+
+def test_directives_after_the_first_command_only_get_the_defaults():
+    text = "#!/bin/sh\nmodule load x\n#SBATCH -N 4\nsrun ./a\n"
+    out = convert.convert(text).text
+    assert out == "#!/bin/sh\n#flux: -n 1\nmodule load x\n#SBATCH -N 4\nflux run -n1 ./a\n"
+
+
+def test_lsf_csm_nodes_and_jsrun_resource_sets():
+    """LSF -nnodes (LLNL CSM: whole nodes) and jsrun -n4 -a1 -c10 -g1 -r2: 4 tasks of 10
+    cores and 1 gpu, 2 per node."""
+    text = "#!/bin/bash\n#BSUB -nnodes 2\n#BSUB -W 30\njsrun -n4 -a1 -c10 -g1 -r2 ./a\n"
+    out = convert.convert(text).text
+    assert out == (
+        "#!/bin/bash\n#flux: -N 2 -n 2 -x\n#flux: -t 30m\nflux run -N2 -n4 -c10 -g1 ./a\n"
+    )
+
+
+def test_lsf_ptile_and_walltime():
+    text = '#!/bin/bash\n#BSUB -n 32\n#BSUB -R "span[ptile=16]"\n#BSUB -W 1:30\nmpirun ./a\n'
+    out = convert.convert(text).text
+    assert "#flux: -N 2 -n 32" in out and "-t 90m" in out
+    assert "flux run -N2 -n32 ./a" in out
+
+
+def test_pbs_select_chunks_and_walltime():
+    text = (
+        "#!/bin/bash\n#PBS -l select=2:ncpus=36:mpiprocs=4:ngpus=4\n"
+        "#PBS -l walltime=01:00:00\n#PBS -N sim\ncd $PBS_O_WORKDIR\nmpiexec ./a\n"
+    )
+    out = convert.convert(text).text
+    assert "#flux: -N 2 -n 8 -c 9 -g 1" in out
+    assert "#flux: -t 1h" in out and "#flux: --job-name=sim" in out
+    assert "#flux: --env=PBS_O_WORKDIR=$PWD" in out
+    assert "flux run -N2 -n8 -c9 -g1 ./a" in out
+
+
+def test_torque_nodes_ppn():
+    text = "#!/bin/bash\n#PBS -l nodes=2:ppn=8,walltime=2:00:00\nmpirun -np 16 ./a\n"
+    out = convert.convert(text).text
+    assert "#flux: -N 2 -n 16 -t 2h" in out
+    assert "flux run -n16 ./a" in out
+
+
+def test_memory_in_a_chunk_is_said_and_kept_as_a_comment():
+    text = "#!/bin/bash\n#PBS -l select=1:ncpus=2:mem=12GB\nhostname\n"
+    conv = convert.convert(text)
+    assert "# not carried: #PBS -l select=1:ncpus=2:mem=12GB" in conv.text
+    assert any(f.kind == "kept" and "mem" in f.message for f in conv.findings)
+
+
+def test_scripts_of_two_schedulers_are_not_guessed():
+    text = "#!/bin/csh\n#PBS -l walltime=1:00:00\n#BSUB -W 60\nhostname\n"
+    conv = convert.convert(text)
+    assert conv.refused and "--from" in conv.refused
+    assert convert.convert(text, "pbs").text.startswith("#!/bin/csh\n#flux: -n 1 -t 1h\n")
+
+
+def test_each_scheduler_table_names_its_reference():
+    for mod in (slurm, lsf, pbs):
+        for o in mod.OPTIONS:
+            assert o.ref.startswith("https://"), o.names
+            assert o.reader == "-" or o.reader == "" or o.reader in mod.READERS, o.names
+            assert o.flux or o.note, o.names
