@@ -182,8 +182,8 @@ _JOBSPEC = frozenset(
 )  # fmt: skip
 # a script is never formatted and never read as YAML; its directives (and its flux
 # command lines) get diagnostics, fixes, hover and completion. "directives": what
-# directs the job is read (a jobspec whole, #flux: and #SBATCH lines; not yet #BSUB
-# or #PBS); "convert": V1 <-> canonical; "migrate": to #flux: directives
+# directs the job is read (a jobspec whole, #flux:, #SBATCH, #BSUB and #PBS lines);
+# "convert": V1 <-> canonical; "migrate": to #flux: directives
 _SCRIPT = frozenset({"diagnostics", "fix", "hover", "completion", "flux-version"})
 
 JOBSPEC_YAML = JobspecKind("jobspec-yaml", "yaml", _JOBSPEC, "a jobspec in YAML (RFC 14/25)")
@@ -200,16 +200,14 @@ SLURM_SCRIPT = ScriptKind(
 LSF_SCRIPT = ScriptKind(
     "lsf-script",
     "script",
-    _SCRIPT,
-    "an LSF batch script (#BSUB): its flux command lines are checked; its directives "
-    "are not read yet",
+    _SCRIPT | {"migrate", "directives"},
+    "an LSF batch script (#BSUB, with LLNL's -nnodes)",
 )
 PBS_SCRIPT = ScriptKind(
     "pbs-script",
     "script",
-    _SCRIPT,
-    "a PBS batch script (#PBS): its flux command lines are checked; its directives are "
-    "not read yet",
+    _SCRIPT | {"migrate", "directives"},
+    "a PBS batch script (#PBS: PBS Pro select chunks, Torque nodes:ppn)",
 )
 UNKNOWN = Kind("unknown", "", frozenset(), "not a document this tool reads")
 BY_NAME = {

@@ -1,4 +1,4 @@
-"""Slurm scripts and what `jobspec convert --from sbatch` makes of them: shared by the
+"""Slurm scripts and what `jobspec convert` makes of them: shared by the
 in-process tests (test_sbatch.py) and the real-Flux tier (flux/test_flux_sbatch.py).
 
 Each case: the `#SBATCH` block, the `#flux:` block it becomes (exactly), and the
@@ -7,58 +7,43 @@ slot, gpus per slot, whole nodes) -- what `flux batch --dry-run` must build.
 """
 
 CASES = [
-    ("#SBATCH -N 2", "#flux: -N 2", (2, 2, 1, 0, True)),
-    ("#SBATCH --nodes=3", "#flux: --nodes=3", (3, 3, 1, 0, True)),
-    ("#SBATCH --ntasks=8", "#flux: --nslots=8", (None, 8, 1, 0, False)),
+    ("#SBATCH -N 2", "#flux: -N 2 -n 2", (2, 2, 1, 0, False)),
+    ("#SBATCH --nodes=3", "#flux: -N 3 -n 3", (3, 3, 1, 0, False)),
+    ("#SBATCH --ntasks=8", "#flux: -n 8", (None, 8, 1, 0, False)),
     ("#SBATCH -n 8", "#flux: -n 8", (None, 8, 1, 0, False)),
     ("#SBATCH -n8", "#flux: -n 8", (None, 8, 1, 0, False)),
-    ("#SBATCH -N 2 --ntasks-per-node=4", "#flux: -N 2 --nslots=8", (2, 8, 1, 0, False)),
-    ("#SBATCH --ntasks-per-node=4", "#flux: --nodes=1 --nslots=4", (1, 4, 1, 0, False)),
+    ("#SBATCH -N 2 --ntasks-per-node=4", "#flux: -N 2 -n 8", (2, 8, 1, 0, False)),
+    ("#SBATCH --ntasks-per-node=4", "#flux: -N 1 -n 4", (1, 4, 1, 0, False)),
     (
         "#SBATCH --nodes=2\n#SBATCH --ntasks=4\n#SBATCH --ntasks-per-node=2",
-        "#flux: --nodes=2\n#flux: --nslots=4",
+        "#flux: -N 2 -n 4",
         (2, 4, 1, 0, False),
     ),
     ("#SBATCH -n 4 -c 2", "#flux: -n 4 -c 2", (None, 4, 2, 0, False)),
-    (
-        "#SBATCH --ntasks=4 --cpus-per-task=8",
-        "#flux: --nslots=4 --cores-per-slot=8",
-        (None, 4, 8, 0, False),
-    ),
-    (
-        "#SBATCH -N 2 -n 4 --gpus-per-task=1",
-        "#flux: -N 2 -n 4 --gpus-per-slot=1",
-        (2, 4, 1, 1, False),
-    ),
-    ("#SBATCH -N 2 --gres=gpu:4", "#flux: -N 2 --gpus-per-slot=4", (2, 2, 1, 4, True)),
+    ("#SBATCH --ntasks=4 --cpus-per-task=8", "#flux: -n 4 -c 8", (None, 4, 8, 0, False)),
+    ("#SBATCH -N 2 -n 4 --gpus-per-task=1", "#flux: -N 2 -n 4 -g 1", (2, 4, 1, 1, False)),
+    ("#SBATCH -N 2 --gres=gpu:4", "#flux: -N 2 -n 2 -g 4", (2, 2, 1, 4, False)),
     (
         "#SBATCH -N 2 --ntasks-per-node=2 --gpus-per-node=4",
-        "#flux: -N 2 --nslots=4 --gpus-per-slot=2",
+        "#flux: -N 2 -n 4 -g 2",
         (2, 4, 1, 2, False),
     ),
-    ("#SBATCH -n 4 -G 8", "#flux: -n 4 --gpus-per-slot=2", (None, 4, 1, 2, False)),
-    ("#SBATCH -N 1 --exclusive -n 4", "#flux: -N 1 --exclusive -n 4", (1, 4, 1, 0, True)),
-    ("#SBATCH -N 2 -n 6 -c 2 --exclusive", "#flux: -N 2 -n 6 -c 2 --exclusive", (2, 6, 2, 0, True)),
+    ("#SBATCH -n 4 -G 8", "#flux: -n 4 -g 2", (None, 4, 1, 2, False)),
+    ("#SBATCH -N 1 --exclusive -n 4", "#flux: -N 1 -n 4 -x", (1, 4, 1, 0, True)),
+    ("#SBATCH -N 2 -n 6 -c 2 --exclusive", "#flux: -N 2 -n 6 -c 2 -x", (2, 6, 2, 0, True)),
     ("#SBATCH -N 2-4 -n 4", "#flux: -N 2 -n 4", (2, 4, 1, 0, False)),
-    # no size: sbatch's one task
-    ("#SBATCH --job-name=sim", "#flux: --job-name=sim\n#flux: --nslots=1", (None, 1, 1, 0, False)),
-    (
-        "#SBATCH -J sim -t 30",
-        "#flux: --job-name=sim -t 30m\n#flux: --nslots=1",
-        (None, 1, 1, 0, False),
-    ),
-    # time limits in each of Slurm's forms
+    ("#SBATCH --job-name=sim", "#flux: -n 1 --job-name=sim", (None, 1, 1, 0, False)),
+    ("#SBATCH -J sim -t 30", "#flux: -n 1 --job-name=sim -t 30m", (None, 1, 1, 0, False)),
     ("#SBATCH -n 1 -t 1:30:00", "#flux: -n 1 -t 90m", (None, 1, 1, 0, False)),
-    ("#SBATCH -n 1 --time=2-00:00:00", "#flux: -n 1 --time-limit=2d", (None, 1, 1, 0, False)),
-    ("#SBATCH -n 1 -t 45:30", "#flux: -n 1 -t 2730s", (None, 1, 1, 0, False)),
-    ("#SBATCH -n 1 --time=1-6", "#flux: -n 1 --time-limit=30h", (None, 1, 1, 0, False)),
-    ("#SBATCH -n 1 --time=1-0:30", "#flux: -n 1 --time-limit=1470m", (None, 1, 1, 0, False)),
+    ("#SBATCH -n 1 --time=2-00:00:00", "#flux: -n 1 -t 2d", (None, 1, 1, 0, False)),
+    ("#SBATCH -n 1 -t 45:30", "#flux: -n 1 -t 46m", (None, 1, 1, 0, False)),
+    ("#SBATCH -n 1 --time=1-6", "#flux: -n 1 -t 30h", (None, 1, 1, 0, False)),
+    ("#SBATCH -n 1 --time=1-0:30", "#flux: -n 1 -t 1470m", (None, 1, 1, 0, False)),
     ("#SBATCH -n 1 -t UNLIMITED", "#flux: -n 1", (None, 1, 1, 0, False)),
-    # where and whose
-    ("#SBATCH -n 1 -p pdebug -A lab", "#flux: -n 1 -q pdebug -B lab", (None, 1, 1, 0, False)),
+    ("#SBATCH -n 1 -p pdebug -A lab", "#flux: -n 1 -q pdebug --bank=lab", (None, 1, 1, 0, False)),
     (
         "#SBATCH -n 1 --partition=batch --account=lab",
-        "#flux: -n 1 --queue=batch --bank=lab",
+        "#flux: -n 1 -q batch --bank=lab",
         (None, 1, 1, 0, False),
     ),
     (
@@ -73,7 +58,6 @@ CASES = [
         "#flux: -n 1 --cwd=/tmp --urgency=0",
         (None, 1, 1, 0, False),
     ),
-    # after other jobs, later
     (
         "#SBATCH -n 1 --dependency=afterok:123:456",
         "#flux: -n 1 --dependency=afterok:123 --dependency=afterok:456",
@@ -104,16 +88,14 @@ CASES = [
     ("#SBATCH -n 1 --begin=teatime", "#flux: -n 1 --begin-time=16:00", (None, 1, 1, 0, False)),
     ("#SBATCH -n 1 --begin=midnight", "#flux: -n 1 --begin-time=tomorrow", (None, 1, 1, 0, False)),
     ("#SBATCH -n 1 --begin=tomorrow", "#flux: -n 1 --begin-time=tomorrow", (None, 1, 1, 0, False)),
-    # environment
     ("#SBATCH -n 1 --export=ALL,FOO=bar", "#flux: -n 1 --env=FOO=bar", (None, 1, 1, 0, False)),
-    ("#SBATCH -n 1 --export=NONE", "#flux: -n 1 --env=-*", (None, 1, 1, 0, False)),
+    ("#SBATCH -n 1 --export=NONE", "#flux: -n 1 --env='-*'", (None, 1, 1, 0, False)),
     (
         "#SBATCH -n 1 --export=HOME,FOO=bar",
-        "#flux: -n 1 --env=-* --env=HOME --env=FOO=bar",
+        "#flux: -n 1 --env='-*' --env=HOME --env=FOO=bar",
         (None, 1, 1, 0, False),
     ),
     ("#SBATCH -n 1\n#SBATCH --export=ALL", "#flux: -n 1", (None, 1, 1, 0, False)),
-    # which nodes
     ("#SBATCH -n 1 -C haswell", "#flux: -n 1 --requires=haswell", (None, 1, 1, 0, False)),
     (
         "#SBATCH -n 1 --constraint='haswell&(ib|opa)'",
@@ -127,6 +109,5 @@ CASES = [
     ),
     ("#SBATCH -n 1 -x node3", "#flux: -n 1 --requires=-host:node3", (None, 1, 1, 0, False)),
     ("#SBATCH -n 1 --signal=USR1@120", "#flux: -n 1 --signal=SIGUSR1@120s", (None, 1, 1, 0, False)),
-    # a comment after the options stays
-    ("#SBATCH -N 2   # two nodes", "#flux: -N 2   # two nodes", (2, 2, 1, 0, True)),
+    ("#SBATCH -N 2   # two nodes", "#flux: -N 2 -n 2   # two nodes", (2, 2, 1, 0, False)),
 ]

@@ -1,6 +1,6 @@
-"""Slurm scripts to Flux (`jobspec convert --from sbatch`, JS590-JS596): the
-conversion of each option, what is kept byte for byte, every diagnostic's exact
-range, the fixes, and the command line."""
+"""Slurm scripts to Flux (`jobspec convert`, JS590-JS599): the conversion of each option,
+what is kept byte for byte, every diagnostic's exact range, the fixes, and the command
+line. The engine is jobspec_lsp.migrate; LSF and PBS are in test_migrate.py."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from sbatch_cases import CASES
 
 from jobspec_lsp.features import fixes
 from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.migrate import slurm
+from jobspec_lsp.migrate.model import fsd
 from jobspec_lsp.script import batch, directives, sbatch
 
 
@@ -43,7 +45,8 @@ def test_everything_but_the_directives_is_kept_byte_for_byte():
     body = "# a comment\r\nset -e\t \r\n\n  srun ./a  # tabs\t and trailing \nlast-no-newline"
     text = "#!/bin/bash\r\n#SBATCH -N 2\r\n#SBATCH --mem=1G\r\n" + body
     out = sbatch.convert_script(text).text
-    assert out == "#!/bin/bash\r\n#flux: -N 2\r\n#SBATCH --mem=1G\r\n" + body
+    want = body.replace("srun ./a", "flux run -N2 -n2 ./a")
+    assert out == "#!/bin/bash\r\n#flux: -N 2 -n 2\r\n#SBATCH --mem=1G\r\n" + want
 
 
 def test_a_script_without_sbatch_directives_is_unchanged():
@@ -56,7 +59,7 @@ def test_a_script_without_sbatch_directives_is_unchanged():
 def test_what_cannot_be_carried_stays_as_sbatch_with_a_warning_at_it():
     text = script("#SBATCH -N 2 --mem=4G --mail-type=END -q high")
     out = sbatch.convert_script(text).text
-    assert out == script("#flux: -N 2\n#SBATCH --mem=4G --mail-type=END -q high")
+    assert out == script("#flux: -N 2 -n 2\n#SBATCH --mem=4G --mail-type=END -q high")
     found = [(c, t) for c, t in codes(text) if c == "JS591"]
     assert found == [
         ("JS591", "--mem=4G"),
@@ -86,7 +89,7 @@ def test_unknown_option_is_an_error_with_did_you_mean_and_stays():
         ("-Z", "sbatch has no option -Z"),
     ]
     # nothing converted on that line, so it is left as it was, and the size is added
-    assert sbatch.convert_script(text).text == script("#SBATCH --ntask=4 -Z\n#flux: --nslots=1")
+    assert sbatch.convert_script(text).text == script("#flux: -n 1\n#SBATCH --ntask=4 -Z")
 
 
 @pytest.mark.parametrize(
@@ -115,15 +118,10 @@ def test_values_sbatch_refuses_are_errors_at_the_value(block, at, words):
 @pytest.mark.parametrize(
     "block,at,words",
     [
-        ("#SBATCH -n 4 --exclusive", "--exclusive", "add --nodes"),
-        ("#SBATCH -n 4 --gres=gpu:2", "gpu:2", "without a node count"),
-        ("#SBATCH -n 4 --gres=gpu:3", "gpu:3", "without a node count"),
-        ("#SBATCH -n 3 -G 4", "4", "do not divide"),
         ("#SBATCH -n 1 --gres=nvme:1", "nvme:1", "'nvme'"),
         ("#SBATCH -n 1 -d afterok:1?afterok:2", "afterok:1?afterok:2", "waits for all"),
         ("#SBATCH -n 1 -d aftercorr:1", "aftercorr:1", "no Flux scheme"),
         ("#SBATCH -n 1 -d after:1+10", "after:1+10", "no delay"),
-        ("#SBATCH -n 1 -o out-%N.txt", "out-%N.txt", "%N has no Flux template"),
         ("#SBATCH -n 1 -C '[a*2&b*2]'", "'[a*2&b*2]'", "matching sets"),
         ("#SBATCH -n 1 -w ./hosts/file", "./hosts/file", "a file of host names"),
         ("#SBATCH -n 1 --begin=now+1fortnight", "now+1fortnight", "Flux reads +FSD"),
@@ -145,8 +143,8 @@ def test_what_flux_cannot_express_is_a_warning_at_it_and_kept(block, at, words):
 @pytest.mark.parametrize(
     "block,at,words",
     [
-        ("#SBATCH -N 2", "-N 2", "whole nodes (exclusive)"),
-        ("#SBATCH -N 2-4 -n 4", "-N 2-4", "the minimum"),
+        ("#SBATCH -n 1 -o out-%N.txt", "-o out-%N.txt", "%N has no Flux template"),
+        ("#SBATCH -n 1 -t 0:30", "-t 0:30", "rounds a limit up to whole minutes"),
         ("#SBATCH -n 1 -d afterok:99", "-d afterok:99", "Slurm job id"),
         ("#SBATCH -n 1 -p a,b", "-p a,b", "the first of the partitions"),
         ("#SBATCH -N 1 --gpus-per-node=v100:1", "--gpus-per-node=v100:1", "gpu type"),
@@ -165,13 +163,34 @@ def test_what_converts_with_a_difference_says_so(block, at, words):
     assert (d.start, d.end) == (start, start + len(at))
 
 
+@pytest.mark.parametrize(
+    "block,at,words,want",
+    [
+        ("#SBATCH -n 4 --exclusive", "--exclusive", "asks for 1 node", "-N 1 -n 4 -x"),
+        ("#SBATCH -n 4 --gres=gpu:2", "--gres=gpu:2", "asks for 1 node", "-N 1 -n 1 -c 4 -g 2"),
+        ("#SBATCH -n 4 --gres=gpu:3", "--gres=gpu:3", "asks for 1 node", "-N 1 -n 1 -c 4 -g 3"),
+        ("#SBATCH -n 3 -G 4", "-G 4", "do not divide", "-N 1 -n 1 -c 3 -g 4"),
+        ("#SBATCH -N 2-4 -n 4", "-N 2-4", "the minimum", "-N 2 -n 4"),
+        ("#SBATCH -N 2 -n 5", "-n 5", "do not divide evenly", "-N 2 -n 2 -c 3"),
+    ],
+)
+def test_what_is_approximated_is_a_warning_at_the_option(block, at, words, want):
+    """What the scheduler leaves to itself (how many nodes), or what Flux's even slots
+    cannot hold exactly, is converted to the nearest Flux shape with a warning there."""
+    text = script(block)
+    warns = [d for d in sbatch.diagnostics(text) if d.code == "JS593" and d.severity == 2]
+    assert len(warns) == 1, [d.message for d in warns]
+    start = text.index(at, text.index("#SBATCH"))
+    assert (warns[0].start, warns[0].end) == (start, start + len(at))
+    assert words in warns[0].message
+    assert f"#flux: {want}" in sbatch.convert_script(text).text
+
+
 def test_default_size_is_noted_at_the_first_directive():
     text = script("#SBATCH -J a\n#SBATCH -t 5")
     d = next(d for d in sbatch.diagnostics(text) if "sbatch's default is one task" in d.message)
     assert (d.code, text[d.start : d.end], d.start) == ("JS593", "#SBATCH", text.index("#SBATCH"))
-    assert sbatch.convert_script(text).text == script(
-        "#flux: --job-name=a\n#flux: -t 5m\n#flux: --nslots=1"
-    )
+    assert sbatch.convert_script(text).text == script("#flux: -n 1 --job-name=a\n#flux: -t 5m")
 
 
 def test_sbatch_after_the_first_command_is_not_a_directive():
@@ -195,11 +214,11 @@ def test_each_converted_line_has_a_hint_whose_fix_is_the_whole_conversion():
         (12, "#SBATCH"),
         (25, "#SBATCH"),
     ]
-    assert "the conversion writes: #flux: -N 2" in hints[0].message
+    assert "the conversion writes: #flux: -N 2 -n 2" in hints[0].message
     doc = parse(text)
     for h in hints:
         (fix,) = fixes.fixes_for(doc, h)
-        assert fix.title == "Convert every #SBATCH directive to #flux:"
+        assert fix.title == "Convert this Slurm script to Flux"
         edited = text
         for e in sorted(fix.edits, key=lambda e: e.start, reverse=True):
             edited = edited[: e.start] + e.text + edited[e.end :]
@@ -243,33 +262,36 @@ def test_slurm_commands_in_the_body_warn():
 def test_check_script_includes_the_slurm_findings():
     text = script("#SBATCH -N 2 --mem=1G", "srun ./a\n")
     got = [d.code for d in batch.check_script(text)]
-    assert got == ["JS590", "JS593", "JS591", "JS596"]
+    assert got == ["JS590", "JS591", "JS596"]
 
 
-def test_migration_doc_holds_the_generated_table():
+def test_migration_doc_holds_the_generated_tables():
     from helpers import REPO
 
+    from jobspec_lsp.migrate import tables
+
     doc = (REPO / "docs" / "migration.md").read_text()
-    assert sbatch.table_markdown() in doc
+    for name in ("slurm", "lsf", "pbs"):
+        assert tables.markdown(name) in doc, name
 
 
 def test_every_table_option_is_carried_or_explained():
-    for o in sbatch.SLURM:
-        assert o.how in ("-", "") or o.how in sbatch._CONVERTERS, o.long
+    for o in slurm.OPTIONS:
+        assert o.reader in ("-", "") or o.reader in slurm.READERS, o.names
         assert o.flux or o.note, o.long  # carried, or what happens instead
 
 
 def test_slurm_time_forms():
-    assert sbatch.slurm_seconds("5") == 300
-    assert sbatch.slurm_seconds("5:07") == 307
-    assert sbatch.slurm_seconds("2:00:01") == 7201
-    assert sbatch.slurm_seconds("3-0") == 3 * 86400
-    assert sbatch.slurm_seconds("1-2:3") == 86400 + 2 * 3600 + 180
-    assert sbatch.slurm_seconds("1-2:3:4") == 86400 + 2 * 3600 + 184
-    assert sbatch.slurm_seconds("infinite") is None
+    assert slurm.seconds("5") == 300
+    assert slurm.seconds("5:07") == 307
+    assert slurm.seconds("2:00:01") == 7201
+    assert slurm.seconds("3-0") == 3 * 86400
+    assert slurm.seconds("1-2:3") == 86400 + 2 * 3600 + 180
+    assert slurm.seconds("1-2:3:4") == 86400 + 2 * 3600 + 184
+    assert slurm.seconds("infinite") is None
     with pytest.raises(ValueError):
-        sbatch.slurm_seconds("1h")
-    assert [sbatch.fsd(s) for s in (1, 60, 61, 3600, 5400, 86400, 0)] == [
+        slurm.seconds("1h")
+    assert [fsd(s) for s in (1, 60, 61, 3600, 5400, 86400, 0)] == [
         "1s",
         "1m",
         "61s",
@@ -286,16 +308,15 @@ def test_cli_writes_the_script_and_lists_the_findings(tmp_path):
     path.write_text(script("#SBATCH -N 2 --mem=1G", "srun ./a\n"))
     proc = run_cli("convert", "--from", "sbatch", path, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.decode() == script("#flux: -N 2\n#SBATCH --mem=1G", "srun ./a\n")
+    assert proc.stdout.decode() == script(
+        "#flux: -N 2 -n 2\n#SBATCH --mem=1G", "flux run -N2 -n2 ./a\n"
+    )
     err = proc.stderr.decode().splitlines()
     assert err == [
-        f"{path}:2:9: information[JS593] -N 2: without a task count, -N gives the job whole "
-        "nodes (exclusive) in Flux, one slot each",
         f"{path}:2:14: warning[JS591] --mem=1G: Flux's batch options request cores and gpus, "
         "not memory: ask for whole nodes (-N with -x) to get all of a node's memory; kept as "
-        "#SBATCH",
-        f"{path}:4:1: warning[JS596] srun is Slurm's; under Flux: flux run (-n, -N, -c, -g as "
-        "in srun; --ntasks-per-node is --tasks-per-node)",
+        "written",
+        f"{path}:4:1: information[JS596] srun → flux run -N2 -n2",
     ]
 
 
@@ -308,7 +329,7 @@ def test_cli_in_place_keeps_the_mode_and_exits_1_on_an_sbatch_error(tmp_path):
     assert "error[JS592] sbatch has no option --nodez; did you mean --nodes?" in (
         proc.stderr.decode()
     )
-    assert path.read_text() == script("#flux: -N 2\n#SBATCH --nodez=3")
+    assert path.read_text() == script("#flux: -N 2 -n 2\n#SBATCH --nodez=3")
     assert path.stat().st_mode & 0o777 == 0o750
 
 
@@ -334,10 +355,8 @@ def test_gpus_per_node_that_tasks_cannot_share_become_one_slot_per_node():
     text = script("#SBATCH -N 2\n#SBATCH --ntasks-per-node=4\n#SBATCH -c 2\n#SBATCH --gres=gpu:2")
     conv = sbatch.convert_script(text)
     assert "#SBATCH" not in conv.text
-    assert "-N 2 --nslots=2 --cores-per-slot=8" in conv.text
-    assert "--gpus-per-slot=2" in conv.text
-    notes = [d.message for d in conv.diagnostics if d.code == "JS593"]
-    assert any("flux run -N2 -n8 -c2" in n for n in notes)
+    assert "#flux: -N 2 -n 2 -c 8 -g 2" in conv.text
+    assert conv.shape is not None and conv.shape.run == ["-N2", "-n8", "-c2"]
 
 
 @pytest.mark.parametrize(
@@ -360,7 +379,7 @@ def test_the_conversion_writes_the_sentinel_the_script_uses():
     """Regression: #flux: written beside #FLUX:, which Flux refuses."""
     text = script("#FLUX: -t 5m\n#SBATCH -N 2")
     out = sbatch.convert_script(text).text
-    assert "#FLUX: -N 2" in out and "#flux:" not in out
+    assert "#FLUX: -N 2 -n 2" in out and "#flux:" not in out
     assert not [p for p in directives.read(out).problems]
 
 
@@ -395,8 +414,8 @@ _VALUES = ["1", "2", "4", "16", "0", "x", "2-4", "gpu:2", "gpu:a100:3", "01:00:0
 
 
 def _directive(o, value: str) -> str:
-    name = f"--{o.long}"
-    if o.value is None:
+    name = o.names[0]
+    if not o.value:
         return f"#SBATCH {name}"
     return f"#SBATCH {name}={value}" if "'" not in value else f'#SBATCH {name}="{value}"'
 
@@ -404,7 +423,7 @@ def _directive(o, value: str) -> str:
 @settings(max_examples=3000, deadline=None)
 @hgiven(
     st.lists(
-        st.tuples(st.sampled_from(sbatch.SLURM), st.sampled_from(_VALUES)), min_size=1, max_size=6
+        st.tuples(st.sampled_from(slurm.OPTIONS), st.sampled_from(_VALUES)), min_size=1, max_size=6
     ),
     st.sampled_from(["", "#flux: -N 2\n", "#FLUX: -t 5m\n", "#flux: --nslots=4\n"]),
 )

@@ -50,10 +50,22 @@ def register(subparsers) -> None:
     cv.add_argument(
         "--from",
         dest="source",
-        choices=("jobspec", "psij", "sbatch"),
-        default="jobspec",
-        help="what FILE holds (default jobspec; sbatch: a Slurm batch script, whose #SBATCH "
-        "directives are rewritten as #flux: ones, everything else kept byte for byte)",
+        choices=("auto", "jobspec", "psij", "slurm", "lsf", "pbs", "sbatch"),
+        default="auto",
+        help="what FILE holds (default auto: a batch script with #SBATCH, #BSUB or #PBS "
+        "directives is converted to a Flux batch script — directives, launch lines and "
+        "scheduler variables, everything else kept byte for byte — anything else is a "
+        "jobspec; sbatch is slurm)",
+    )
+    cv.add_argument(
+        "--diff",
+        action="store_true",
+        help="print what a batch script conversion changes, as a unified diff",
+    )
+    cv.add_argument(
+        "--in-place",
+        action="store_true",
+        help="write a converted batch script back to FILE, the original kept as FILE.orig",
     )
     cv.add_argument(
         "--format",
@@ -106,9 +118,27 @@ def _usage(message: str) -> int:
     return 2
 
 
+_SCHEDULERS = ("slurm", "lsf", "pbs", "sbatch")
+
+
 def cmd_convert(args) -> int:
-    if args.source == "sbatch":
-        return _convert_sbatch(args)
+    if args.source == "auto":
+        args.source = "jobspec"
+        if args.to is None and args.file != "-":
+            try:
+                _, head = read_text(Path(args.file))
+            except CannotRead as exc:
+                return _usage(f"cannot read {args.file}: {exc}")
+            from jobspec_lsp.migrate import convert as migrate  # deferred: start-up
+
+            if migrate.has_directives(head):
+                args.source = "auto"
+        elif args.to is None and args.file == "-":
+            args.source = "auto"
+    if args.source in _SCHEDULERS or args.source == "auto":
+        return _convert_script(args)
+    if args.diff or args.in_place:
+        return _usage("--diff and --in-place are for batch script conversions")
     if args.source == "psij" and args.to == "psij":
         return _usage("--from psij --to psij converts nothing")
     if args.source == "jobspec" and args.to is None:
@@ -166,26 +196,63 @@ def cmd_convert(args) -> int:
     return _write(out, args.output)
 
 
-def _convert_sbatch(args) -> int:
-    """A Slurm script with `#flux:` directives: the script on stdout (or -o), what
-    could not be carried and what the body still expects from Slurm on stderr.  Exit
-    1 when sbatch itself would refuse a directive (that line is left as it is)."""
-    from jobspec_lsp.script import sbatch  # deferred: each command imports what it needs (start-up)
+def _convert_script(args) -> int:
+    """A Slurm, LSF or PBS script as a Flux batch script: the script on stdout (or -o, or
+    in place, or as a diff); what could not be carried and what changed on stderr. Exit 1
+    when the scheduler itself would refuse a directive (that line is left as it is) or the
+    job has no Flux form (nothing is converted)."""
+    import difflib  # deferred: only for --diff
+
+    from jobspec_lsp.migrate import convert as migrate  # deferred: start-up
+    from jobspec_lsp.script import sbatch  # deferred: each command imports what it needs
 
     if args.to is not None or args.format is not None:
-        return _usage("--from sbatch writes a Flux batch script: no --to or --format")
+        return _usage(f"--from {args.source} writes a Flux batch script: no --to or --format")
+    if args.in_place and (args.file == "-" or args.output):
+        return _usage("--in-place needs a FILE and no -o")
     try:
         _, text = read_text(None if args.file == "-" else Path(args.file))
     except CannotRead as exc:
         return _usage(f"cannot read {args.file}: {exc}")
-    conv = sbatch.convert_script(text)
-    diags = [d for d in sbatch.diagnostics(text) if d.code != sbatch.SLURM_DIRECTIVE]
+    source = "auto" if args.source == "auto" else migrate.ALIASES.get(args.source, args.source)
+    conv = migrate.convert(text, source)
+    hints = (sbatch.SLURM_DIRECTIVE, sbatch.LSF_DIRECTIVE, sbatch.PBS_DIRECTIVE)
+    diags = [d for d in sbatch.diagnostics(text, source) if d.code not in hints]
     if args.quiet:
         diags = [d for d in diags if d.severity <= 2]
     _print_diagnostics(args.file, text, diags, sys.stderr)
-    if not conv.changed and "#SBATCH" not in text:
-        print(f"jobspec: {args.file}: no #SBATCH directives", file=sys.stderr)
-    rc = _write(conv.text, args.output)
+    if conv.refused:
+        print(f"jobspec: {args.file}: not converted: {conv.refused}", file=sys.stderr)
+        return 1
+    if not conv.scheduler or (
+        source != "auto" and not migrate.SCHEDULERS[source].SENTINEL_ANYWHERE.search(text)
+    ):
+        word = {"slurm": "#SBATCH", "lsf": "#BSUB", "pbs": "#PBS"}.get(source, "scheduler")
+        print(f"jobspec: {args.file}: no {word} directives", file=sys.stderr)
+    if args.diff:
+        name = args.file
+        sys.stdout.writelines(
+            difflib.unified_diff(
+                text.splitlines(True), conv.text.splitlines(True), name, name + " (Flux)"
+            )
+        )
+        rc = 0
+    elif args.in_place:
+        rc = 0
+        if conv.changed:
+            backup = Path(args.file + ".orig")
+            try:
+                with open(backup, "x", encoding="utf-8", newline="") as fh:
+                    fh.write(text)
+            except FileExistsError:
+                return _usage(
+                    f"{backup} exists: move it away first (it may be an earlier original)"
+                )
+            except OSError as exc:
+                return _usage(f"cannot write {backup}: {exc.strerror or exc}")
+            rc = _write(conv.text, args.file)
+    else:
+        rc = _write(conv.text, args.output)
     if rc:
         return rc
     return 1 if any(d.severity == 1 for d in diags) else 0

@@ -42,11 +42,14 @@ class Text:
         return got
 
 
+_AT_RUN_TIME = {"{nodes}": "$(flux resource list -no {nnodes})"}
+
+
 def replacement(how: str | None, sh: Shape | None) -> str | None:
     if how is None or how.startswith("="):
         return None
-    if sh is None:
-        return None if "{" in how else how
+    if sh is None:  # no directives to read the figures from: ask Flux when it runs
+        return _AT_RUN_TIME.get(how, None if "{" in how else how)
     return how.format(tasks=sh.tasks, nodes=sh.nodes or 1, cores_per_task=sh.cores_per_task)
 
 

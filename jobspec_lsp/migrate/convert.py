@@ -74,6 +74,7 @@ class Conversion:
     edits: list[Edit]
     findings: list[Finding]
     lines: dict[int, str] = field(default_factory=dict)  # directive offset -> its new text
+    moved: set[int] = field(default_factory=set)  # lines whose options went to the size line
     request: Request | None = None
     shape: Shape | None = None
     refused: str = ""  # why the script is not converted at all
@@ -114,7 +115,8 @@ def _flux_given(text: str) -> tuple[str | None, dict[str, list[str]]]:
 def _read(mod: ModuleType, blk: Block, req: Request) -> list[Finding]:
     out: list[Finding] = []
     for a, b, msg in blk.problems:
-        out.append(Finding("bad", a, b, f"{mod.COMMAND} cannot read this: {msg}"))
+        said = msg if mod.COMMAND in msg else f"{mod.COMMAND} cannot read this line: {msg}"
+        out.append(Finding("bad", a, b, said))
     for line in blk.lines:
         for it in line.items:
             if it.reader == "het":
@@ -127,6 +129,7 @@ def _read(mod: ModuleType, blk: Block, req: Request) -> list[Finding]:
                 continue
             if not opt.reader:
                 it.problem = opt.note
+                it.whole = True
                 continue
             try:
                 mod.READERS[opt.reader](it, req)
@@ -226,6 +229,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
         shape_words = missing if sized else []
     edits: list[Edit] = []
     replaced: dict[int, str] = {}
+    moved: set[int] = set()
     shape_done = False
     emitted: set[str] = set()
     shape_sources = [req.sources[f] for f in SHAPE if f in req.sources]
@@ -244,7 +248,8 @@ def convert(text: str, source: str = "auto") -> Conversion:
                 continue
             if it.kept:
                 kind = "bad" if it.error else "kept"
-                a, b = (it.value_start, it.value_end) if it.value else (it.start, it.end)
+                whole = it.whole or not it.value
+                a, b = (it.start, it.end) if whole else (it.value_start, it.value_end)
                 findings.append(Finding(kind, a, b, f"{shown}: {it.problem}; kept as written"))
                 kept.append((it.start, shown))
                 continue
@@ -287,8 +292,8 @@ def convert(text: str, source: str = "auto") -> Conversion:
                     "note",
                     line.start,
                     line.start + len(line.sentinel),
-                    f"no node or task count: {mod.COMMAND}'s default is "
-                    f"{' '.join(sh.words)} in Flux terms, written here (flux batch needs a size)",
+                    f"no node or task count: {mod.COMMAND}'s default is one task "
+                    f"({' '.join(sh.words)}), written here (flux batch needs a size)",
                 )
             )
         if not line.items and not line.bad:
@@ -307,6 +312,8 @@ def convert(text: str, source: str = "auto") -> Conversion:
         if not parts and trailing.strip():
             parts.append(trailing.strip())  # the line's own comment stays
         new = "\n".join(parts)
+        if not parts and any(f in SHAPE for it in line.items for f in it.fields):
+            moved.add(line.start)
         if new:
             edits.append(Edit(line.start, line.end, new))
         else:
@@ -330,8 +337,8 @@ def convert(text: str, source: str = "auto") -> Conversion:
         # only late directives (the scheduler ignores them): its defaults, before the body
         at = blk.first_command
         edits.append(Edit(at, at, f"{sentinel} {' '.join(sh.words)}\n"))
-    for note in sh.notes:
-        src = shape_sources[0] if shape_sources else None
+    for fld, note in sh.notes:
+        src = req.sources.get(fld) or (shape_sources[0] if shape_sources else None)
         if src is not None:
             findings.append(
                 Finding("approx", src.start, src.end, f"{text[src.start : src.end]}: {note}")
@@ -349,7 +356,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
     edits.extend(launch_edits)
     findings.extend(launch_findings)
     edits = _merge(edits)
-    return Conversion(name, apply(text, edits), edits, findings, replaced, req, sh)
+    return Conversion(name, apply(text, edits), edits, findings, replaced, moved, req, sh)
 
 
 _INDENTED_COMMENT = re.compile(r"[ \t]+(?=#)")

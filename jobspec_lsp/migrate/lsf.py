@@ -34,25 +34,25 @@ def _o(names, value, reader, flux, note="", ref=REFERENCE):
 
 
 OPTIONS: tuple[Option, ...] = (
-    _o(("-n",), True, "tasks", "-n (one slot per task); MIN,MAX uses MIN"),
+    _o(("-n",), True, "tasks", "-n (one slot per task)", "MIN,MAX: the minimum"),
     _o(("-nnodes",), True, "nnodes", "-N with -x (whole nodes, as CSM allocates)", ref=CSM),
     _o(
         ("-R",),
         True,
         "resources",
-        "span[ptile=K] → K tasks per node; span[hosts=1] → -N 1; affinity[core(C)] → -c C; "
-        "rusage/select/order not carried",
+        "span[ptile=K] → K tasks per node; span[hosts=1] → -N 1; affinity[core(C)] → -c C",
+        "rusage[], select[], order[] and same[] are not carried: kept as a comment",
     ),
     _o(("-W",), True, "time", "-t ([hour:]minute)"),
     _o(("-q",), True, "queue", "-q"),
     _o(("-P",), True, "account", "--bank (the LSF project)"),
     _o(("-G",), True, "", "", "Flux has no user groups: banks (--bank) carry the project"),
-    _o(("-J",), True, "name", "--job-name (NAME[1-N] is an array: not carried)"),
+    _o(("-J",), True, "name", "--job-name", "NAME[1-N] is a job array, which Flux has not: kept"),
     _o(("-o",), True, "output", "--output (%J → {{id}})"),
     _o(("-oo",), True, "output", "--output (Flux writes the file afresh)"),
     _o(("-e",), True, "error", "--error (%J → {{id}})"),
     _o(("-eo",), True, "error", "--error (Flux writes the file afresh)"),
-    _o(("-x",), False, "exclusive", "-x (with 1 node when no node count is given)"),
+    _o(("-x",), False, "exclusive", "-x", "without a node count (-nnodes, ptile): 1 node"),
     _o(
         ("-w",),
         True,
@@ -63,7 +63,13 @@ OPTIONS: tuple[Option, ...] = (
     _o(("-b",), True, "begin", "--begin-time ([[YYYY:][MM:]DD:]hh:mm)"),
     _o(("-cwd",), True, "cwd", "--cwd"),
     _o(("-H",), False, "hold", "--urgency=0 (held)"),
-    _o(("-gpu",), True, "gpu", "num=N: -g (N per node); mode and the rest not carried"),
+    _o(
+        ("-gpu",),
+        True,
+        "gpu",
+        "num=N: N gpus per node (-g)",
+        "mode=, mps= and the rest: kept as a comment",
+    ),
     _o(("-env",), True, "env", "--env rules (all, none, VAR=VALUE)"),
     _o(
         ("-alloc_flags",),
@@ -183,7 +189,7 @@ def _name(item: Item, req: Request) -> None:
     m = _ARRAY.match(v)
     if m:
         raise NotCarried(
-            f"a job array ({m.group(2)}): Flux has no arrays; submit one `flux batch` per "
+            f"a job array ({m.group(2)}): Flux has no job arrays; submit one `flux batch` per "
             "index, with the index where the script read $LSB_JOBINDEX"
         )
     req.set(item, "name", v)

@@ -77,6 +77,7 @@ class Item:
     lost: list[str] = field(default_factory=list)  # parts of it Flux cannot carry
     problem: str = ""  # why it is kept as it is (not carried)
     error: bool = False  # the scheduler itself refuses it
+    whole: bool = False  # the option as such is not carried (not just its value)
     ignored: str = ""  # nothing to carry (why)
 
     @property
@@ -151,7 +152,7 @@ class Shape:
 
     words: list[str]  # `flux batch` options
     run: list[str]  # `flux run` options that start the job's tasks as the scheduler did
-    notes: list[str] = field(default_factory=list)  # approximations, said as warnings
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (field, approximation)
     nodes: int | None = None
     tasks: int = 1
     cores_per_task: int = 1
@@ -171,7 +172,7 @@ def shape(req: Request) -> Shape:
     divides evenly; one slot per node holding all of that node's cores and GPUs where it
     does not (4 tasks sharing 2 GPUs on a node); and the `flux run` options that start
     the same tasks inside it. Without a task count the job has one task per node."""
-    notes: list[str] = []
+    notes: list[tuple[str, str]] = []
     n_nodes = req.nodes
     per_node = req.tasks_per_node
     c = req.cores_per_task or 1
@@ -194,7 +195,9 @@ def shape(req: Request) -> Shape:
         elif req.gpus_total and req.gpus_total % tasks == 0:
             c = max(c, cpg * req.gpus_total // tasks)
         else:
-            notes.append("cpus per gpu without gpus per task or node: not carried")
+            notes.append(
+                ("cpus_per_gpu", "cpus per gpu without gpus per task or node: not carried")
+            )
     if req.gpus_total:
         if req.gpus_total % tasks == 0:
             gpt = req.gpus_total // tasks
@@ -204,19 +207,31 @@ def shape(req: Request) -> Shape:
             n_nodes = n_nodes or 1
             gpn = _ceil(req.gpus_total, n_nodes)
             notes.append(
-                f"{req.gpus_total} gpus do not divide among {tasks} tasks or {n_nodes} "
-                f"node(s): Flux gives each node {gpn}"
+                (
+                    "gpus_total",
+                    f"{req.gpus_total} gpus do not divide among {tasks} tasks or {n_nodes} "
+                    f"node(s): Flux gives each node {gpn}",
+                )
             )
     needs_nodes = bool(gpn or req.exclusive or req.cores_per_node)
     if n_nodes is None and needs_nodes:
         n_nodes = 1
         what = "whole nodes" if req.exclusive else "gpus per node"
+        fld = "exclusive" if req.exclusive else "gpus_per_node" if gpn else "cores_per_node"
         notes.append(
-            f"{what} without a node count: the scheduler chooses how many; the "
-            "conversion asks for 1 node (add a node count if the job needs more)"
+            (
+                fld,
+                f"{what} without a node count: the scheduler chooses how many; the "
+                "conversion asks for 1 node (add a node count if the job needs more)",
+            )
         )
     if req.nodes_max and req.nodes and req.nodes_max != req.nodes:
-        notes.append(f"a node range {req.nodes}-{req.nodes_max}: Flux gets exactly {n_nodes} nodes")
+        notes.append(
+            (
+                "nodes",
+                f"a node range {req.nodes}-{req.nodes_max}: Flux gets exactly {n_nodes} nodes, the minimum",
+            )
+        )
     words: list[str] = []
     run: list[str] = []
     per: int | None = None
@@ -234,8 +249,11 @@ def shape(req: Request) -> Shape:
         cores = node_cores or k * c
         if per is None:
             notes.append(
-                f"{tasks} tasks do not divide evenly over {n_nodes} nodes: each node gets "
-                f"room for {k} (the tasks are started with flux run -N{n_nodes} -n{tasks})"
+                (
+                    "tasks",
+                    f"{tasks} tasks do not divide evenly over {n_nodes} nodes: each node gets "
+                    f"room for {k} (the tasks are started with flux run -N{n_nodes} -n{tasks})",
+                )
             )
         words += [f"-N {n_nodes}", f"-n {n_nodes}", f"-c {cores}"]
         if gpn:

@@ -44,8 +44,10 @@ OPTIONS: tuple[Option, ...] = (
         ("-l",),
         True,
         "resources",
-        "select chunks / nodes=N:ppn=P → -N, -n, -c, -g; walltime → -t; place=excl → -x; "
-        "mem, vmem, pmem not carried",
+        "select=N:ncpus=C:mpiprocs=M:ngpus=G / nodes=N:ppn=P:gpus=G → -N, -n, -c, -g; "
+        "walltime → -t; place=excl → -x",
+        "mem, vmem, pmem and site resources are not carried (kept as a comment); several "
+        "chunk kinds (a+b) are not expressible",
     ),
     _o(("-N",), True, "name", "--job-name"),
     _o(("-q",), True, "queue", "-q (a queue@server destination: the queue)"),
@@ -53,7 +55,13 @@ OPTIONS: tuple[Option, ...] = (
     _o(("-P",), True, "account", "--bank (the PBS project)"),
     _o(("-o",), True, "output", "--output (a host: prefix is dropped)"),
     _o(("-e",), True, "error", "--error (a host: prefix is dropped)"),
-    _o(("-j",), True, "join", "oe: no --error (Flux writes both streams to --output)"),
+    _o(
+        ("-j",),
+        True,
+        "join",
+        "oe: no --error (Flux writes both streams to --output)",
+        "-j n with no -e: Flux still joins the streams",
+    ),
     _o(
         ("-W",),
         True,
@@ -273,8 +281,9 @@ def _attributes(item: Item, req: Request) -> None:
 
 def _array(item: Item, req: Request) -> None:
     req.set(item, "array", item.value)
+    item.whole = True
     raise NotCarried(
-        f"a job array ({item.value}): Flux has no arrays; submit one `flux batch` per index, "
+        f"a job array ({item.value}): Flux has no job arrays; submit one `flux batch` per index, "
         "with the index where the script read $PBS_ARRAY_INDEX (or $PBS_ARRAYID)"
     )
 

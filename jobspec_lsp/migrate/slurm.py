@@ -55,46 +55,73 @@ OPTIONS: tuple[Option, ...] = (
     ),
     _o(("--cpus-per-task", "-c"), True, "cpus_per_task", "-c/--cores-per-slot"),
     _o(("--gpus-per-task",), True, "gpus_per_task", "-g/--gpus-per-slot"),
-    _o(("--gpus", "-G"), True, "gpus", "-g: the total divided by the tasks (or by the nodes)"),
+    _o(
+        ("--gpus", "-G"),
+        True,
+        "gpus",
+        "-g: the total divided by the tasks (or by the nodes)",
+        "when neither divides: each node gets the total rounded up",
+    ),
     _o(
         ("--gpus-per-node",),
         True,
         "gpus_per_node",
         "-g: per node divided by the tasks per node, or one slot per node holding them all",
+        "without a node count: 1 node",
     ),
     _o(
         ("--gres",),
         True,
         "gres",
-        "gpu[:TYPE]:N as --gpus-per-node (the type is not carried); other kinds not carried",
+        "gpu[:TYPE]:N as --gpus-per-node",
+        "the gpu TYPE is not carried (Flux counts gpus); other kinds are not expressible",
     ),
     _o(
         ("--exclusive",),
         False,
         "exclusive",
-        "-x (with 1 node when no node count is given)",
+        "-x",
+        "without a node count: 1 node (Slurm picks as many as the tasks need)",
         optional_value=True,
     ),
     _o(("--time", "-t"), True, "time", "-t, rounded up to whole minutes as Slurm does"),
-    _o(("--partition", "-p"), True, "partition", "-q/--queue"),
+    _o(("--partition", "-p"), True, "partition", "-q/--queue", "a list: the first partition"),
     _o(("--account", "-A"), True, "account", "-B/--bank"),
     _o(("--job-name", "-J"), True, "job_name", "--job-name"),
-    _o(("--output", "-o"), True, "output", "--output (%j, %J, %A → {{id}}; %x → {{name}}; %% → %)"),
-    _o(("--error", "-e"), True, "output", "--error (same patterns)"),
+    _o(
+        ("--output", "-o"),
+        True,
+        "output",
+        "--output (%j, %J, %A → {{id}}; %x → {{name}}; %% → %)",
+        "other patterns (%N, %u, %a) stay as written",
+    ),
+    _o(("--error", "-e"), True, "output", "--error (same patterns)", "as --output"),
     _o(
         ("--dependency", "-d"),
         True,
         "dependency",
         "--dependency, one per job (after, afterok, ...)",
     ),
-    _o(("--begin", "-b"), True, "begin", "--begin-time (now+N → +FSD)"),
+    _o(
+        ("--begin", "-b"),
+        True,
+        "begin",
+        "--begin-time (now+N → +FSD)",
+        "a time of day already past: Flux starts at once, Slurm waits a day",
+    ),
     _o(("--chdir", "-D"), True, "chdir", "--cwd"),
-    _o(("--export",), True, "export", "--env rules (NONE → --env=-*)"),
+    _o(
+        ("--export",),
+        True,
+        "export",
+        "--env rules (NONE → --env=-*)",
+        "NONE: Slurm also loads the login environment, Flux does not",
+    ),
     _o(("--constraint", "-C"), True, "constraint", "--requires (& → and, | → or)"),
     _o(("--nodelist", "-w"), True, "nodelist", "--requires=host:LIST"),
     _o(("--exclude", "-x"), True, "exclude", "--requires=-host:LIST"),
     _o(("--hold", "-H"), False, "hold", "--urgency=0 (held)"),
-    _o(("--signal",), True, "signal", "--signal=SIG@TIMEs"),
+    _o(("--signal",), True, "signal", "--signal=SIG@TIMEs", "R: and B: are not carried"),
     _o(
         ("--array", "-a"),
         True,
@@ -618,8 +645,9 @@ def _signal(item: Item, req: Request) -> None:
 
 def _array(item: Item, req: Request) -> None:
     req.set(item, "array", item.value)
+    item.whole = True
     raise NotCarried(
-        f"a job array ({item.value}): Flux has no arrays; submit one `flux batch` per index "
+        f"a job array ({item.value}): Flux has no job arrays; submit one `flux batch` per index "
         f"(e.g. `for i in $(seq ...); do flux batch --env=ARRAY_INDEX=$i job.sh; done`, "
         "or `flux bulksubmit`), with the index where the script read $SLURM_ARRAY_TASK_ID"
     )

@@ -35,7 +35,7 @@ from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules import analysis, suppress
 from jobspec_lsp.rules.targets import _FluxCore
-from jobspec_lsp.script import directives, sbatch
+from jobspec_lsp.script import directives, sbatch, shellread
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -509,13 +509,13 @@ def command_line_checks(text: str) -> list[Diagnostic]:
 
     if "flux" not in text:
         return []
-    lines = shell.segments(text, sbatch.shell_literals(text))
+    lines = shell.segments(text, shellread.shell_literals(text))
     if not lines:
         return []
     out: list[Diagnostic] = []
     allocated = _allocation(text)
     version = _model.selected_version()
-    written = sbatch.written_heredocs(text) if allocated is not None else []
+    written = shellread.written_heredocs(text) if allocated is not None else []
     for at, line in lines:  # each line's findings cached by its text: an edit elsewhere is free
         # the job's size is judged only for lines this job runs: not text a here-document
         # writes to a file, not a line sent to another instance (FLUX_URI=... flux run)
@@ -805,7 +805,7 @@ def _command_line_at(text: str, offset: int):
     """(offset of its text, the command line) of the Flux command line under
     ``offset``, or (0, None)."""
 
-    for at, seg in shell.segments(text, sbatch.shell_literals(text)):
+    for at, seg in shell.segments(text, shellread.shell_literals(text)):
         if at <= offset <= at + len(seg):
             found = shell.find(seg)
             if found and offset - at <= found[0].end:
