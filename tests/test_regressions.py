@@ -412,6 +412,7 @@ def test_slurm_numbers_are_ascii_and_bounded(block):
     a traceback; a Unicode digit, which Slurm (C) does not read, was taken as a count."""
     from jobspec_lsp.script import sbatch
 
-    conv = sbatch.convert_script("#!/bin/bash\n" + block + "\nhostname\n")
+    text = "#!/bin/bash\n" + block + "\nhostname\n"
+    conv = sbatch.convert_script(text)
     assert "#SBATCH" in conv.text  # not carried, and said so
-    assert any(d.code in ("JS591", "JS592") for d in conv.diagnostics)
+    assert any(d.code in ("JS591", "JS592") for d in sbatch.diagnostics(text))

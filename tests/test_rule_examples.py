@@ -154,13 +154,17 @@ AT = {
     "JS586": "mini ",
     "JS587": "4",
     "JS588": "16",
+    "JS589": "hetjob",
     "JS590": "#SBATCH",
     "JS591": "--mem=4G",
     "JS592": "--node",
-    "JS593": "--nodes=2-4",
+    "JS593": "--time=01:29:30",
     "JS594": "#SBATCH",
     "JS595": "$SLURM_JOB_ID",
     "JS596": "srun",
+    "JS597": "#BSUB",
+    "JS598": "#PBS",
+    "JS599": "--exclusive",
 }
 
 

@@ -178,7 +178,7 @@ def test_what_is_approximated_is_a_warning_at_the_option(block, at, words, want)
     """What the scheduler leaves to itself (how many nodes), or what Flux's even slots
     cannot hold exactly, is converted to the nearest Flux shape with a warning there."""
     text = script(block)
-    warns = [d for d in sbatch.diagnostics(text) if d.code == "JS593" and d.severity == 2]
+    warns = [d for d in sbatch.diagnostics(text) if d.code == "JS599"]
     assert len(warns) == 1, [d.message for d in warns]
     start = text.index(at, text.index("#SBATCH"))
     assert (warns[0].start, warns[0].end) == (start, start + len(at))
@@ -262,7 +262,7 @@ def test_slurm_commands_in_the_body_warn():
 def test_check_script_includes_the_slurm_findings():
     text = script("#SBATCH -N 2 --mem=1G", "srun ./a\n")
     got = [d.code for d in batch.check_script(text)]
-    assert got == ["JS590", "JS591", "JS596"]
+    assert got == ["JS590", "JS591", "JS593"]
 
 
 def test_migration_doc_holds_the_generated_tables():
@@ -316,7 +316,7 @@ def test_cli_writes_the_script_and_lists_the_findings(tmp_path):
         f"{path}:2:14: warning[JS591] --mem=1G: Flux's batch options request cores and gpus, "
         "not memory: ask for whole nodes (-N with -x) to get all of a node's memory; kept as "
         "written",
-        f"{path}:4:1: information[JS596] srun → flux run -N2 -n2",
+        f"{path}:4:1: information[JS593] srun → flux run -N2 -n2",
     ]
 
 

@@ -138,6 +138,13 @@ def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, sel
     if not kind.offers("directives") and f"note {shown}" not in _warned:
         _warned.add(f"note {shown}")  # once per file, however many --fix rounds
         print(f"jobspec: note: {shown}: {kind.summary}", file=sys.stderr)
+    elif kind.offers("migrate") and f"note {shown}" not in _warned:
+        _warned.add(f"note {shown}")
+        print(
+            f"jobspec: note: {shown}: {kind.summary}; `jobspec convert {shown}` writes it as a "
+            "Flux batch script (--diff to see the changes)",
+            file=sys.stderr,
+        )
     doc = kind.read_bytes(data) if data is not None else kind.read(text)
     return doc, kind.check(doc, options)
 

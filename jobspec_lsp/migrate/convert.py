@@ -191,8 +191,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
                 "late",
                 at,
                 end,
-                f"a directive after the script's first command: {mod.COMMAND} ignores it, "
-                "and it is not converted",
+                mod.LATE,
             )
         )
     het = [it for line in blk.lines for it in line.items if it.reader == "het"]

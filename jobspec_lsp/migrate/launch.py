@@ -351,8 +351,13 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
         if run.tasks and not run.rs:
             run.rs = -(-run.tasks // a)
         if run.rs is None:
-            run.rs = sh.nodes or 1  # jsrun's default: one resource set per host
-            run.notes.append("no resource set count: one per node of the allocation")
+            if not run.rs_per_host:
+                raise Refuse(
+                    "no -n: jsrun then starts as many resource sets as the nodes' cores "
+                    "hold, which depends on the machine; give -n"
+                )
+            run.rs = run.rs_per_host * (sh.nodes or 1)
+            run.notes.append(f"no -n: {run.rs_per_host} resource sets on each of the job's nodes")
         run.tasks = run.tasks or run.rs * a
         if run.rs_cores:
             if run.rs_cores % a == 0:

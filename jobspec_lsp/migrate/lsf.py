@@ -22,6 +22,10 @@ from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.script import directives
 
 NAME = "lsf"
+LATE = (
+    "a #BSUB line after the first command: bsub reads it, but Flux reads directives only "
+    "at the top; move it up with the others and convert again"
+)
 COMMAND = "bsub"
 SENTINEL = re.compile(r"#BSUB(?=[ \t]|$)")
 SENTINEL_ANYWHERE = re.compile(r"^#BSUB(?=[ \t\r]|$)", re.M)

@@ -25,6 +25,7 @@ from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.script import directives
 
 NAME = "pbs"
+LATE = "a directive after the script's first command: qsub ignores it, and it is not converted"
 COMMAND = "qsub"
 SENTINEL = re.compile(r"#PBS(?=[ \t]|$)")
 SENTINEL_ANYWHERE = re.compile(r"^#PBS(?=[ \t\r]|$)", re.M)

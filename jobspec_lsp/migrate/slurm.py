@@ -27,6 +27,7 @@ NAME = "slurm"
 COMMAND = "sbatch"
 SENTINEL = re.compile(r"#SBATCH(?=[ \t]|$)")
 REFERENCE = "https://slurm.schedmd.com/sbatch.html"
+LATE = "a directive after the script's first command: sbatch ignores it, and it is not converted"
 
 
 def _o(names, value, reader, flux, note="", optional_value=False):

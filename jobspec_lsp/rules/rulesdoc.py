@@ -25,7 +25,7 @@ FAMILIES = [
     ("JS56", "Batch script directives (RFC 36): reading them"),
     ("JS57", "Batch script directives: their `flux batch` options"),
     ("JS58", "Batch script directives: the job they ask for"),
-    ("JS59", "Slurm in a batch script (`jobspec convert --from sbatch`, docs/migration.md)"),
+    ("JS59", "Slurm, LSF and PBS in a batch script (`jobspec convert`, docs/migration.md)"),
     ("JS6", "Jobspec V1 (RFC 25)"),
     ("JS70", "Conversion to V1 (`jobspec convert --to v1`)"),
     ("JS71", "PSI/J job descriptions (`jobspec convert --from psij`)"),

@@ -842,7 +842,11 @@ def _command_line_hover(text: str, offset: int) -> tuple[str, int, int] | None:
 
 def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
     """(markdown, start, end) for the directive option, or the option or command of a
-    `flux run|submit|...` line, under ``offset``."""
+    `flux run|submit|...` line, under ``offset``; on a Slurm, LSF or PBS directive, its
+    Flux form."""
+    got = sbatch.hover_at(text, offset)
+    if got is not None:
+        return got
     script = directives.read(text)
     if script.sentinel is None:
         return _command_line_hover(text, offset)

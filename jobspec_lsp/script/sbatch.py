@@ -11,7 +11,7 @@ import functools
 import re
 
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Family, Severity
-from jobspec_lsp.migrate import body
+from jobspec_lsp.migrate import body, tables
 from jobspec_lsp.migrate import convert as migrate
 from jobspec_lsp.script.shellread import shell_literals, written_heredocs
 
@@ -50,13 +50,14 @@ NOT_SBATCH = family.error(
     bad=_S.replace("--nodes=2", "--node=2").replace("srun", "flux run"),
 )
 CARRIED_DIFFERENTLY = family.info(
-    """JS593 slurm-option-carried-differently: An `sbatch` option Flux carries with a difference
-    worth knowing.
+    """JS593 slurm-option-carried-differently: A scheduler option (or launch line) Flux carries
+    with a difference worth knowing.
 
-    Some options convert with a change in meaning: a node count alone gives whole nodes in
-    Flux, a node range uses its minimum, a Slurm job id in a dependency is not a Flux job id,
-    an array becomes a note. The message says which.""",
-    bad=_S.replace("--nodes=2", "--nodes=2-4").replace("srun", "flux run"),
+    Some options convert with a change in how they are written or read: a limit rounded up
+    to whole minutes as Slurm rounds it, the first of several partitions, a Slurm job id in
+    a dependency (not a Flux job id), an output pattern Flux has no template for, a launch
+    line and the `flux run` it becomes. The message says which.""",
+    bad=_S.replace("--time=01:30:00", "--time=01:29:30").replace("srun", "flux run"),
 )
 AFTER_COMMANDS = family.warning(
     """JS594 slurm-directive-after-commands: An `#SBATCH` line after the script's first command:
@@ -111,8 +112,22 @@ PBS_DIRECTIVE = family.hint(
     .replace("srun", "flux run"),
     fix="edits",
 )
+APPROXIMATED = family.warning(
+    """JS599 scheduler-option-approximated: An option the conversion carries only
+    approximately: the Flux job differs from what the scheduler would give, and how.
+
+    The scheduler leaves some things to itself (how many nodes `-n 4 --exclusive` takes, or
+    GPUs per node without a node count), and Flux's slots are even where a scheduler may
+    place tasks unevenly (25 tasks on 2 nodes). The conversion writes the nearest Flux shape
+    and says at the option what differs, so you can add what the job needs (a node count,
+    most often).""",
+    bad=_S.replace("#SBATCH --nodes=2\n", "#SBATCH --ntasks=4 --exclusive\n").replace(
+        "srun", "flux run"
+    ),
+    good=_F.replace("--nodes=2", "--nodes=1 --nslots=4 --exclusive"),
+)
 NOT_CONVERTIBLE = family.warning(
-    """JS599 job-not-convertible: A script whose job has no Flux batch form as a whole: a
+    """JS589 job-not-convertible: A script whose job has no Flux batch form as a whole: a
     heterogeneous Slurm job, or directives of two schedulers.
 
     A heterogeneous job's components ask different resources, which one Flux batch job
@@ -130,10 +145,10 @@ _CODE = {
     "kept": (NOT_CARRIED, W),
     "bad": (NOT_SBATCH, E),
     "note": (CARRIED_DIFFERENTLY, I),
-    "approx": (CARRIED_DIFFERENTLY, W),
+    "approx": (APPROXIMATED, W),
     "late": (AFTER_COMMANDS, W),
     "variable": (SLURM_VARIABLE, W),
-    "command": (SLURM_COMMAND, I),
+    "command": (CARRIED_DIFFERENTLY, I),
     "launch": (SLURM_COMMAND, W),
     "refused": (NOT_CONVERTIBLE, W),
 }
@@ -152,7 +167,7 @@ def convert_script(text: str, source: str = "auto") -> migrate.Conversion:
 
 @functools.lru_cache(maxsize=64)
 def diagnostics(text: str, source: str = "auto") -> tuple[Diagnostic, ...]:
-    """JS590-JS599 for a script: each converted directive line (a hint whose fix is the
+    """JS589-JS599 for a script: each converted directive line (a hint whose fix is the
     whole conversion), what cannot be carried, and the scheduler left in the body."""
     out: list[Diagnostic] = []
     if not migrate.has_directives(text):
@@ -235,3 +250,57 @@ def _body_only(text: str) -> list[Diagnostic]:
 
 
 _OWNER = {"slurm": "Slurm", "lsf": "LSF", "pbs": "PBS"}
+
+
+def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
+    """(markdown, start, end) for a Slurm, LSF or PBS directive line under ``offset``: what
+    the conversion writes for it, and the option under the cursor with its Flux form and
+    the reference it follows."""
+    ls = text.rfind("\n", 0, offset) + 1
+    if not text.startswith(("#SBATCH", "#BSUB", "#PBS"), ls):
+        return None
+    conv = migrate.convert(text, "auto")
+    if not conv.scheduler:
+        return None
+    mod = migrate.SCHEDULERS[conv.scheduler]
+    if mod.SENTINEL.match(text, ls) is None:
+        return None
+    le = text.find("\n", ls)
+    le = len(text) if le < 0 else le
+    line = text[ls:le].rstrip("\r")
+    new = conv.lines.get(ls)
+    parts = [f"**{_OWNER[conv.scheduler]}** `{line.strip()}`"]
+    if new is None:
+        parts.append("Flux: not converted (see the findings on this line).")
+    elif ls in conv.moved:
+        parts.append("Flux: written with the job's size: `" + _size_line(conv) + "`")
+    elif new:
+        parts.append(f"Flux:\n```sh\n{new}\n```")
+    else:
+        parts.append("Flux: nothing to write.")
+    start, end = ls, ls + len(line)
+    blk = mod.block(text)
+    for dl in blk.lines:
+        if dl.start != ls:
+            continue
+        for it in dl.items:
+            if it.start <= offset <= it.end:
+                opt = mod.TABLE.get(it.name)
+                if opt is not None:
+                    how = tables.fidelity(opt)
+                    names = ", ".join(f"`{n}`" for n in opt.names)
+                    said = f"{names}: {opt.flux or '—'} ({how}"
+                    said += f": {opt.note})" if opt.note else ")"
+                    parts.append(said + f" — [{mod.COMMAND} reference]({opt.ref})")
+                start, end = it.start, it.end
+                for f in conv.findings:
+                    if f.start >= it.start and f.end <= it.end and f.kind != "command":
+                        parts.append(f"- {f.message}")
+    return "\n\n".join(parts), start, end
+
+
+def _size_line(conv: migrate.Conversion) -> str:
+    for new in conv.lines.values():
+        if conv.shape is not None and new and " ".join(conv.shape.words) in new:
+            return new.split("\n")[0]
+    return " ".join(conv.shape.words) if conv.shape else ""

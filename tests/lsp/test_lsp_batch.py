@@ -68,7 +68,7 @@ async def test_a_slurm_script_converts_with_one_quick_fix(client):
         ("JS590", "#SBATCH"),
         ("JS591", "--mem=8G"),
         ("JS595", "$SLURM_JOB_ID"),
-        ("JS596", "srun"),
+        ("JS593", "srun"),
     ]
     hint = client.diagnostics[uri][1]
     assert hint.severity == T.DiagnosticSeverity.Hint
@@ -78,10 +78,10 @@ async def test_a_slurm_script_converts_with_one_quick_fix(client):
         )
     )
     (fix,) = [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
-    assert fix.title == "Convert every #SBATCH directive to #flux:"
+    assert fix.title == "Convert this Slurm script to Flux"
     converted = apply_edits(SLURM, fix.edit.document_changes[0].edits)
     assert converted == sbatch.convert_script(SLURM).text
-    assert "#flux: -N 2 --nslots=8" in converted
+    assert "#flux: -N 2 -n 8" in converted and "flux run -N2 -n8 ./sim" in converted
 
     var = client.diagnostics[uri][4]
     actions = await client.text_document_code_action_async(
