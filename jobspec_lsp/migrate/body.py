@@ -53,6 +53,27 @@ def replacement(how: str | None, sh: Shape | None) -> str | None:
     return how.format(tasks=sh.tasks, nodes=sh.nodes or 1, cores_per_task=sh.cores_per_task)
 
 
+def _closing_brace(text: str, at: int) -> int | None:
+    """The `}` closing a `${...` whose name ends at ``at`` (nested ${...} counted)."""
+    depth = 1
+    i = at
+    n = min(len(text), at + 4096)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            return None
+        if text.startswith("${", i):
+            depth += 1
+            i += 2
+            continue
+        if ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
 def variables(text: str, mod: ModuleType):
     """(name, start, end, bare) of each variable of ``mod``'s in ``text`` that the shell
     expands; ``bare``: written without `$` (a program reading the environment)."""
@@ -67,6 +88,15 @@ def variables(text: str, mod: ModuleType):
             start -= 1
         elif before == "{" and text[start - 2 : start] == "${" and text[end : end + 1] == "}":
             start, end = start - 2, end + 1
+        elif (
+            before == "{" and text[start - 2 : start] == "${" and text.startswith((":-", "-"), end)
+        ):
+            # ${NAME:-default}: the scheduler always sets NAME, so the whole expansion
+            # is its value
+            close = _closing_brace(text, end)
+            if close is None:
+                continue
+            start, end = start - 2, close + 1
         elif before and (before.isalnum() or before == "_"):
             continue  # MY_SLURM_X: another name
         bare = not text.startswith("$", start)

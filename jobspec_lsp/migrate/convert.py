@@ -141,6 +141,8 @@ def _read(mod: ModuleType, blk: Block, req: Request) -> list[Finding]:
                         setattr(req, f, None)
                         del req.sources[f]
                 it.fields.clear()
+                if opt.reader == "array":  # not carried, but the job is one of an array
+                    req.array = it.value
     return out
 
 
@@ -236,6 +238,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
     if shape_sources and not shape_conflict:
         first = min(it.start for it in shape_sources)
         first_shape_line = next(ln for ln in blk.lines if ln.start <= first <= ln.end)
+    first_line = next((ln for ln in blk.lines if ln.items or ln.bad), None)
     for line in blk.lines:
         flux: list[str] = []
         lost: list[str] = []
@@ -283,7 +286,15 @@ def convert(text: str, source: str = "auto") -> Conversion:
         if line is first_shape_line and not shape_done:
             flux = shape_words + flux
             shape_done = True
-        if not sized and not flux_sized and not shape_done and line is blk.lines[0]:
+        if line is first_line and not given:  # a first conversion: nothing of Flux's yet
+            for fld, value, why in mod.defaults(req):
+                if getattr(req, fld) is None and FLUX_OPTION[fld] not in given:
+                    setattr(req, fld, value)
+                    flux.extend(words(req, fld))
+                    findings.append(
+                        Finding("note", line.start, line.start + len(line.sentinel), why)
+                    )
+        if not sized and not flux_sized and not shape_done and line is first_line:
             flux = shape_words + flux  # the scheduler's default size: Flux needs one
             shape_done = True
             findings.append(
@@ -332,10 +343,16 @@ def convert(text: str, source: str = "auto") -> Conversion:
                 "needs one, so #!/bin/bash is written",
             )
         )
-    if not blk.lines and not sized and not flux_sized:
+    if first_line is None and not sized and not flux_sized:
         # only late directives (the scheduler ignores them): its defaults, before the body
         at = blk.first_command
-        edits.append(Edit(at, at, f"{sentinel} {' '.join(sh.words)}\n"))
+        more: list[str] = []
+        if not given:
+            for fld, value, _why in mod.defaults(req):
+                if getattr(req, fld) is None:
+                    setattr(req, fld, value)
+                    more.extend(words(req, fld))
+        edits.append(Edit(at, at, f"{sentinel} {' '.join(sh.words + more)}\n"))
     for fld, note in sh.notes:
         src = req.sources.get(fld) or (shape_sources[0] if shape_sources else None)
         if src is not None:

@@ -295,7 +295,17 @@ LAUNCHERS: dict[str, Table] = {
     "aprun": APRUN,
 }
 _START = re.compile(r"(?<![\w./$-])(srun|jsrun|lrun|mpirun|mpiexec(?:\.hydra)?|aprun)(?=[ \t]|$)")
-_PREFIX = re.compile(r"(?:\s*(?:\w+=\S*|exec|time|nohup|command|then|do|else|\{|!|&&|\|\||;))*\s*$")
+_PREFIX_WORDS = re.compile(r"(?:(?:\w+=\S*|exec|time|nohup|command|then|do|else|!)\s+)*$")
+_COMMAND_STARTS = ("$(", "`", "(", "|", ";", "&", "{")
+
+
+def _at_command(text: str, ls: int, at: int) -> bool:
+    """Whether ``at`` stands where a command starts: the line's start, or after an
+    operator, `$(`, a backquote, and any assignments or prefix words (exec, time, ...)."""
+    before = text[ls:at]
+    m = _PREFIX_WORDS.search(before)
+    rest = before[: m.start() if m else len(before)].rstrip()
+    return rest == "" or rest.endswith(_COMMAND_STARTS)
 
 
 @dataclass
@@ -412,7 +422,7 @@ def find(text: str, skip: Text | None = None) -> list[tuple[str, int, list[Word]
         ls = text.rfind("\n", 0, at) + 1
         if where.in_comment(at) or where.in_literal(at):
             continue
-        if not _PREFIX.fullmatch(text, ls, at):
+        if not _at_command(text, ls, at):
             continue
         words, dynamic, end = shell.split(text, m.end())
         out.append((m.group(1), at, words, dynamic, end))

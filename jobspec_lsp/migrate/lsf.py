@@ -326,6 +326,11 @@ def parse(line: Line, words: list[directives.Word], problems: list[tuple[int, in
     reading.getopt(line, words, problems, TABLE, COMMAND)
 
 
+def defaults(req: Request) -> list[tuple[str, str, str]]:
+    """LSF mails a job's output when no -o is given: Flux writes flux-{{id}}.out."""
+    return []
+
+
 def block(text: str) -> reading.Block:
     return reading.block(text, SENTINEL, parse)
 

@@ -30,6 +30,7 @@ SHAPE = (
     "gpus_per_node",
     "gpus_total",
     "cpus_per_gpu",
+    "tasks_per_gpu",
     "exclusive",
 )
 
@@ -115,6 +116,7 @@ class Request:
     gpus_per_node: int | None = None
     gpus_total: int | None = None
     cpus_per_gpu: int | None = None
+    tasks_per_gpu: int | None = None
     exclusive: bool | None = None
     time: int | None = None  # seconds
     queue: str | None = None
@@ -177,6 +179,12 @@ def shape(req: Request) -> Shape:
     per_node = req.tasks_per_node
     c = req.cores_per_task or 1
     tasks = req.tasks
+    if tasks is None and req.tasks_per_gpu:
+        all_gpus = req.gpus_total or (req.gpus_per_node or 0) * (n_nodes or 1)
+        if all_gpus:
+            tasks = all_gpus * req.tasks_per_gpu
+            if req.tasks_per_gpu == 1 and not req.gpus_per_task:
+                req = _with(req, gpus_per_task=1, gpus_per_node=None, gpus_total=None)
     if tasks is None:
         if per_node:
             tasks = (n_nodes or 1) * per_node

@@ -344,6 +344,21 @@ def parse(line: Line, words: list[directives.Word], problems: list[tuple[int, in
     reading.getopt(line, words, problems, TABLE, COMMAND)
 
 
+def defaults(req: Request) -> list[tuple[str, str, str]]:
+    """qsub's output files, NAME.oID and NAME.eID (one file with -j oe), where Flux's
+    default is one flux-{{id}}.out."""
+    out = []
+    if req.output is None:
+        out.append(
+            ("output", "{{name}}.o{{id}}", "no -o: qsub's default is NAME.oJOBID, written here")
+        )
+    if req.error is None and not req.join:
+        out.append(
+            ("error", "{{name}}.e{{id}}", "no -e: qsub's default is NAME.eJOBID, written here")
+        )
+    return out
+
+
 def block(text: str) -> reading.Block:
     return reading.block(text, SENTINEL, parse)
 

@@ -135,6 +135,30 @@ def getopt(
             name, _, attached = v.partition("=")
             if len(name) == 2:  # -N=2: sbatch reads the value '=2'
                 attached = v[2:]
+        elif v.startswith("--") and _prefix(v.partition("=")[0], table):
+            # getopt_long takes an unambiguous prefix of a long option (sbatch --out)
+            written = v.partition("=")[0]
+            name = _prefix(written, table) or written
+            if "=" in v:
+                attached = v.partition("=")[2]
+            opt = table[name]
+            if attached is not None:
+                vs = w.end - len(attached)
+                line.items.append(Item(name, attached, w.start, w.end, vs, w.end, opt.reader))
+                continue
+            if not opt.value:
+                line.items.append(Item(name, None, w.start, w.end, w.end, w.end, opt.reader))
+                continue
+            if i >= len(words):
+                problems.append((w.start, w.end, f"{written} needs a value"))
+                line.bad.append((w.start, w.end))
+                continue
+            nxt = words[i]
+            i += 1
+            line.items.append(
+                Item(name, nxt.value, w.start, nxt.end, nxt.start, nxt.end, opt.reader)
+            )
+            continue
         elif v.startswith("--"):
             name = v.partition("=")[0]
             problems.append(_unknown(command, name, w.start, w.start + len(name), table))
@@ -168,6 +192,14 @@ def getopt(
         nxt = words[i]
         i += 1
         line.items.append(Item(name, nxt.value, w.start, nxt.end, nxt.start, nxt.end, opt.reader))
+
+
+def _prefix(written: str, table: dict[str, Option]) -> str | None:
+    """The long option ``written`` abbreviates, when it names exactly one."""
+    if len(written) < 3:
+        return None
+    hits = {o.names[0] for n, o in table.items() if n.startswith("--") and n.startswith(written)}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _unknown(command: str, name: str, start: int, end: int, table) -> tuple[int, int, str]:

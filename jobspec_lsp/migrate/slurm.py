@@ -13,6 +13,7 @@ is neither blank nor a comment; later ones are ignored. A line holding only ``he
 
 from __future__ import annotations
 
+import getpass
 import re
 
 from jobspec_lsp.fluxcli import values
@@ -193,7 +194,13 @@ OPTIONS: tuple[Option, ...] = (
     ),
     _o(("--ntasks-per-core",), True, "", "", "not carried: one task per slot"),
     _o(("--ntasks-per-socket",), True, "", "", "not carried: one task per slot"),
-    _o(("--ntasks-per-gpu",), True, "", "", "not carried: give each slot its gpus with -g"),
+    _o(
+        ("--ntasks-per-gpu",),
+        True,
+        "tasks_per_gpu",
+        "-n: the gpus × this; each task its gpu (-g 1) when this is 1",
+        "more than 1: the tasks of a node share its gpus (one slot per node)",
+    ),
     _o(("--sockets-per-node",), True, "", "", "Flux's batch options do not request sockets"),
     _o(("--cores-per-socket",), True, "", "", "Flux's batch options do not request sockets"),
     _o(("--threads-per-core",), True, "", "", "Flux allocates cores"),
@@ -363,6 +370,10 @@ def _cpus_per_gpu(item: Item, req: Request) -> None:
     req.set(item, "cpus_per_gpu", count(item.value or "", "--cpus-per-gpu"))
 
 
+def _tasks_per_gpu(item: Item, req: Request) -> None:
+    req.set(item, "tasks_per_gpu", count(item.value or "", "--ntasks-per-gpu"))
+
+
 def _gpus_per_task(item: Item, req: Request) -> None:
     req.set(item, "gpus_per_task", _gpu_count(item, item.value or "", "--gpus-per-task"))
 
@@ -434,7 +445,14 @@ def _job_name(item: Item, req: Request) -> None:
 
 
 _PATTERN = re.compile(r"%(%|\d*[A-Za-z])", re.ASCII)
-_PATTERNS = {"j": "{{id}}", "J": "{{id}}", "A": "{{id}}", "x": "{{name}}"}
+_PATTERNS = {"j": "{{id}}", "J": "{{id}}", "A": "{{id}}", "x": "{{name}}", "u": "\0user"}
+
+
+def _user() -> str | None:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return None
 
 
 def output_template(item: Item, value: str, table: dict[str, str], escape: str = "%") -> str:
@@ -447,7 +465,15 @@ def output_template(item: Item, value: str, table: dict[str, str], escape: str =
         if p == escape:
             return escape
         if p[-1] in table:
-            return table[p[-1]]
+            got = table[p[-1]]
+            if got == "\0user":  # the user who converts: Flux has no user template
+                user = _user()
+                if user:
+                    item.notes.append(f"%u is written as {user!r}, who ran the conversion")
+                    return user
+                kept.append("%" + p)
+                return m.group(0)
+            return got
         kept.append("%" + p)
         return m.group(0)
 
@@ -661,6 +687,7 @@ READERS = {
     "cpus_per_task": _cpus_per_task,
     "cpus_per_gpu": _cpus_per_gpu,
     "gpus_per_task": _gpus_per_task,
+    "tasks_per_gpu": _tasks_per_gpu,
     "gpus": _gpus,
     "gpus_per_node": _gpus_per_node,
     "gres": _gres,
@@ -691,6 +718,22 @@ def parse(line: Line, words: list[directives.Word], problems: list[tuple[int, in
         line.items.append(Item(w.value, None, w.start, w.end, w.end, w.end, "het"))
         return
     reading.getopt(line, words, problems, TABLE, COMMAND)
+
+
+def defaults(req: Request) -> list[tuple[str, str, str]]:
+    """What sbatch gives a job the script does not say, where Flux's default differs."""
+    out = []
+    if req.output is None:
+        path = "slurm-{{id}}_%a.out" if req.array else "slurm-{{id}}.out"
+        out.append(
+            (
+                "output",
+                path,
+                f"no --output: sbatch's default is {path.replace('{{id}}', '%j')}, "
+                "written here (Flux's own would be flux-{{id}}.out)",
+            )
+        )
+    return out
 
 
 def block(text: str) -> reading.Block:

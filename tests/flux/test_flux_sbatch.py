@@ -13,8 +13,6 @@ import pytest
 from helpers import run_cli
 from sbatch_cases import CASES
 
-from jobspec_lsp.features import fixes
-from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.script import sbatch
 
 
