@@ -5,9 +5,11 @@ tests/data/migration (each with its source in SOURCES.md) and on the cases the i
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from migration_cases import CASES, LSF, PBS
 
 from jobspec_lsp.migrate import convert, lsf, pbs, slurm
 from jobspec_lsp.migrate.model import Request, shape
@@ -40,9 +42,9 @@ def test_converting_a_converted_script_changes_nothing(path):
 
 def test_gpus_per_node_that_tasks_cannot_share_make_one_slot_per_node():
     """The issue's example: --gres=gpu:2 with 4 tasks on each of 2 nodes."""
-    text = "#!/bin/bash\n#SBATCH -N 2 --ntasks-per-node=4 --gres=gpu:2\nsrun ./a\n"
+    text = "#!/bin/bash\n#SBATCH -N 2 --ntasks-per-node=4 --gres=gpu:2 -o o\nsrun ./a\n"
     out = convert.convert(text).text
-    assert out == "#!/bin/bash\n#flux: -N 2 -n 2 -c 4 -g 2\nflux run -N2 -n8 ./a\n"
+    assert out == "#!/bin/bash\n#flux: -N 2 -n 2 -c 4 -g 2 --output=o\nflux run -N2 -n8 ./a\n"
 
 
 @pytest.mark.parametrize(
@@ -90,7 +92,10 @@ def test_a_heterogeneous_job_is_refused_with_a_reason():
 def test_directives_after_the_first_command_only_get_the_defaults():
     text = "#!/bin/sh\nmodule load x\n#SBATCH -N 4\nsrun ./a\n"
     out = convert.convert(text).text
-    assert out == "#!/bin/sh\n#flux: -n 1\nmodule load x\n#SBATCH -N 4\nflux run -n1 ./a\n"
+    assert out == (
+        "#!/bin/sh\n#flux: -n 1 --output='slurm-{{id}}.out'\nmodule load x\n#SBATCH -N 4\n"
+        "flux run -n1 ./a\n"
+    )
 
 
 def test_lsf_csm_nodes_and_jsrun_resource_sets():
@@ -140,7 +145,7 @@ def test_scripts_of_two_schedulers_are_not_guessed():
     text = "#!/bin/csh\n#PBS -l walltime=1:00:00\n#BSUB -W 60\nhostname\n"
     conv = convert.convert(text)
     assert conv.refused and "--from" in conv.refused
-    assert convert.convert(text, "pbs").text.startswith("#!/bin/csh\n#flux: -n 1 -t 1h\n")
+    assert convert.convert(text, "pbs").text.startswith("#!/bin/csh\n#flux: -n 1 -t 1h ")
 
 
 def test_each_scheduler_table_names_its_reference():
@@ -149,3 +154,42 @@ def test_each_scheduler_table_names_its_reference():
             assert o.ref.startswith("https://"), o.names
             assert o.reader == "-" or o.reader == "" or o.reader in mod.READERS, o.names
             assert o.flux or o.note, o.names
+
+
+# ------------------------------------------------------------------ LSF and PBS, option by option
+@pytest.mark.parametrize("scheduler,block,flux,_resources,ref", CASES)
+def test_each_lsf_and_pbs_option_converts(scheduler, block, flux, _resources, ref):
+    """Each case follows the reference it names (the scheduler's own manual)."""
+    assert ref.startswith("https://")
+    text = "#!/bin/bash\n" + block + "\nhostname\n"
+    conv = convert.convert(text)
+    assert conv.scheduler == scheduler
+    written = [ln for ln in conv.text.splitlines() if ln.startswith(("#flux:", "# not carried"))]
+    got = "\n".join(written)
+    for default in _PBS_DEFAULTS:  # qsub's own output files: test_pbs_default_output_files
+        got = got.replace(default, "")
+    assert got == flux
+
+
+_PBS_DEFAULTS = (" --output='{{name}}.o{{id}}'", " --error='{{name}}.e{{id}}'")
+
+
+def test_pbs_default_output_files():
+    """qsub writes NAME.oJOBID and NAME.eJOBID (one file with -j oe) where no -o/-e says."""
+    out = convert.convert("#!/bin/bash\n#PBS -l nodes=1\nhostname\n").text
+    assert "#flux: -N 1 -n 1" + "".join(_PBS_DEFAULTS) + "\n" in out
+    joined = convert.convert("#!/bin/bash\n#PBS -l nodes=1 -j oe\nhostname\n").text
+    assert _PBS_DEFAULTS[0] in joined and "--error" not in joined
+    given = convert.convert("#!/bin/bash\n#PBS -l nodes=1 -o o -e e\nhostname\n").text
+    assert "{{name}}" not in given
+
+
+def test_every_mapped_lsf_and_pbs_option_has_a_case():
+    for mod, cases in ((lsf, LSF), (pbs, PBS)):
+        said = " ".join(block for _, block, *_ in cases)
+        for o in mod.OPTIONS:
+            if o.reader in ("", "-", "array", "join") or o.reader not in mod.READERS:
+                continue
+            assert any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", said) for n in o.names), (
+                o.names
+            )

@@ -22,6 +22,15 @@ def script(block: str, body: str = "flux run hostname\n") -> str:
     return "#!/bin/bash\n" + block + "\n\n" + body
 
 
+_DEFAULT = " --output='slurm-{{id}}.out'"
+
+
+def converted(text: str) -> str:
+    """The conversion, without sbatch's default output file (written when the block has
+    no -o: test_sbatch's default output tests hold that), so each test says its point."""
+    return sbatch.convert_script(text).text.replace(_DEFAULT, "")
+
+
 def codes(text: str) -> list[tuple[str, str]]:
     """(code, the text it covers) for each Slurm diagnostic of a script."""
     return [(d.code, text[d.start : d.end]) for d in sbatch.diagnostics(text)]
@@ -29,13 +38,12 @@ def codes(text: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("slurm,flux,_resources", CASES)
 def test_each_option_converts(slurm, flux, _resources):
-    conv = sbatch.convert_script(script(slurm))
-    assert conv.text == script(flux)
+    assert converted(script(slurm)) == script(flux)
 
 
 @pytest.mark.parametrize("slurm,flux,_resources", CASES)
 def test_a_converted_script_passes_the_directive_checks(slurm, flux, _resources):
-    out = sbatch.convert_script(script(slurm)).text
+    out = converted(script(slurm))
     loud = [(d.code, d.message) for d in batch.check_script(out) if d.severity <= 2]
     assert loud == []
     assert not sbatch.has_directives(out)
@@ -44,9 +52,21 @@ def test_a_converted_script_passes_the_directive_checks(slurm, flux, _resources)
 def test_everything_but_the_directives_is_kept_byte_for_byte():
     body = "# a comment\r\nset -e\t \r\n\n  srun ./a  # tabs\t and trailing \nlast-no-newline"
     text = "#!/bin/bash\r\n#SBATCH -N 2\r\n#SBATCH --mem=1G\r\n" + body
-    out = sbatch.convert_script(text).text
+    out = converted(text)
     want = body.replace("srun ./a", "flux run -N2 -n2 ./a")
     assert out == "#!/bin/bash\r\n#flux: -N 2 -n 2\r\n#SBATCH --mem=1G\r\n" + want
+
+
+def test_sbatch_s_default_output_file_is_written_when_no_output_is_given():
+    text = script("#SBATCH -N 2\n#SBATCH -t 5")
+    conv = sbatch.convert_script(text)
+    assert conv.text == script("#flux: -N 2 -n 2" + _DEFAULT + "\n#flux: -t 5m")
+    (note,) = [d for d in sbatch.diagnostics(text) if "default is slurm-%j.out" in d.message]
+    assert (note.code, note.start) == ("JS593", text.index("#SBATCH"))
+    for block in ("#SBATCH -N 2 -o out.txt", "#SBATCH -N 2 --output=o", "#SBATCH -N 2 --out=o"):
+        assert "slurm-{{id}}" not in sbatch.convert_script(script(block)).text
+    array = sbatch.convert_script(script("#SBATCH -n 1 --array=1-4")).text
+    assert "--output='slurm-{{id}}_%a.out'" in array
 
 
 def test_a_script_without_sbatch_directives_is_unchanged():
@@ -58,7 +78,7 @@ def test_a_script_without_sbatch_directives_is_unchanged():
 
 def test_what_cannot_be_carried_stays_as_sbatch_with_a_warning_at_it():
     text = script("#SBATCH -N 2 --mem=4G --mail-type=END -q high")
-    out = sbatch.convert_script(text).text
+    out = converted(text)
     assert out == script("#flux: -N 2 -n 2\n#SBATCH --mem=4G --mail-type=END -q high")
     found = [(c, t) for c, t in codes(text) if c == "JS591"]
     assert found == [
@@ -72,13 +92,14 @@ def test_what_cannot_be_carried_stays_as_sbatch_with_a_warning_at_it():
 
 def test_a_line_with_nothing_to_carry_is_left_alone():
     text = script("#SBATCH -n 1\n#SBATCH --mem=4G   # memory")
-    assert sbatch.convert_script(text).text == script("#flux: -n 1\n#SBATCH --mem=4G   # memory")
+    assert converted(text) == script("#flux: -n 1\n#SBATCH --mem=4G   # memory")
 
 
 def test_a_line_with_nothing_to_write_goes():
     text = script("#SBATCH -n 1\n#SBATCH --parsable --export=ALL")
-    assert sbatch.convert_script(text).text == script("#flux: -n 1")
-    assert [c for c, _ in codes(text) if c == "JS593"] == ["JS593", "JS593"]
+    assert converted(text) == script("#flux: -n 1")
+    notes = [d.message for d in sbatch.diagnostics(text) if d.code == "JS593"]
+    assert len([m for m in notes if "default is slurm-%j.out" not in m]) == 2
 
 
 def test_unknown_option_is_an_error_with_did_you_mean_and_stays():
@@ -89,7 +110,7 @@ def test_unknown_option_is_an_error_with_did_you_mean_and_stays():
         ("-Z", "sbatch has no option -Z"),
     ]
     # nothing converted on that line, so it is left as it was, and the size is added
-    assert sbatch.convert_script(text).text == script("#flux: -n 1\n#SBATCH --ntask=4 -Z")
+    assert converted(text) == script("#flux: -n 1\n#SBATCH --ntask=4 -Z")
 
 
 @pytest.mark.parametrize(
@@ -137,7 +158,7 @@ def test_what_flux_cannot_express_is_a_warning_at_it_and_kept(block, at, words):
     start = text.index(at, text.index("#SBATCH"))
     assert (d.start, d.end) == (start, start + len(at))
     assert words in warns[0].message
-    assert "#SBATCH" in sbatch.convert_script(text).text  # kept, not dropped
+    assert "#SBATCH" in converted(text)  # kept, not dropped
 
 
 @pytest.mark.parametrize(
@@ -183,19 +204,19 @@ def test_what_is_approximated_is_a_warning_at_the_option(block, at, words, want)
     start = text.index(at, text.index("#SBATCH"))
     assert (warns[0].start, warns[0].end) == (start, start + len(at))
     assert words in warns[0].message
-    assert f"#flux: {want}" in sbatch.convert_script(text).text
+    assert f"#flux: {want}" in converted(text)
 
 
 def test_default_size_is_noted_at_the_first_directive():
     text = script("#SBATCH -J a\n#SBATCH -t 5")
     d = next(d for d in sbatch.diagnostics(text) if "sbatch's default is one task" in d.message)
     assert (d.code, text[d.start : d.end], d.start) == ("JS593", "#SBATCH", text.index("#SBATCH"))
-    assert sbatch.convert_script(text).text == script("#flux: -n 1 --job-name=a\n#flux: -t 5m")
+    assert converted(text) == script("#flux: -n 1 --job-name=a\n#flux: -t 5m")
 
 
 def test_sbatch_after_the_first_command_is_not_a_directive():
     text = "#!/bin/bash\n#SBATCH -n 2\nmodule load x\n#SBATCH -N 4\n"
-    out = sbatch.convert_script(text).text
+    out = converted(text)
     assert out == "#!/bin/bash\n#flux: -n 2\nmodule load x\n#SBATCH -N 4\n"
     late = [d for d in sbatch.diagnostics(text) if d.code == "JS594"]
     assert [(text[d.start : d.end], d.start) for d in late] == [("#SBATCH", text.rindex("#SBATCH"))]
@@ -203,7 +224,7 @@ def test_sbatch_after_the_first_command_is_not_a_directive():
 
 def test_commented_out_and_indented_sbatch_are_not_directives():
     text = "#!/bin/bash\n##SBATCH -N 9\n# SBATCH -N 8\n  #SBATCH -N 7\n#SBATCHX\n#SBATCH -n 1\n"
-    out = sbatch.convert_script(text).text
+    out = converted(text)
     assert out == text.replace("#SBATCH -n 1", "#flux: -n 1")
 
 
@@ -261,7 +282,7 @@ def test_slurm_commands_in_the_body_warn():
 
 def test_check_script_includes_the_slurm_findings():
     text = script("#SBATCH -N 2 --mem=1G", "srun ./a\n")
-    got = [d.code for d in batch.check_script(text)]
+    got = [d.code for d in batch.check_script(text) if "default is slurm" not in d.message]
     assert got == ["JS590", "JS591", "JS593"]
 
 
@@ -278,7 +299,7 @@ def test_migration_doc_holds_the_generated_tables():
 def test_every_table_option_is_carried_or_explained():
     for o in slurm.OPTIONS:
         assert o.reader in ("-", "") or o.reader in slurm.READERS, o.names
-        assert o.flux or o.note, o.long  # carried, or what happens instead
+        assert o.flux or o.note, o.names  # carried, or what happens instead
 
 
 def test_slurm_time_forms():
@@ -309,10 +330,12 @@ def test_cli_writes_the_script_and_lists_the_findings(tmp_path):
     proc = run_cli("convert", "--from", "sbatch", path, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.decode() == script(
-        "#flux: -N 2 -n 2\n#SBATCH --mem=1G", "flux run -N2 -n2 ./a\n"
+        "#flux: -N 2 -n 2" + _DEFAULT + "\n#SBATCH --mem=1G", "flux run -N2 -n2 ./a\n"
     )
     err = proc.stderr.decode().splitlines()
     assert err == [
+        f"{path}:2:1: information[JS593] no --output: sbatch's default is slurm-%j.out, "
+        "written here (Flux's own would be flux-{{id}}.out)",
         f"{path}:2:14: warning[JS591] --mem=1G: Flux's batch options request cores and gpus, "
         "not memory: ask for whole nodes (-N with -x) to get all of a node's memory; kept as "
         "written",
@@ -329,7 +352,7 @@ def test_cli_in_place_keeps_the_mode_and_exits_1_on_an_sbatch_error(tmp_path):
     assert "error[JS592] sbatch has no option --nodez; did you mean --nodes?" in (
         proc.stderr.decode()
     )
-    assert path.read_text() == script("#flux: -N 2 -n 2\n#SBATCH --nodez=3")
+    assert path.read_text() == script("#flux: -N 2 -n 2" + _DEFAULT + "\n#SBATCH --nodez=3")
     assert path.stat().st_mode & 0o777 == 0o750
 
 
@@ -378,7 +401,7 @@ def test_converting_a_converted_script_changes_nothing(block):
 def test_the_conversion_writes_the_sentinel_the_script_uses():
     """Regression: #flux: written beside #FLUX:, which Flux refuses."""
     text = script("#FLUX: -t 5m\n#SBATCH -N 2")
-    out = sbatch.convert_script(text).text
+    out = converted(text)
     assert "#FLUX: -N 2 -n 2" in out and "#flux:" not in out
     assert not [p for p in directives.read(out).problems]
 
@@ -436,3 +459,54 @@ def test_converting_a_conversion_again_changes_nothing(items, head):
     assert sbatch.convert_script(once).text == once
     read = directives.read(once)
     assert not [p for p in read.problems if p.code in ("JS560", "JS561", "JS562", "JS564")]
+
+
+def test_cli_detects_the_scheduler_and_shows_a_diff(tmp_path):
+    path = tmp_path / "job.lsf"
+    original = "#BSUB -n 4\n#BSUB -W 10\nmpirun ./a\n"
+    path.write_text(original)
+    proc = run_cli("convert", path, "--diff", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    diff = proc.stdout.decode()
+    assert diff.startswith(f"--- {path}\n+++ {path} (Flux)\n")
+    assert "-#BSUB -n 4\n" in diff and "+#flux: -n 4\n" in diff
+    assert "+flux run -n4 ./a\n" in diff
+    assert path.read_text() == original  # a diff changes nothing
+
+
+def test_cli_in_place_keeps_the_original_beside_and_refuses_to_overwrite_it(tmp_path):
+    path = tmp_path / "job.pbs"
+    original = "#!/bin/bash\n#PBS -l nodes=2:ppn=4\n#PBS -o out -j oe\nmpirun ./a\n"
+    path.write_text(original)
+    proc = run_cli("convert", path, "--in-place", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "job.pbs.orig").read_text() == original
+    assert path.read_text().startswith("#!/bin/bash\n#flux: -N 2 -n 8\n#flux: --output=out\n")
+    again = run_cli("convert", path, "--in-place", cwd=tmp_path)  # converted: no change
+    assert again.returncode == 0 and (tmp_path / "job.pbs.orig").read_text() == original
+    path.write_text(original)
+    third = run_cli("convert", path, "--in-place", cwd=tmp_path)
+    assert third.returncode == 2 and b"job.pbs.orig exists" in third.stderr
+    assert path.read_text() == original
+
+
+def test_cli_names_the_scheduler_or_refuses_to_guess(tmp_path):
+    both = tmp_path / "job.csh"
+    both.write_text("#!/bin/csh\n#PBS -l walltime=1:00:00\n#BSUB -W 60\nhostname\n")
+    proc = run_cli("convert", both, cwd=tmp_path)
+    assert proc.returncode == 1 and b"--from" in proc.stderr
+    assert proc.stdout == b""
+    chosen = run_cli("convert", "--from", "pbs", both, cwd=tmp_path)
+    assert chosen.returncode == 0, chosen.stderr
+    assert b"#flux: -n 1 -t 1h" in chosen.stdout and b"#BSUB -W 60" in chosen.stdout
+    lsf = run_cli("convert", "--from", "lsf", tmp_path / "missing.sh", cwd=tmp_path)
+    assert lsf.returncode == 2
+
+
+def test_check_says_what_a_scheduler_script_is_and_how_to_convert_it(tmp_path):
+    path = tmp_path / "job.sh"
+    path.write_text("#!/bin/bash\n#PBS -l nodes=1\nhostname\n")
+    proc = run_cli("check", path, cwd=tmp_path)
+    assert proc.returncode == 0
+    assert b"a PBS batch script" in proc.stderr and b"jobspec convert" in proc.stderr
+    assert b"JS598" in proc.stdout and b"JS901" not in proc.stdout

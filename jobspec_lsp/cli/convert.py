@@ -131,7 +131,7 @@ def cmd_convert(args) -> int:
                 return _usage(f"cannot read {args.file}: {exc}")
             from jobspec_lsp.migrate import convert as migrate  # deferred: start-up
 
-            if migrate.has_directives(head):
+            if migrate.has_directives(head) or args.diff or args.in_place:
                 args.source = "auto"
         elif args.to is None and args.file == "-":
             args.source = "auto"

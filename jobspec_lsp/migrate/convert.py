@@ -183,6 +183,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
     blk: Block = mod.block(text)
     req = Request()
     findings = _read(mod, blk, req)
+    mod.finish(req)
     sentinel, given = _flux_given(text)
     sentinel = sentinel or "#flux:"
     for at in blk.late:

@@ -331,6 +331,10 @@ def defaults(req: Request) -> list[tuple[str, str, str]]:
     return []
 
 
+def finish(req: Request) -> None:
+    """Nothing to settle once every directive is read."""
+
+
 def block(text: str) -> reading.Block:
     return reading.block(text, SENTINEL, parse)
 

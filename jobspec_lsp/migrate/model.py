@@ -135,6 +135,7 @@ class Request:
     urgency: int | None = None
     array: str | None = None  # never carried: Flux has no arrays
     sources: dict[str, Item] = field(default_factory=dict)  # field -> its last setter
+    extra: dict[str, Any] = field(default_factory=dict)  # a reader's own notes (PBS chunks)
 
     def set(self, item: Item, name: str, value: Any) -> None:
         setattr(self, name, value)

@@ -131,6 +131,7 @@ def _select(item: Item, req: Request, value: str) -> None:
     procs = count(keys["mpiprocs"], "mpiprocs") if "mpiprocs" in keys else None
     threads = count(keys["ompthreads"], "ompthreads") if "ompthreads" in keys else None
     gpus = keys.get("ngpus") or keys.get("gpus")
+    req.extra["select"] = item
     req.set(item, "nodes", n)
     per = procs or 1
     req.set(item, "tasks_per_node", per)
@@ -181,10 +182,9 @@ def _resources(item: Item, req: Request) -> None:
                 req.set(item, "time", secs)
         elif key == "place":
             words = set(re.split(r"[:\s]", val))
+            req.extra["place"] = (item, words)
             if "excl" in words or "exclhost" in words:
                 req.set(item, "exclusive", True)
-            if "pack" in words:
-                item.notes.append("place=pack: Flux places the chunks itself")
         elif key == "naccesspolicy" and val in ("singlejob", "singleuser"):
             req.set(item, "exclusive", True)
         elif key in ("ncpus", "ppn"):
@@ -210,6 +210,42 @@ def _resources(item: Item, req: Request) -> None:
 def _split(value: str) -> list[str]:
     """A resource list's parts: commas separate them."""
     return [p for p in value.split(",") if p.strip()]
+
+
+def finish(req: Request) -> None:
+    """Where PBS puts select's chunks: one per host with place=scatter (or vscatter), all on
+    one host with place=pack, anywhere with place=free -- the default, which the server
+    forces when a job gives none. So without scatter the chunks are not nodes."""
+    item = req.extra.get("select")
+    if item is None or item.kept:
+        return
+    _, words = req.extra.get("place", (None, set()))
+    if words & {"scatter", "vscatter"}:
+        return
+    per = req.tasks_per_node or 1
+    chunks = req.nodes or 1
+    gpus = req.gpus_per_node
+    if "pack" in words:
+        req.set(item, "nodes", 1)
+        req.set(item, "tasks", chunks * per)
+        req.set(item, "tasks_per_node", None)
+        if gpus:
+            req.set(item, "gpus_per_node", gpus * chunks)
+        if req.cores_per_node:
+            req.set(item, "cores_per_node", req.cores_per_node * chunks)
+        return
+    if per > 1 or req.cores_per_node:
+        item.notes.append(
+            "place=free (PBS's default) may put several chunks on one host; Flux gives "
+            "each chunk of several ranks its own node"
+        )
+        return
+    req.set(item, "nodes", None)
+    req.set(item, "tasks", chunks)
+    req.set(item, "tasks_per_node", None)
+    if gpus:
+        req.set(item, "gpus_per_node", None)
+        req.set(item, "gpus_per_task", gpus)
 
 
 def _name(item: Item, req: Request) -> None:

@@ -736,6 +736,10 @@ def defaults(req: Request) -> list[tuple[str, str, str]]:
     return out
 
 
+def finish(req: Request) -> None:
+    """Nothing to settle once every directive is read."""
+
+
 def block(text: str) -> reading.Block:
     return reading.block(text, SENTINEL, parse)
 

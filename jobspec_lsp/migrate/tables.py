@@ -62,5 +62,29 @@ def markdown(name: str) -> str:
     return "\n".join(rows) + "\n"
 
 
+_HEADINGS = {
+    "slurm": "### Slurm (sbatch)",
+    "lsf": "### LSF (bsub)",
+    "pbs": "### PBS (qsub: PBS Pro and Torque)",
+}
+
+
+def document(doc: str) -> str:
+    """``doc`` (docs/migration.md) with its tables made again, the rest as it was: each
+    table follows its heading, up to the next heading or the end."""
+    for name, heading in _HEADINGS.items():
+        at = doc.index(heading) + len(heading)
+        end = doc.find("\n#", at)
+        end = len(doc) if end < 0 else end + 1
+        doc = doc[:at] + "\n\n" + markdown(name) + ("\n" if end < len(doc) else "") + doc[end:]
+    return doc
+
+
 if __name__ == "__main__":
-    print(markdown(sys.argv[1] if len(sys.argv) > 1 else "slurm"), end="")
+    if sys.argv[1:2] == ["--doc"]:  # python -m jobspec_lsp.migrate.tables --doc docs/migration.md
+        with open(sys.argv[2], encoding="utf-8") as fh:
+            text = document(fh.read())
+        with open(sys.argv[2], "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        print(markdown(sys.argv[1] if len(sys.argv) > 1 else "slurm"), end="")

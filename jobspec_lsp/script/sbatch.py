@@ -57,7 +57,7 @@ CARRIED_DIFFERENTLY = family.info(
     to whole minutes as Slurm rounds it, the first of several partitions, a Slurm job id in
     a dependency (not a Flux job id), an output pattern Flux has no template for, a launch
     line and the `flux run` it becomes. The message says which.""",
-    bad=_S.replace("--time=01:30:00", "--time=01:29:30").replace("srun", "flux run"),
+    bad=_S.replace("--time=01:30:00", "--time=01:29:30 -o sim.out").replace("srun", "flux run"),
 )
 AFTER_COMMANDS = family.warning(
     """JS594 slurm-directive-after-commands: An `#SBATCH` line after the script's first command:

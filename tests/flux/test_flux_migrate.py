@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from migration_cases import CASES
 
 from jobspec_lsp.migrate import convert
 
@@ -35,3 +36,37 @@ def test_flux_accepts_the_converted_script(flux_exe, tmp_path, path):
     assert sh is not None
     if sh.nodes:
         assert (res["type"], res["count"]) == ("node", sh.nodes)
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("scheduler,block,_flux,want,_ref", CASES)
+def test_each_lsf_and_pbs_case_builds_the_resources_its_reference_asks(
+    flux_exe, tmp_path, scheduler, block, _flux, want, _ref
+):
+    conv = convert.convert("#!/bin/bash\n" + block + "\nhostname\n")
+    job = tmp_path / "job.sh"
+    job.write_text(conv.text)
+    dry = subprocess.run(
+        [flux_exe, "batch", "--dry-run", str(job)], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert dry.returncode == 0, dry.stderr
+    assert resources(json.loads(dry.stdout)) == want
+
+
+def resources(js: dict) -> tuple:
+    """(nodes or None, slots in all, cores per slot, gpus per slot, whole nodes)."""
+    top = js["resources"][0]
+    nodes, exclusive = None, False
+    if top["type"] == "node":
+        nodes, exclusive = top["count"], bool(top.get("exclusive"))
+        slot = top["with"][0]
+    else:
+        slot = top
+    counts = {r["type"]: r["count"] for r in slot["with"]}
+    return (
+        nodes,
+        slot["count"] * (nodes or 1),
+        counts.get("core", 0),
+        counts.get("gpu", 0),
+        exclusive,
+    )

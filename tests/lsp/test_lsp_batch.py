@@ -64,13 +64,14 @@ async def test_a_slurm_script_converts_with_one_quick_fix(client):
     ]
     assert got == [
         ("JS590", "#SBATCH"),
+        ("JS593", "#SBATCH"),  # sbatch's default output file, written
         ("JS590", "#SBATCH"),
         ("JS590", "#SBATCH"),
         ("JS591", "--mem=8G"),
         ("JS595", "$SLURM_JOB_ID"),
         ("JS593", "srun"),
     ]
-    hint = client.diagnostics[uri][1]
+    hint = client.diagnostics[uri][2]
     assert hint.severity == T.DiagnosticSeverity.Hint
     actions = await client.text_document_code_action_async(
         T.CodeActionParams(
@@ -83,7 +84,7 @@ async def test_a_slurm_script_converts_with_one_quick_fix(client):
     assert converted == sbatch.convert_script(SLURM).text
     assert "#flux: -N 2 -n 8" in converted and "flux run -N2 -n8 ./sim" in converted
 
-    var = client.diagnostics[uri][4]
+    var = client.diagnostics[uri][5]
     actions = await client.text_document_code_action_async(
         T.CodeActionParams(
             T.TextDocumentIdentifier(uri), var.range, T.CodeActionContext(diagnostics=[var])
