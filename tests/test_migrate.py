@@ -193,3 +193,42 @@ def test_every_mapped_lsf_and_pbs_option_has_a_case():
             assert any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", said) for n in o.names), (
                 o.names
             )
+
+
+def test_a_half_migrated_script_is_completed_without_contradicting_its_flux_lines():
+    text = (
+        "#!/bin/bash\n#flux: -N 2\n#SBATCH --ntasks-per-node=4 --gres=gpu:2 -o o\n"
+        "#SBATCH -t 30\nsrun ./a\n"
+    )
+    out = convert.convert(text).text
+    assert out == (
+        "#!/bin/bash\n#flux: -N 2\n#flux: -n 2 -c 4 -g 2 --output=o\n#flux: -t 30m\n"
+        "flux run -N2 -n8 ./a\n"
+    )
+    assert convert.convert(out).text == out
+    # what the #flux: lines already say otherwise stays as it is, with a warning there
+    contra = "#!/bin/bash\n#flux: -t 10m\n#flux: -n 1\n#SBATCH -t 30 -o o\nhostname\n"
+    conv = convert.convert(contra)
+    assert "#SBATCH -t 30" in conv.text and "#flux: --output=o" in conv.text
+    (f,) = [f for f in conv.findings if f.kind == "kept"]
+    assert contra[f.start : f.end] == "-t 30" and "already give --time-limit=10m" in f.message
+
+
+def test_pbs_start_directory_is_said_when_the_script_does_not_go_anywhere():
+    bare = convert.convert("#!/bin/bash\n#PBS -l nodes=1\n./a\n")
+    assert any("home directory" in f.message for f in bare.findings)
+    goes = convert.convert("#!/bin/bash\n#PBS -l nodes=1\ncd $PBS_O_WORKDIR\n./a\n")
+    assert not any("home directory" in f.message for f in goes.findings)
+
+
+def test_lsf_dependency_on_a_job_name_is_kept_with_a_warning():
+    text = '#!/bin/bash\n#BSUB -n 1 -w "done(prep)"\nhostname\n'
+    conv = convert.convert(text)
+    assert '#BSUB -w "done(prep)"' in conv.text
+    (f,) = [f for f in conv.findings if f.kind == "kept"]
+    assert "names a job by its name" in f.message
+
+
+def test_a_script_without_a_shebang_gets_the_shell_its_scheduler_uses():
+    assert convert.convert("#BSUB -n 1\nhostname\n").text.startswith("#!/bin/sh\n")
+    assert convert.convert("#PBS -l nodes=1\nhostname\n").text.startswith("#!/bin/bash\n")

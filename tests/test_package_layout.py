@@ -11,7 +11,7 @@ from helpers import REPO
 PACKAGE = REPO / "jobspec_lsp"
 # over 600 lines, each one idea (docs/architecture.md says which and why)
 LONG = {
-    "jobspec/document.py", "script/sbatch.py", "script/batch.py",
+    "jobspec/document.py", "script/batch.py",
     "fmt/layout.py", "convert/psij.py", "rules/targets.py", "cli/main.py", "fluxcli/build.py",
     "notations/formats.py", "migrate/slurm.py",
 }  # fmt: skip

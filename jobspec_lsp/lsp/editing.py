@@ -13,6 +13,7 @@ from jobspec_lsp.features import fixes
 from jobspec_lsp.features.fixes import apply_fixes
 from jobspec_lsp.lsp.server import Analysis, JobspecServer, guard, server
 from jobspec_lsp.rules import analysis
+from jobspec_lsp.script import sbatch
 from jobspec_lsp.text.edits import minimal as minimal_edits
 
 
@@ -192,7 +193,38 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
     convertible = a.kind.offers("convert") and a.doc.root is not None
     if convertible and (asked or (not only and not params.context.diagnostics)):
         actions.extend(c for c in _conversion_actions(ls, uri, a) if c.disabled is None or asked)
+    if a.kind.offers("migrate") and (asked or (not only and not params.context.diagnostics)):
+        got = _migration_action(uri, a, ls)
+        if got is not None and (got.disabled is None or asked):
+            actions.append(got)
     return actions
+
+
+def _migration_action(uri: str, a: Analysis, ls: JobspecServer):
+    """ "Convert to Flux" over a Slurm, LSF or PBS script: the whole conversion as one edit
+    (the editor shows it as a preview); a job with no Flux form is shown disabled, with
+    why."""
+    conv = sbatch.convert_script(a.doc.text)
+    if conv.refused:
+        return T.CodeAction(
+            title="Convert to Flux",
+            kind=T.CodeActionKind.RefactorRewrite,
+            disabled=T.CodeActionDisabled(reason=conv.refused),
+        )
+    if not conv.changed:
+        return None
+    edits = [T.TextEdit(ls.lsp_range(a.doc, e.start, e.end), e.text) for e in conv.edits]
+    return T.CodeAction(
+        title="Convert to Flux",
+        kind=T.CodeActionKind.RefactorRewrite,
+        edit=T.WorkspaceEdit(
+            document_changes=[
+                T.TextDocumentEdit(
+                    T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version), edits
+                )
+            ]
+        ),
+    )
 
 
 def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):

@@ -334,14 +334,14 @@ def convert(text: str, source: str = "auto") -> Conversion:
     if blk.lines:
         edits.extend(_dedent_comments(text, blk))
     if not text.startswith("#!"):
-        edits.append(Edit(0, 0, "#!/bin/bash\n"))
+        edits.append(Edit(0, 0, mod.SHELL + "\n"))
         findings.append(
             Finding(
                 "note",
                 0,
                 0,
-                f"no #! line: {mod.COMMAND} runs such a script with the user's shell; flux batch "
-                "needs one, so #!/bin/bash is written",
+                f"no #! line: flux batch needs one; {mod.SHELL} is written, the shell "
+                f"{mod.COMMAND} runs such a script with",
             )
         )
     if first_line is None and not sized and not flux_sized:
@@ -354,6 +354,11 @@ def convert(text: str, source: str = "auto") -> Conversion:
                     setattr(req, fld, value)
                     more.extend(words(req, fld))
         edits.append(Edit(at, at, f"{sentinel} {' '.join(sh.words + more)}\n"))
+    started = mod.start_directory(text, req)
+    if started and first_line is not None:
+        findings.append(
+            Finding("note", first_line.start, first_line.start + len(first_line.sentinel), started)
+        )
     for fld, note in sh.notes:
         src = req.sources.get(fld) or (shape_sources[0] if shape_sources else None)
         if src is not None:

@@ -22,6 +22,7 @@ from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.script import directives
 
 NAME = "lsf"
+SHELL = "#!/bin/sh"  # bsub runs a script without a #! line with the Bourne shell
 LATE = (
     "a #BSUB line after the first command: bsub reads it, but Flux reads directives only "
     "at the top; move it up with the others and convert again"
@@ -30,16 +31,21 @@ COMMAND = "bsub"
 SENTINEL = re.compile(r"#BSUB(?=[ \t]|$)")
 SENTINEL_ANYWHERE = re.compile(r"^#BSUB(?=[ \t\r]|$)", re.M)
 REFERENCE = "https://www.ibm.com/docs/en/spectrum-lsf/10.1.0?topic=bsub-options"
-CSM = "https://hpc.llnl.gov/documentation/user-guides/using-lc-s-sierra-systems"
 
 
-def _o(names, value, reader, flux, note="", ref=REFERENCE):
-    return Option(names, value, reader, flux, note, False, ref)
+def _page(name: str) -> str:
+    """IBM's page for one bsub option: bsub.OPTION.1.html, a capital letter as __x."""
+    key = "".join(f"__{c.lower()}" if c.isupper() else c for c in name.lstrip("-"))
+    return f"https://www.ibm.com/docs/en/SSWRJV_10.1.0/lsf_command_ref/bsub.{key}.1.html"
+
+
+def _o(names, value, reader, flux, note="", ref=""):
+    return Option(names, value, reader, flux, note, False, ref or _page(names[0]))
 
 
 OPTIONS: tuple[Option, ...] = (
     _o(("-n",), True, "tasks", "-n (one slot per task)", "MIN,MAX: the minimum"),
-    _o(("-nnodes",), True, "nnodes", "-N with -x (whole nodes, as CSM allocates)", ref=CSM),
+    _o(("-nnodes",), True, "nnodes", "-N with -x (whole nodes, as CSM allocates)"),
     _o(
         ("-R",),
         True,
@@ -52,9 +58,15 @@ OPTIONS: tuple[Option, ...] = (
     _o(("-P",), True, "account", "--bank (the LSF project)"),
     _o(("-G",), True, "", "", "Flux has no user groups: banks (--bank) carry the project"),
     _o(("-J",), True, "name", "--job-name", "NAME[1-N] is a job array, which Flux has not: kept"),
-    _o(("-o",), True, "output", "--output (%J → {{id}})"),
+    _o(
+        ("-o",),
+        True,
+        "output",
+        "--output (%J → {{id}})",
+        "LSF appends to an existing file (-oo overwrites); Flux writes it afresh",
+    ),
     _o(("-oo",), True, "output", "--output (Flux writes the file afresh)"),
-    _o(("-e",), True, "error", "--error (%J → {{id}})"),
+    _o(("-e",), True, "error", "--error (%J → {{id}})", "LSF appends; Flux writes afresh"),
     _o(("-eo",), True, "error", "--error (Flux writes the file afresh)"),
     _o(("-x",), False, "exclusive", "-x", "without a node count (-nnodes, ptile): 1 node"),
     _o(
@@ -81,12 +93,11 @@ OPTIONS: tuple[Option, ...] = (
         "",
         "",
         "CSM allocation flags (smt, gpumps, nvme, ...) have no Flux form",
-        ref=CSM,
     ),
-    _o(("-core_isolation",), True, "", "", "Flux does not isolate system cores", ref=CSM),
-    _o(("-csm",), True, "-", "", "nothing to carry", ref=CSM),
-    _o(("-stage",), True, "", "", "Flux does not stage data", ref=CSM),
-    _o(("-step_cgroup",), True, "-", "", "nothing to carry", ref=CSM),
+    _o(("-core_isolation",), True, "", "", "Flux does not isolate system cores"),
+    _o(("-csm",), True, "-", "", "nothing to carry"),
+    _o(("-stage",), True, "", "", "Flux does not stage data"),
+    _o(("-step_cgroup",), True, "-", "", "nothing to carry"),
     _o(("-B",), False, "", "", "flux-core sends no mail"),
     _o(("-N",), False, "", "", "flux-core sends no mail"),
     _o(("-u",), True, "", "", "flux-core sends no mail"),
@@ -227,9 +238,13 @@ def _dependency(item: Item, req: Request) -> None:
                 f"{part.strip()!r}: Flux has after, afterok, afternotok and afterany, joined "
                 "by && only"
             )
-        jid = m.group(2).split(",")[0].strip()
+        jid = m.group(2).split(",")[0].strip().strip("\"'")
         if not jid:
             raise NotCarried(f"{part.strip()!r} names no job", error=True)
+        if not jid.isdigit():
+            raise NotCarried(
+                f"{part.strip()!r} names a job by its name: a Flux dependency names a job id"
+            )
         req.add(item, "dependencies", f"{_DEP_TYPES[m.group(1)]}:{jid}")
         if jid.isdigit():
             item.notes.append(f"{jid} looks like an LSF job id: a Flux dependency names a Flux job")
@@ -329,6 +344,11 @@ def parse(line: Line, words: list[directives.Word], problems: list[tuple[int, in
 def defaults(req: Request) -> list[tuple[str, str, str]]:
     """LSF mails a job's output when no -o is given: Flux writes flux-{{id}}.out."""
     return []
+
+
+def start_directory(text: str, req: Request) -> str:
+    """The job starts where it was submitted, as under Flux: nothing to say."""
+    return ""
 
 
 def finish(req: Request) -> None:

@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jobspec_lsp.script import directives
+from jobspec_lsp.text.edits import Change as Edit
+
+__all__ = ["Edit", "Finding", "Item", "Line", "NotCarried", "Request", "Shape", "shape"]
 
 # the fields that together give the job's size and shape: written as one line
 SHAPE = (
@@ -42,13 +45,6 @@ class NotCarried(Exception):
         super().__init__(message)
         self.message = message
         self.error = error
-
-
-@dataclass(frozen=True)
-class Edit:
-    start: int
-    end: int
-    text: str
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.script import directives
 
 NAME = "pbs"
+SHELL = "#!/bin/bash"  # for a script without a #! line (flux batch needs one)
 LATE = "a directive after the script's first command: qsub ignores it, and it is not converted"
 COMMAND = "qsub"
 SENTINEL = re.compile(r"#PBS(?=[ \t]|$)")
@@ -210,6 +211,17 @@ def _resources(item: Item, req: Request) -> None:
 def _split(value: str) -> list[str]:
     """A resource list's parts: commas separate them."""
     return [p for p in value.split(",") if p.strip()]
+
+
+def start_directory(text: str, req: Request) -> str:
+    """PBS starts a job in the user's home directory, Flux where it was submitted: said
+    when the script neither names a directory (-d, -w) nor goes to $PBS_O_WORKDIR."""
+    if req.cwd is not None or "PBS_O_WORKDIR" in text:
+        return ""
+    return (
+        "qsub starts the job in your home directory, flux batch where it is submitted: "
+        "submit it from your home directory, or add `cd $HOME` where the job needs it"
+    )
 
 
 def finish(req: Request) -> None:

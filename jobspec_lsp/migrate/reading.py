@@ -137,28 +137,9 @@ def getopt(
                 attached = v[2:]
         elif v.startswith("--") and _prefix(v.partition("=")[0], table):
             # getopt_long takes an unambiguous prefix of a long option (sbatch --out)
-            written = v.partition("=")[0]
-            name = _prefix(written, table) or written
+            name = _prefix(v.partition("=")[0], table) or v
             if "=" in v:
                 attached = v.partition("=")[2]
-            opt = table[name]
-            if attached is not None:
-                vs = w.end - len(attached)
-                line.items.append(Item(name, attached, w.start, w.end, vs, w.end, opt.reader))
-                continue
-            if not opt.value:
-                line.items.append(Item(name, None, w.start, w.end, w.end, w.end, opt.reader))
-                continue
-            if i >= len(words):
-                problems.append((w.start, w.end, f"{written} needs a value"))
-                line.bad.append((w.start, w.end))
-                continue
-            nxt = words[i]
-            i += 1
-            line.items.append(
-                Item(name, nxt.value, w.start, nxt.end, nxt.start, nxt.end, opt.reader)
-            )
-            continue
         elif v.startswith("--"):
             name = v.partition("=")[0]
             problems.append(_unknown(command, name, w.start, w.start + len(name), table))

@@ -25,6 +25,7 @@ from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.script import directives
 
 NAME = "slurm"
+SHELL = "#!/bin/bash"  # for a script without a #! line (flux batch needs one)
 COMMAND = "sbatch"
 SENTINEL = re.compile(r"#SBATCH(?=[ \t]|$)")
 REFERENCE = "https://slurm.schedmd.com/sbatch.html"
@@ -734,6 +735,11 @@ def defaults(req: Request) -> list[tuple[str, str, str]]:
             )
         )
     return out
+
+
+def start_directory(text: str, req: Request) -> str:
+    """The job starts where it was submitted, as under Flux: nothing to say."""
+    return ""
 
 
 def finish(req: Request) -> None:

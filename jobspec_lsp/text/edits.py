@@ -7,8 +7,17 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import NamedTuple
 
 Edit = tuple[int, int, str]
+
+
+class Change(NamedTuple):
+    """An :data:`Edit` with names: replace ``text[start:end]`` by ``text``."""
+
+    start: int
+    end: int
+    text: str
 
 
 def apply(text: str, edits: Iterable[Edit]) -> str | None:

@@ -185,3 +185,45 @@ async def test_a_shell_script_with_flux_command_lines_is_checked(client):
     uri = await open_doc(client, "loop.sh", text, language="shellscript")
     (d,) = client.diagnostics[uri]
     assert d.code == "JS585" and d.range == rng(text, "two")
+
+
+LSF = "#!/bin/bash\n#BSUB -nnodes 2\n#BSUB -W 30\njsrun -n4 -a1 -c10 -g1 -r2 ./a\n"
+
+
+async def test_an_lsf_script_converts_with_convert_to_flux_and_hovers_its_flux_form(client):
+    from jobspec_lsp.script import sbatch
+
+    uri = await open_doc(client, "job.lsf.sh", LSF, language="shellscript")
+    codes = [d.code for d in client.diagnostics[uri]]
+    assert codes.count("JS597") == 2
+    hover = await client.text_document_hover_async(
+        T.HoverParams(T.TextDocumentIdentifier(uri), pos(LSF, "-nnodes", 2))
+    )
+    text = hover.contents.value
+    assert "#flux: -N 2 -n 2 -x" in text and "whole nodes" in text and "bsub.nnodes.1.html" in text
+    assert hover.range == rng(LSF, "-nnodes 2")
+    actions = await client.text_document_code_action_async(
+        T.CodeActionParams(
+            T.TextDocumentIdentifier(uri), rng(LSF, "jsrun"), T.CodeActionContext(diagnostics=[])
+        )
+    )
+    (convert,) = [a for a in actions if a.title == "Convert to Flux"]
+    assert convert.kind == T.CodeActionKind.RefactorRewrite
+    converted = apply_edits(LSF, convert.edit.document_changes[0].edits)
+    assert converted == sbatch.convert_script(LSF).text
+    assert "flux run -N2 -n4 -c10 -g1 ./a" in converted
+
+
+async def test_a_heterogeneous_job_offers_convert_to_flux_disabled_with_why(client):
+    text = "#!/bin/bash\n#SBATCH -n 2\n#SBATCH hetjob\n#SBATCH -n 4\nsrun ./a\n"
+    uri = await open_doc(client, "het.sh", text, language="shellscript")
+    assert "JS589" in [d.code for d in client.diagnostics[uri]]
+    actions = await client.text_document_code_action_async(
+        T.CodeActionParams(
+            T.TextDocumentIdentifier(uri),
+            rng(text, "srun"),
+            T.CodeActionContext(diagnostics=[], only=[T.CodeActionKind.RefactorRewrite]),
+        )
+    )
+    (convert,) = [a for a in actions if a.title == "Convert to Flux"]
+    assert convert.disabled is not None and "heterogeneous" in convert.disabled.reason
