@@ -81,6 +81,20 @@ LSF = [
     ),
     (
         "lsf",
+        "#BSUB -n 4 -gpu num=1/task",
+        "#flux: -n 4 -g 1",
+        (None, 4, 1, 1, False),
+        _BSUB.format("gpu"),
+    ),
+    (
+        "lsf",
+        '#BSUB -n 1 -q "pbatch pdebug"',
+        "#flux: -n 1 -q pbatch",
+        (None, 1, 1, 0, False),
+        _BSUB.format("__q"),
+    ),
+    (
+        "lsf",
         "#BSUB -n 1 -P lab42",
         "#flux: -n 1 --bank=lab42",
         (None, 1, 1, 0, False),

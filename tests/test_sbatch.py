@@ -510,3 +510,10 @@ def test_check_says_what_a_scheduler_script_is_and_how_to_convert_it(tmp_path):
     assert proc.returncode == 0
     assert b"a PBS batch script" in proc.stderr and b"jobspec convert" in proc.stderr
     assert b"JS598" in proc.stdout and b"JS901" not in proc.stdout
+
+
+def test_tasks_per_node_is_read_as_sbatch_reads_it():
+    """sbatch takes --tasks-per-node for --ntasks-per-node (real Slurm 22.05: -N 2
+    --tasks-per-node=4 is NumTasks=8), and any unambiguous prefix of a long option."""
+    for block in ("#SBATCH -N 2 --tasks-per-node=4", "#SBATCH -N 2 --ntasks-per-n=4"):
+        assert converted(script(block)) == script("#flux: -N 2 -n 8")

@@ -101,6 +101,14 @@ OPTIONS: tuple[Option, ...] = (
     _o(("-B",), False, "", "", "flux-core sends no mail"),
     _o(("-N",), False, "", "", "flux-core sends no mail"),
     _o(("-u",), True, "", "", "flux-core sends no mail"),
+    _o(("-Ne",), False, "", "", "flux-core sends no mail"),
+    _o(
+        ("-notify",),
+        True,
+        "",
+        "",
+        "flux-core sends no notifications: watch the job with `flux job wait-event`",
+    ),
     _o(("-M",), True, "", "", "memory is not requested in Flux"),
     _o(("-We",), True, "-", "", "an estimate: Flux schedules by the limit (-t)"),
     _o(("-r",), False, "", "", "Flux does not rerun a job"),
@@ -189,7 +197,10 @@ def _time(item: Item, req: Request) -> None:
 
 
 def _queue(item: Item, req: Request) -> None:
-    req.set(item, "queue", item.value)
+    first, *more = (item.value or "").split()
+    if more:
+        item.notes.append(f"Flux takes one queue: {first!r}, the first of the candidates")
+    req.set(item, "queue", first)
 
 
 def _account(item: Item, req: Request) -> None:
@@ -286,7 +297,9 @@ def _gpu(item: Item, req: Request) -> None:
     for part in v.split(":"):
         key, _, val = part.partition("=")
         if key.strip() == "num":
-            req.set(item, "gpus_per_node", count(val.partition("/")[0], "-gpu num"))
+            n, _, per = val.partition("/")
+            field = "gpus_per_task" if per.strip() == "task" else "gpus_per_node"
+            req.set(item, field, count(n, "-gpu num"))
         elif key.strip():
             item.lost.append(f"{part}: not carried (Flux counts gpus)")
 

@@ -51,7 +51,7 @@ OPTIONS: tuple[Option, ...] = (
         "-n (one slot per task), and the task count of the launch lines",
     ),
     _o(
-        ("--ntasks-per-node",),
+        ("--ntasks-per-node", "--tasks-per-node"),
         True,
         "tasks_per_node",
         "-n: nodes × this (-N from --ntasks ÷ this when no node count)",
