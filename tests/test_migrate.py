@@ -232,3 +232,14 @@ def test_lsf_dependency_on_a_job_name_is_kept_with_a_warning():
 def test_a_script_without_a_shebang_gets_the_shell_its_scheduler_uses():
     assert convert.convert("#BSUB -n 1\nhostname\n").text.startswith("#!/bin/sh\n")
     assert convert.convert("#PBS -l nodes=1\nhostname\n").text.startswith("#!/bin/bash\n")
+
+
+def test_the_slurm_submit_directory_gets_a_name_flux_keeps():
+    """Flux's broker removes every SLURM_* variable from a batch script's environment
+    (found by a probe run under real Flux: tests/slurm), so SLURM_SUBMIT_DIR cannot be set
+    by --env under its own name; PBS_O_WORKDIR can."""
+    out = convert.convert('#!/bin/bash\n#SBATCH -n 1 -o o\ncd "$SLURM_SUBMIT_DIR"\n').text
+    assert "#flux: --env=SUBMIT_DIR=$PWD\n" in out and 'cd "$SUBMIT_DIR"' in out
+    assert "SLURM_" not in out
+    pbs = convert.convert("#!/bin/bash\n#PBS -l nodes=1 -o o -e e\ncd $PBS_O_WORKDIR\n").text
+    assert "#flux: --env=PBS_O_WORKDIR=$PWD\n" in pbs and "cd $PBS_O_WORKDIR" in pbs

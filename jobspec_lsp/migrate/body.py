@@ -4,7 +4,9 @@ Each scheduler module declares ``VARIABLES``: name -> (how it becomes Flux's, th
 How: a fixed text (``$(flux getattr jobid)``), one of the job's own figures known from
 its request (``{tasks}``, ``{nodes}``, ``{cores_per_task}``), ``=PWD`` (the submission
 directory: the variable is kept and set by a `--env=NAME=$PWD` directive, which
-`flux batch` expands when the job is submitted), or None (no equivalent: flagged).
+`flux batch` expands when the job is submitted; ``=PWD:NEW`` under a new name, for a
+name Flux's broker removes from a batch script's environment: every ``SLURM_*``), or
+None (no equivalent: flagged).
 A variable where the shell expands nothing ('...', \\$, a quoted here-document) is left
 alone: it means the same under Flux.
 """
@@ -124,10 +126,19 @@ def convert(
         how, words = mod.VARIABLES.get(
             name, (None, f"{mod.COMMAND} sets it; Flux does not, so it is empty under Flux")
         )
-        if how == "=PWD":
-            rule = f"{name}=$PWD"
+        if how is not None and how.startswith("=PWD"):
+            # the submission directory: $PWD when flux batch runs, under the variable's
+            # own name or (=PWD:NEW) a new one, written in the body
+            new = how.partition(":")[2] or name
+            rule = f"{new}=$PWD"
             if rule not in have and rule not in env_rules:
                 env_rules.append(rule)
+            if new != name:
+                if bare or start < body:
+                    findings.append(Finding("variable", start, end, f"{name}: {words}"))
+                else:
+                    edits.append(Edit(start, end, f"${new}"))
+                    findings.append(Finding("variable", start, end, f"{name}: {words}", f"${new}"))
             continue
         repl = replacement(how, sh)
         if repl is not None and not bare and start >= body:

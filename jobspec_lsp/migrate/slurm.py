@@ -774,9 +774,10 @@ VARIABLES: dict[str, tuple[str | None, str]] = {
     "SLURM_NPROCS": ("{tasks}", "the task count, known from the directives"),
     "SLURM_CPUS_PER_TASK": ("{cores_per_task}", "the cores per task, known from the directives"),
     "SLURM_SUBMIT_DIR": (
-        "=PWD",
-        "the submission directory: set by `#flux: --env=SLURM_SUBMIT_DIR=$PWD`, which "
-        "flux batch expands when the job is submitted",
+        "=PWD:SUBMIT_DIR",
+        "the submission directory: $SUBMIT_DIR, set by `#flux: --env=SUBMIT_DIR=$PWD`, which "
+        "flux batch expands when the job is submitted (Flux removes every SLURM_* variable "
+        "from a batch script's environment, so the name cannot be kept)",
     ),
     "SLURM_JOB_NAME": (None, "no variable: the name is --job-name or the script's file name"),
     "SLURM_ARRAY_TASK_ID": (None, "Flux has no job arrays: pass the index as an argument"),

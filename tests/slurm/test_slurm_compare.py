@@ -147,11 +147,8 @@ RUNNABLE = sorted(RUN_SCRIPTS.glob("*.sh"))
 
 
 def _seen(output: str) -> list[str]:
-    return sorted(
-        line
-        for line in output.splitlines()
-        if line.startswith(("rank=", "nodes=", "cpus_per_task="))
-    )
+    """The facts a probe prints (``key=value`` lines), in order of their text."""
+    return sorted(line for line in output.splitlines() if re.match(r"\w+=", line))
 
 
 @pytest.mark.parametrize("path", RUNNABLE, ids=lambda p: p.name)
@@ -160,11 +157,20 @@ def test_what_the_job_sees_under_slurm_and_under_flux(slurm, flux, tmp_path, pat
     same ranks and task count on the same number of nodes."""
     under_slurm = run_under_slurm(path, timeout=120)
     out, _ = _convert(path, tmp_path)
+    # submitted as a user does, from a shell in the script's directory (the shell keeps
+    # $PWD, which flux batch expands in the conversion's --env=SLURM_SUBMIT_DIR=$PWD)
     sub = subprocess.run(
-        [flux.exe, "batch", f"--output={tmp_path}/flux.out", out.name],
+        [
+            "sh",
+            "-c",
+            'cd "$1" && exec "$2" batch --output="$1/flux.out" "$3"',
+            "sh",
+            str(tmp_path),
+            flux.exe,
+            out.name,
+        ],
         capture_output=True,
         text=True,
-        cwd=tmp_path,
         env=flux.env,
         timeout=120,
     )
