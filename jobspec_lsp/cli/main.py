@@ -698,6 +698,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sh.set_defaults(func=cmd_shape)
 
+    si = sub.add_parser(
+        "site",
+        help="a site profile: the site's Flux conf.d and its resources (show DIR)",
+        description="A site profile is a directory in the form of a Flux system instance's "
+        "conf.d (TOML) with the R file its [resource] path names (relative to the directory). "
+        "`show` summarises it: node types, queues and their limits.",
+    )
+    si.add_argument("action", choices=("show",))
+    si.add_argument("directory", metavar="DIR")
+    si.set_defaults(func=cmd_site)
+
     s = sub.add_parser(
         "lsp",
         help="run the language server (stdio; --tcp/--ws, see jobspec lsp -h)",
@@ -706,6 +717,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("server_args", nargs=argparse.REMAINDER)
     s.set_defaults(func=lambda a: lsp_main(a.server_args))
     return p
+
+
+def cmd_site(args) -> int:
+    from jobspec_lsp.site import profile  # deferred: each command imports what it needs
+
+    try:
+        site = profile.load(args.directory)
+    except profile.ProfileError as err:
+        print(f"jobspec: error: {err}", file=sys.stderr)
+        return 1
+    sys.stdout.write(profile.summary(site))
+    return 0
 
 
 def main(argv=None) -> int:
