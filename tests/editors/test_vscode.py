@@ -126,17 +126,38 @@ class VSCode:
             "XDG_CONFIG_HOME": str(root / "config"),
             "XDG_DATA_HOME": str(root / "data"),
         }
-        base = [str(tools["code_server"]), "--user-data-dir", str(self.user),
-                "--extensions-dir", str(self.ext)]
-        got = subprocess.run([*base, "--install-extension", str(tools["vsix"])], env=self.env,
-                             capture_output=True, text=True, timeout=300)
+        base = [
+            str(tools["code_server"]),
+            "--user-data-dir",
+            str(self.user),
+            "--extensions-dir",
+            str(self.ext),
+        ]
+        got = subprocess.run(
+            [*base, "--install-extension", str(tools["vsix"])],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert got.returncode == 0, got.stdout + got.stderr
         self.port = _free_port()
         self.proc = subprocess.Popen(
-            [*base, "--bind-addr", f"127.0.0.1:{self.port}", "--auth", "none",
-             "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
-             "--disable-getting-started-override", str(self.ws)],
-            env=self.env, stdout=open(root / "code-server.log", "wb"), stderr=subprocess.STDOUT,
+            [
+                *base,
+                "--bind-addr",
+                f"127.0.0.1:{self.port}",
+                "--auth",
+                "none",
+                "--disable-telemetry",
+                "--disable-update-check",
+                "--disable-workspace-trust",
+                "--disable-getting-started-override",
+                str(self.ws),
+            ],
+            env=self.env,
+            stdout=open(root / "code-server.log", "wb"),
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         self._wait_port()
@@ -145,8 +166,14 @@ class VSCode:
         self.pw = sync_playwright().start()
         self.browser = self.pw.chromium.launch(
             executable_path=tools["chromium"],
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
         )
         self.page = self.browser.new_page(viewport={"width": 1400, "height": 900})
         self.page.goto(f"http://127.0.0.1:{self.port}/?folder={self.ws}")
@@ -203,8 +230,10 @@ class VSCode:
         row = self.page.locator(".explorer-folders-view .monaco-list-row", has_text=name)
         self.wait(f"{name} in the explorer", lambda: row.count() > 0)
         row.first.click()
-        self.wait(f"{name} open", lambda: self.page.locator(
-            ".tabs-container .tab.active", has_text=name).count() > 0)
+        self.wait(
+            f"{name} open",
+            lambda: self.page.locator(".tabs-container .tab.active", has_text=name).count() > 0,
+        )
         self.page.locator(".monaco-editor .view-lines").first.click()
 
     def problems(self) -> list[tuple[str, int]]:
@@ -312,18 +341,33 @@ def test_the_extension_in_real_vs_code(vscode):
 
     # 2. hover on the slot count: the server's words
     vs.token("task", 0).hover()
-    hover = vs.wait("a hover", lambda: [
-        h for h in vs.page.locator(".monaco-hover-content").all_inner_texts()
-        if h.strip() and "Loading" not in h
-    ])
+    hover = vs.wait(
+        "a hover",
+        lambda: [
+            h
+            for h in vs.page.locator(".monaco-hover-content").all_inner_texts()
+            if h.strip() and "Loading" not in h
+        ],
+    )
     assert any("slot" in h for h in hover), hover
     vs.page.keyboard.press("Escape")
 
     # 3. the quick-fix for the misspelt label
-    vs.click_in("tsak")
-    vs.page.keyboard.press("Control+.")
     fix = vs.page.locator(".action-widget .monaco-list-row", has_text="Change to 'task'")
-    vs.wait("the quick-fix", lambda: fix.count() > 0)
+
+    def quick_fix_shown():
+        # Ctrl+. asked before the editor has the line's diagnostics opens an empty menu
+        # that never refills (seen once in CI): close it and ask again, as a user would
+        vs.page.keyboard.press("Escape")
+        vs.click_in("tsak")
+        vs.page.keyboard.press("Control+.")
+        try:
+            fix.first.wait_for(timeout=10_000)
+        except Exception:  # noqa: BLE001 - Playwright's timeout: not shown yet
+            return False
+        return True
+
+    vs.wait("the quick-fix", quick_fix_shown, timeout=90.0)
     fix.first.click()
     vs.wait("JS307 gone", lambda: all(c != "JS307" for c, _ in vs.problems()))
 
@@ -368,8 +412,14 @@ def test_the_extension_in_real_vs_code(vscode):
 
 
 def test_no_usable_server_gives_one_clear_message(vscode):
-    vs = vscode(files={"broken.jobspec.yaml": BROKEN, ".vscode/settings.json": json.dumps(
-        {"jobspec.server.importStrategy": "fromEnvironment"})})
+    vs = vscode(
+        files={
+            "broken.jobspec.yaml": BROKEN,
+            ".vscode/settings.json": json.dumps(
+                {"jobspec.server.importStrategy": "fromEnvironment"}
+            ),
+        }
+    )
     vs.open("broken.jobspec.yaml")
     toasts = vs.wait("the error", vs.notifications)
     vs.page.wait_for_timeout(3000)  # a retry storm would show more by now
