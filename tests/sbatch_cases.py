@@ -111,3 +111,18 @@ CASES = [
     ("#SBATCH -n 1 --signal=USR1@120", "#flux: -n 1 --signal=SIGUSR1@120s", (None, 1, 1, 0, False)),
     ("#SBATCH -N 2   # two nodes", "#flux: -N 2 -n 2   # two nodes", (2, 2, 1, 0, False)),
 ]
+
+
+def resources(js: dict) -> tuple:
+    """The resources of a jobspec as the cases give them: (nodes or None, slots in all,
+    cores per slot, gpus per slot, whole nodes)."""
+    top = js["resources"][0]
+    nodes, exclusive = None, False
+    if top["type"] == "node":
+        nodes, exclusive = top["count"], bool(top.get("exclusive"))
+        slot = top["with"][0]
+    else:
+        slot = top
+    counts = {r["type"]: r["count"] for r in slot["with"]}
+    total = slot["count"] * (nodes or 1)
+    return (nodes, total, counts.get("core", 0), counts.get("gpu", 0), exclusive)

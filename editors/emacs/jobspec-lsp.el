@@ -67,8 +67,8 @@ line above."
 (add-to-list 'eglot-server-programs '((sh-mode bash-ts-mode) . ("jobspec-lsp")))
 
 (defconst jobspec-lsp-directive-regexp
-  "^\\(?:[^[:alnum:]_\n]*\\(?:flux\\|FLUX\\):\\|#SBATCH\\)"
-  "A line with an RFC 36 sentinel, ^([^\\w]*)(flux|FLUX):, or a Slurm directive.")
+  "^\\(?:[^[:alnum:]_\n]*\\(?:flux\\|FLUX\\):\\|#\\(?:SBATCH\\|BSUB\\|PBS\\)\\(?:[ \t]\\|$\\)\\)"
+  "A line with an RFC 36 sentinel, ^([^\\w]*)(flux|FLUX):, or a Slurm, LSF or PBS directive.")
 
 (defconst jobspec-lsp-flux-command-regexp
   (concat "\\(?:^\\|[[:space:];&|(`]\\)flux[[:space:]]+\\(?:mini[[:space:]]+\\)?"
@@ -76,7 +76,7 @@ line above."
   "A Flux submission command line (the server decides what it is exactly).")
 
 (defun jobspec-lsp-script-p ()
-  "Whether the buffer is a batch script with `#flux:' or `#SBATCH' directives,
+  "Whether the buffer is a batch script with `#flux:', `#SBATCH', `#BSUB' or `#PBS' directives,
 or a shell script with a `flux run|submit|batch|alloc|bulksubmit' command line."
   (save-excursion
     (let ((case-fold-search nil)

@@ -37,11 +37,13 @@ def register(subparsers) -> None:
     """Add the `convert` and `new` subcommands to an argparse subparsers object."""
     cv = subparsers.add_parser(
         "convert",
-        help="canonical <-> V1 jobspec, PSI/J <-> jobspec (comments kept)",
-        description="Convert a jobspec between canonical (RFC 14) and V1 (RFC 25) form, or a "
-        "PSI/J job description to and from V1. Jobspec conversions edit the file's "
-        "text, so comments and layout are kept; every change is listed on stderr. "
-        "Exit 0 converted, 1 impossible (the blockers are listed), 2 error.",
+        help="Slurm/LSF/PBS scripts -> Flux; canonical <-> V1 jobspec; PSI/J <-> jobspec",
+        description="Convert a Slurm, LSF or PBS batch script to a Flux batch script that runs "
+        "the same job (directives, launch lines, scheduler variables; see docs/migration.md), "
+        "a jobspec between canonical (RFC 14) and V1 (RFC 25) form, or a PSI/J job "
+        "description to and from V1. Conversions edit the file's text, so comments and "
+        "layout are kept; every change is listed on stderr. Exit 0 converted, 1 impossible "
+        "(the blockers are listed), 2 error.",
     )
     cv.add_argument("file", metavar="FILE", help="the input ('-' for stdin)")
     cv.add_argument(

@@ -37,6 +37,7 @@ from jobspec_lsp.migrate.model import (
 from jobspec_lsp.migrate.reading import Block
 from jobspec_lsp.notations import formats
 from jobspec_lsp.script import batch, directives
+from jobspec_lsp.text.edits import apply as apply_edits
 
 SCHEDULERS: dict[str, ModuleType] = {"slurm": slurm, "lsf": lsf, "pbs": pbs}
 ALIASES = {"sbatch": "slurm", "bsub": "lsf", "qsub": "pbs", "torque": "pbs"}
@@ -198,7 +199,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
             )
         )
     het = [it for line in blk.lines for it in line.items if it.reader == "het"]
-    if het or (name == "slurm" and any(it.name in ("--het-group",) for it in het)):
+    if het:
         why = (
             f"a heterogeneous job ({het[0].name}): its components ask different resources, "
             "which one Flux batch job cannot; convert each component as its own script "
@@ -378,7 +379,9 @@ def convert(text: str, source: str = "auto") -> Conversion:
     edits.extend(launch_edits)
     findings.extend(launch_findings)
     edits = _merge(edits)
-    return Conversion(name, apply(text, edits), edits, findings, replaced, moved, req, sh)
+    out = apply_edits(text, edits)
+    assert out is not None  # _merge leaves no overlap
+    return Conversion(name, out, edits, findings, replaced, moved, req, sh)
 
 
 _INDENTED_COMMENT = re.compile(r"[ \t]+(?=#)")
@@ -431,17 +434,6 @@ def _merge(edits: list[Edit]) -> list[Edit]:
             continue
         out.append(e)
     return out
-
-
-def apply(text: str, edits: list[Edit]) -> str:
-    parts = []
-    pos = 0
-    for e in edits:
-        parts.append(text[pos : e.start])
-        parts.append(e.text)
-        pos = e.end
-    parts.append(text[pos:])
-    return "".join(parts)
 
 
 _ANY = re.compile(r"^#(?:SBATCH|BSUB|PBS)(?=[ \t\r]|$)", re.M)

@@ -27,8 +27,9 @@ SLURM_DIRECTIVE = family.hint(
     """JS590 slurm-directive: A Slurm `#SBATCH` directive, which `flux batch` ignores.
 
     Flux reads only `#flux:` directives: an `#SBATCH` line is a comment to it, so the job runs
-    without what the line asks. The fix rewrites every `#SBATCH` directive of the script as
-    `#flux:` (`jobspec convert --from sbatch` does the same in a terminal).""",
+    without what the line asks. The fix converts the whole script: every `#SBATCH` directive
+    as `#flux:`, launch lines (`srun`) as `flux run`, `SLURM_*` variables as Flux's (`jobspec
+    convert` does the same in a terminal).""",
     bad=_S.replace("srun", "flux run"),
     fix="edits",
 )
@@ -176,8 +177,6 @@ def diagnostics(text: str, source: str = "auto") -> tuple[Diagnostic, ...]:
         return tuple(out)
     conv = migrate.convert(text, source)
     for f in conv.findings:
-        if f.kind == "command" and f.end - f.start and not conv.changed:
-            continue
         rule, sev = _CODE[f.kind]
         data = None
         if f.kind == "variable" and f.replace is not None:

@@ -111,6 +111,25 @@ local ok, err = pcall(function()
   result.runs_codes = {}
   for _, d in ipairs(vim.diagnostic.get(rb)) do table.insert(result.runs_codes, d.code) end
 
+  -- an LSF script (no #flux: line) attaches too: its directives' Flux form, and the
+  -- whole conversion as one code action
+  vim.cmd('edit ' .. dir .. '/job.lsf.sh')
+  local lb = vim.api.nvim_get_current_buf()
+  result.lsf_attached = attached(lb)
+  assert(vim.wait(20000, function() return #vim.diagnostic.get(lb) >= 1 end, 50),
+         'no diagnostics for job.lsf.sh')
+  result.lsf_codes = {}
+  for _, d in ipairs(vim.diagnostic.get(lb)) do table.insert(result.lsf_codes, d.code) end
+  local acts = vim.lsp.buf_request_sync(lb, 'textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(lb) },
+    range = { start = { line = 3, character = 0 }, ['end'] = { line = 3, character = 0 } },
+    context = { diagnostics = {} },
+  }, 10000)
+  result.lsf_actions = {}
+  for _, r in pairs(acts or {}) do
+    for _, a in ipairs(r.result or {}) do table.insert(result.lsf_actions, a.title) end
+  end
+
   -- neither a plain script nor other YAML start anything
   vim.cmd('edit ' .. dir .. '/plain.sh')
   local pb = vim.api.nvim_get_current_buf()

@@ -98,6 +98,7 @@ def test_neovim_batch_script_and_jobspec_by_content(tmp_path):
     (tmp_path / "plain.sh").write_text("#!/bin/sh\necho hello\nflux jobs\n")
     (tmp_path / "runs.sh").write_text("#!/bin/sh\nflux run --nodes=2 --tim=5m ./app\n")
     (tmp_path / "other.yaml").write_text("name: x\nitems: [1, 2]\n")
+    (tmp_path / "job.lsf.sh").write_text("#!/bin/bash\n#BSUB -nnodes 2\n#BSUB -W 30\njsrun -n4 ./a\n")
     out = tmp_path / "out.json"
     env = dict(os.environ, JOBSPEC_REPO=str(REPO), JOBSPEC_OUT=str(out), JOBSPEC_DIR=str(tmp_path),
                PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
@@ -123,3 +124,5 @@ def test_neovim_batch_script_and_jobspec_by_content(tmp_path):
     assert result["yaml_attached"] is True and "JS307" in result["yaml_codes"]
     assert result["plain_attached"] is False and result["other_attached"] is False
     assert result["runs_attached"] is True and result["runs_codes"] == ["JS584"]
+    assert result["lsf_attached"] is True and result["lsf_codes"].count("JS597") == 2
+    assert "Convert to Flux" in result["lsf_actions"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from migration_cases import CASES
+from sbatch_cases import resources
 
 from jobspec_lsp.migrate import convert
 
@@ -53,20 +54,29 @@ def test_each_lsf_and_pbs_case_builds_the_resources_its_reference_asks(
     assert resources(json.loads(dry.stdout)) == want
 
 
-def resources(js: dict) -> tuple:
-    """(nodes or None, slots in all, cores per slot, gpus per slot, whole nodes)."""
-    top = js["resources"][0]
-    nodes, exclusive = None, False
-    if top["type"] == "node":
-        nodes, exclusive = top["count"], bool(top.get("exclusive"))
-        slot = top["with"][0]
-    else:
-        slot = top
-    counts = {r["type"]: r["count"] for r in slot["with"]}
-    return (
-        nodes,
-        slot["count"] * (nodes or 1),
-        counts.get("core", 0),
-        counts.get("gpu", 0),
-        exclusive,
-    )
+@pytest.mark.flux
+def test_the_flux_facts_the_conversion_stands_on(flux_exe, tmp_path):
+    """docs/migration.md: flux batch has no --cc (arrays stay a note), and Flux stops
+    reading directives at a line that does not start with '#' (an indented comment among
+    them would orphan the rest: the conversion un-indents it, and Flux accepts the result)."""
+
+    def dry(text: str, *args: str) -> subprocess.CompletedProcess:
+        job = tmp_path / "job.sh"
+        job.write_text(text)
+        return subprocess.run(
+            [flux_exe, "batch", "--dry-run", *args, str(job)],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
+
+    no_cc = dry("#!/bin/sh\n#flux: -n1\nhostname\n", "--cc=1-2")
+    assert no_cc.returncode != 0 and "--cc" in no_cc.stderr
+    orphan = dry("#!/bin/sh\n#flux: -n1\n  # memory\n#flux: -t 5m\nhostname\n")
+    assert orphan.returncode != 0 and "orphan" in orphan.stderr
+    pbs = "#!/bin/sh\n#PBS -l nodes=1\n  # memory\n#PBS -l walltime=5:00\nhostname\n"
+    converted = convert.convert(pbs).text
+    assert "\n# memory\n" in converted
+    ok = dry(converted)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["attributes"]["system"]["duration"] == 300

@@ -11,27 +11,13 @@ import subprocess
 
 import pytest
 from helpers import run_cli
-from sbatch_cases import CASES
+from sbatch_cases import CASES, resources
 
 from jobspec_lsp.script import sbatch
 
 
 def slurm_script(block: str) -> str:
     return "#!/bin/bash\n" + block + "\n\nsrun hostname\n"
-
-
-def resources(js: dict) -> tuple:
-    """(nodes or None, slots in all, cores per slot, gpus per slot, whole nodes)."""
-    top = js["resources"][0]
-    nodes, exclusive = None, False
-    if top["type"] == "node":
-        nodes, exclusive = top["count"], bool(top.get("exclusive"))
-        slot = top["with"][0]
-    else:
-        slot = top
-    counts = {r["type"]: r["count"] for r in slot["with"]}
-    total = slot["count"] * (nodes or 1)
-    return (nodes, total, counts.get("core", 0), counts.get("gpu", 0), exclusive)
 
 
 def _begin_times(js: dict) -> list[float]:

@@ -10,7 +10,7 @@
 --   * any other YAML or JSON buffer whose top level has both `resources` and `tasks`
 --     (a jobspec called job.yaml);
 --   * batch scripts (sh, bash, zsh, python, lua, perl, text) holding an RFC 36 `#flux:`
---     directive or Slurm `#SBATCH` lines; :JobspecShow opens the jobspec `flux batch`
+--     directive or Slurm/LSF/PBS `#SBATCH`/`#BSUB`/`#PBS` lines; :JobspecShow opens the jobspec `flux batch`
 --     builds for the script;
 --   * shell scripts (sh, bash, zsh) that run `flux run|submit|batch|alloc|bulksubmit`:
 --     those command lines are checked.
@@ -36,8 +36,9 @@ end
 
 local function has_directives(lines)
   for _, l in ipairs(lines) do
-    -- RFC 36's sentinel, ^([^\w]*)(flux|FLUX):, or a Slurm directive
-    if l:match('^[^%w_]*flux:') or l:match('^[^%w_]*FLUX:') or l:match('^#SBATCH') then
+    -- RFC 36's sentinel, ^([^\w]*)(flux|FLUX):, or a Slurm, LSF or PBS directive
+    if l:match('^[^%w_]*flux:') or l:match('^[^%w_]*FLUX:') or l:match('^#SBATCH%f[%s%z]')
+      or l:match('^#BSUB%f[%s%z]') or l:match('^#PBS%f[%s%z]') then
       return true
     end
   end

@@ -38,11 +38,12 @@ export interface DocumentFilter {
 /** VS Code languages batch scripts are written in. */
 export const SCRIPT_LANGUAGES = ["shellscript", "python", "lua", "perl", "plaintext"];
 
-// RFC 36's sentinel, ^([^\w]*)(flux|FLUX):, or a Slurm #SBATCH directive, on any line
-const DIRECTIVE = /^(?:[^\w\n]*(?:flux|FLUX):|#SBATCH(?=[ \t\r]|$))/m;
+// RFC 36's sentinel, ^([^\w]*)(flux|FLUX):, or a Slurm, LSF or PBS directive (#SBATCH,
+// #BSUB, #PBS: the server converts those), on any line
+const DIRECTIVE = /^(?:[^\w\n]*(?:flux|FLUX):|#(?:SBATCH|BSUB|PBS)(?=[ \t\r]|$))/m;
 const SCAN = 200_000; // characters looked at, as the server does
 
-/** Whether a script's text holds a `#flux:` or `#SBATCH` directive. */
+/** Whether a script's text holds a `#flux:`, `#SBATCH`, `#BSUB` or `#PBS` directive. */
 export function hasDirectives(text: string): boolean {
   return DIRECTIVE.test(text.length > SCAN ? text.slice(0, SCAN) : text);
 }

@@ -121,6 +121,9 @@ test("scripts: a #flux: sentinel (RFC 36) or #SBATCH line, in a script language"
   assert.ok(hasDirectives('"""\nflux: -N2\n"""\n'));  // Python docstring: no prefix at all
   assert.ok(hasDirectives("-- FLUX: -n1\n"));
   assert.ok(hasDirectives("#!/bin/bash\n#SBATCH --nodes=2\n"));
+  assert.ok(hasDirectives("#BSUB -nnodes 2\n"));
+  assert.ok(hasDirectives("#!/bin/bash\n#PBS -l nodes=2\n"));
+  assert.ok(!hasDirectives("#BSUBX\n#PBSX -l\n## PBS\n"));
   assert.ok(!hasDirectives("#!/bin/sh\necho flux: no\n"));
   assert.ok(!hasDirectives("#SBATCHX\n#fluxx: -N1\n"));
   assert.ok(isScript("shellscript", "/w/a.sh", "#flux: -N1\n"));
