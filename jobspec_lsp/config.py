@@ -66,6 +66,7 @@ class Config:
     version_rules: str | None = None
     exit_non_zero_on_warning: bool = False
     queues: tuple[str, ...] = ()
+    site: str | None = None  # a site profile's directory (absolute, or as given)
     problems: tuple[Problem, ...] = field(default_factory=tuple)
 
     def ignored_for(self, file: Path | str | None) -> tuple[str, ...]:
@@ -263,6 +264,8 @@ def _build(cfg: Path | None, table: dict) -> Config:
             bad(key, f"{where} format must be {want}")
     if "select" in kw:
         kw["select"] = kw["select"] or None
+    if kw.get("site"):
+        kw["site"] = str(cfg.parent / kw["site"])  # an absolute path stays as it is
     return Config(path=cfg, problems=tuple(problems), **kw)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass
+from typing import Any
 from pathlib import PurePath
 
 from jobspec_lsp.diagnostics import Diagnostic
@@ -53,6 +54,7 @@ class Options:
     version_rules: str = "auto"
     flux_version: str | None = None
     queues: tuple[str, ...] = ()
+    site: Any = None  # a site profile (jobspec_lsp.site.profile.Site): JS65x check against it
 
 
 @dataclass(frozen=True)
@@ -110,13 +112,15 @@ class JobspecKind(Kind):
             analysis,  # deferred: each kind loads its readers when first used
         )
 
-        return analysis.check(
+        out = analysis.check(
             doc,
             version_rules=options.version_rules,
             select=options.select,
             ignore=options.ignore,
             target=options.target,
+            site=options.site,
         )
+        return out
 
     def hover(self, doc: Document, offset: int, options: Options):
         from jobspec_lsp.features import (  # deferred: each kind loads its readers when first used
@@ -151,7 +155,7 @@ class ScriptKind(Kind):
         )
 
         with model.using(options.flux_version):
-            return check_script(doc.text, options.select, options.ignore)
+            return check_script(doc.text, options.select, options.ignore, site=options.site)
 
     def hover(self, doc: Document, offset: int, options: Options):
         from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used

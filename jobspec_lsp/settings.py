@@ -90,6 +90,12 @@ def _flux_version(value: Any) -> Read:
     return Read(value)
 
 
+def _path(value: Any) -> Read:
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise Invalid()
+    return Read(value)
+
+
 def _url(value: Any) -> Read:
     if not isinstance(value, str):
         raise Invalid()
@@ -115,6 +121,10 @@ SETTINGS: tuple[Setting, ...] = (
             toml="exit-non-zero-on-warning", flag="--exit-non-zero-on-warning"),
     Setting("queues", "a list of queue names", "completed after `--queue` in batch scripts",
             _strings("queue names"), toml="queues"),
+    Setting("site", "a directory (a site profile)",
+            "check jobs against this site's own Flux configuration and resources "
+            "(docs/site.md); relative to the configuration file's folder",
+            _path, toml="site", editor="site", flag="--site"),
     Setting("files", "a non-empty list of file name patterns",
             "the documents the server treats as jobspec", _strings("file name patterns", True),
             editor="files"),

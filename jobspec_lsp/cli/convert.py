@@ -298,18 +298,65 @@ def new_main(argv: list[str]) -> int:
     from jobspec_lsp.config import load  # deferred: the project configuration
     from jobspec_lsp.fluxcli import model  # deferred: each command imports what it needs (start-up)
 
+    argv, site_dir = _site_option(argv)
+    cfg = load(Path.cwd())
+    if site_dir is False:
+        print("jobspec new: error: --site needs a directory", file=sys.stderr)
+        return 2
     try:
-        with model.using(load(Path.cwd()).flux_version):
+        with model.using(cfg.flux_version):
             conv = convert.from_command_line(argv)
+            if conv.ok and (site_dir or cfg.site):
+                from jobspec_lsp.cli.main import (  # deferred: only with a site profile
+                    load_site,  # deferred: only with a site profile
+                )
+
+                conv.blockers.extend(site_findings(argv, conv.text or "", load_site(site_dir or cfg.site)))
     except convert.UsageError as err:
         print(f"jobspec new: error: {err}", file=sys.stderr)
         return 2
+    if conv.blockers:
+        conv.text = None
     return _emit_new(conv)
 
 
+def _site_option(argv: list[str]) -> tuple[list[str], str | None | bool]:
+    """``argv`` without `jobspec new`'s own ``--site DIR`` (before ``--`` or the command),
+    and DIR (False: given without one)."""
+    for k, a in enumerate(argv):
+        if a == "--":
+            break
+        if a == "--site":
+            if k + 1 >= len(argv):
+                return argv[:k], False
+            return argv[:k] + argv[k + 2 :], argv[k + 1]
+        if a.startswith("--site="):
+            return argv[:k] + argv[k + 1 :], a.split("=", 1)[1] or False
+    return argv, None
+
+
+def site_findings(argv: list[str], text: str, site) -> list:
+    """JS65x of the jobspec ``text`` (JSON or YAML) `jobspec new ARGV` built, each
+    message led by the option that causes it."""
+    from jobspec_lsp.jobspec.document import parse, to_python  # deferred: only with a site profile
+    from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
+
+    doc = parse(text, "json" if text.lstrip().startswith("{") else "yaml")
+    starts = [sum(len(w) + 1 for w in argv[:k]) for k in range(len(argv))]
+    out = []
+    for d in site_rules.command_line_diagnostics(argv, to_python(doc.root), site):
+        k = max((i for i, s in enumerate(starts) if s <= d.start), default=0)
+        word = argv[k] if argv else ""
+        if k and not word.startswith("-") and argv[k - 1].startswith("-"):
+            word = f"{argv[k - 1]} {word}"
+        lead = f"{word}: " if d.end - d.start < sum(len(w) + 1 for w in argv) - 1 else ""
+        out.append(type(d)(d.code, d.severity, lead + d.message, d.start, d.end, d.data))
+    return out
+
+
 def _emit_new(conv) -> int:
-    for ch in conv.changes:
-        print(f"jobspec new: note: {ch.message}", file=sys.stderr)
+    for message in dict.fromkeys(ch.message for ch in conv.changes):  # each once
+        print(f"jobspec new: note: {message}", file=sys.stderr)
     if not conv.ok:
         for d in conv.blockers:
             print(f"jobspec new: {d.severity.label}[{d.code}] {d.message}")

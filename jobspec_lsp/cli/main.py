@@ -133,6 +133,7 @@ def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, sel
         target=args.target or cfg.target or DEFAULT_TARGET,
         version_rules=args.version_rules or cfg.version_rules or "auto",
         flux_version=args.flux_version or cfg.flux_version,
+        site=load_site(args.site or cfg.site),
     )
     shown = "-" if path is None else shown_path(str(path))
     if not kind.offers("directives") and f"note {shown}" not in _warned:
@@ -651,6 +652,13 @@ def build_parser() -> argparse.ArgumentParser:
         f"({', '.join(_flux_versions())}; default: [tool.jobspec] flux-version, else the "
         "newest)",
     )
+    c.add_argument(
+        "--site",
+        metavar="DIR",
+        default=None,
+        help="also check that each job can run on this site: its Flux configuration and "
+        "resources (a site profile, docs/site.md; default: site in the configuration)",
+    )
     _stdin_and_quiet(c, "name to report for '-' (its suffix picks YAML or JSON)", "no summary line")
     c.set_defaults(func=cmd_check)
 
@@ -703,10 +711,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="a site profile: the site's Flux conf.d and its resources (show DIR)",
         description="A site profile is a directory in the form of a Flux system instance's "
         "conf.d (TOML) with the R file its [resource] path names (relative to the directory). "
-        "`show` summarises it: node types, queues and their limits.",
+        "`show` summarises it: node types, queues and their limits. `import` captures one "
+        "from the running instance FLUX_URI names (flux config get, flux resource R). "
+        "`plugin` prints the path of the job-ingest validator plugin (docs/site.md).",
     )
-    si.add_argument("action", choices=("show",))
-    si.add_argument("directory", metavar="DIR")
+    si.add_argument("action", choices=("show", "import", "plugin"))
+    si.add_argument("directory", metavar="DIR", nargs="?")
+    si.add_argument(
+        "--force", action="store_true", help="import: overwrite the profile's files"
+    )
+    si.add_argument("--flux", default="flux", help="import: the flux command (default: flux)")
     si.set_defaults(func=cmd_site)
 
     s = sub.add_parser(
@@ -722,6 +736,24 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_site(args) -> int:
     from jobspec_lsp.site import profile  # deferred: each command imports what it needs
 
+    if args.action == "plugin":
+        from jobspec_lsp.site import ingest  # deferred: each command imports what it needs
+
+        print(ingest.__file__)
+        return 0
+    if not args.directory:
+        print(f"jobspec site {args.action}: error: which directory (DIR)?", file=sys.stderr)
+        return 2
+    if args.action == "import":
+        from jobspec_lsp.site import importer  # deferred: each command imports what it needs
+
+        try:
+            written = importer.capture(args.directory, flux=args.flux, force=args.force)
+        except importer.CaptureError as err:
+            print(f"jobspec site import: error: {err}", file=sys.stderr)
+            return 1
+        for path in written:
+            print(f"wrote {path}", file=sys.stderr)
     try:
         site = profile.load(args.directory)
     except profile.ProfileError as err:
@@ -729,6 +761,25 @@ def cmd_site(args) -> int:
         return 1
     sys.stdout.write(profile.summary(site))
     return 0
+
+
+_sites: dict[str, object] = {}
+
+
+def load_site(directory: str | None):
+    """The site profile in ``directory`` (None: none), loaded once per run; SystemExit(2)
+    with the profile's file and line when it is broken."""
+    if not directory:
+        return None
+    if directory not in _sites:
+        from jobspec_lsp.site import profile  # deferred: only with a site profile
+
+        try:
+            _sites[directory] = profile.load(directory)
+        except profile.ProfileError as err:
+            print(f"jobspec: error: site profile: {err}", file=sys.stderr)
+            raise SystemExit(2) from None
+    return _sites[directory]
 
 
 def main(argv=None) -> int:

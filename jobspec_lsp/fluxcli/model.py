@@ -7,7 +7,7 @@ import contextlib
 import contextvars
 import functools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -189,8 +189,77 @@ COMMANDS = ("run", "submit", "batch", "alloc", "bulksubmit")
 
 def command(name: str, version: str | None = None) -> Command:
     """The options of `flux NAME` (run, submit, batch, alloc, bulksubmit) in ``version``
-    (by default the one chosen with :func:`using`, else the newest in the table)."""
-    return _command(name, (resolve(version) or version) if version else selected_version())
+    (by default the one chosen with :func:`using`, else the newest in the table), with
+    the options :func:`extra_options` puts in force for this command."""
+    version = (resolve(version) or version) if version else selected_version()
+    extra = _EXTRA.get()
+    if extra is None:
+        return _command(name, version)
+    got = extra.built.get((name, version))
+    if got is None:
+        got = extra.built[name, version] = _extended(_command(name, version), extra.table)
+    return got
+
+
+# Options a Flux site adds to the submission commands with CLI plugins (see
+# jobspec_lsp.site.cliplugins), in force inside `with extra_options(...)`. A context
+# variable like the version; unset (None) means Flux's own options only, and command()
+# returns the cached table as it always did.
+@dataclass
+class _Extra:
+    table: tuple[tuple[str, tuple[Option, ...]], ...]  # command -> its added options
+    built: dict[tuple[str, str], Command] = field(default_factory=dict)  # (name, version)
+
+
+_EXTRA: contextvars.ContextVar[_Extra | None] = contextvars.ContextVar(
+    "flux_extra_options", default=None
+)
+
+
+@contextlib.contextmanager
+def extra_options(extra: Mapping[str, Iterable[Option]] | None) -> Iterator[None]:
+    """Read command lines with ``extra`` (command name -> options Flux adds to it, as a
+    site's CLI plugins do) added to the commands' own options inside the block; None or
+    an empty mapping: none added. The block's options replace those of an enclosing
+    block. An added option whose name the command already has is left out (Flux fails
+    on such a plugin; :mod:`jobspec_lsp.site.cliplugins` says so)."""
+    table = tuple(sorted((name, tuple(opts)) for name, opts in (extra or {}).items()))
+    table = tuple((name, opts) for name, opts in table if opts)
+    token = _EXTRA.set(_Extra(table) if table else None)
+    try:
+        yield
+    finally:
+        _EXTRA.reset(token)
+
+
+def reading_key() -> tuple[str, tuple[tuple[str, tuple[Option, ...]], ...]]:
+    """What decides how command lines are read now: the selected version and the extra
+    options in force. Hashable, equal for equal choices: a key for caches of readings."""
+    extra = _EXTRA.get()
+    return selected_version(), extra.table if extra is not None else ()
+
+
+def _extended(base: Command, table: tuple[tuple[str, tuple[Option, ...]], ...]) -> Command:
+    added: list[Option] = []
+    longs, shorts = set(base.by_long), set(base.by_short)
+    for opt in dict(table).get(base.name, ()):
+        names = {opt.long, *opt.aliases}
+        if names & longs or opt.short in shorts:
+            continue
+        longs |= names
+        shorts |= {opt.short} if opt.short else set()
+        added.append(opt)
+    if not added:
+        return base
+    opts = base.options + tuple(added)
+    return Command(
+        base.name,
+        base.version,
+        opts,
+        {**base.by_long, **{n: o for o in added for n in (o.long, *o.aliases)}},
+        {**base.by_short, **{o.short: o for o in added if o.short}},
+        base.raw,
+    )
 
 
 @functools.cache

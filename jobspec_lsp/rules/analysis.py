@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from jobspec_lsp.diagnostics import RULES, VERSION_RULES, Diagnostic, Severity
-from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, parse
+from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, parse, to_python
 from jobspec_lsp.rules import attributes, base, counts, structure, suppress, targets, tasks, v1
 
 TARGETS = targets.TARGETS
@@ -36,11 +36,13 @@ def check(
     select: Any = None,
     ignore: Any = None,
     target: str = targets.DEFAULT,
+    site: Any = None,
 ) -> list[Diagnostic]:
     """All diagnostics for ``source`` (text or an already parsed document), sorted.
 
     ``target`` (see :mod:`targets`) sets what counts as an error: the RFC text, or
-    what a real Flux component rejects."""
+    what a real Flux component rejects; ``site``, a site profile
+    (:mod:`jobspec_lsp.site.profile`), adds what stops the job running there (JS65x)."""
     if version_rules not in VERSION_RULES:
         raise ValueError(f"version_rules must be one of {', '.join(VERSION_RULES)}")
     if target not in targets.TARGETS:
@@ -49,6 +51,16 @@ def check(
     out = _rfc_check(doc, version_rules, select, ignore)
     if target != "rfc":
         out = _for_target(doc, out, target, select, ignore)
+    if site is not None and doc.root is not None:
+        from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
+
+        out += site_rules.diagnostics(
+            site,
+            to_python(doc.root),
+            lambda f: site_rules.locate_in(doc.root, f.path),
+            select,
+            ignore,
+        )
     out.sort(key=Diagnostic.sort_key)
     if doc.language != "json":  # `# jobspec: ignore[...]` comments (JSON has none)
         out = suppress.apply(doc.text, out, select, ignore, doc)

@@ -208,12 +208,16 @@ def _unknown(name: str, start: int, end: int) -> Diagnostic:
 
 
 # --------------------------------------------------------------------------- checks
-def check_script(text: str, select=None, ignore=None) -> list[Diagnostic]:
+def check_script(text: str, select=None, ignore=None, site=None) -> list[Diagnostic]:
     """Every problem of a script's directives, in text order, and the Slurm left in it
     (`#SBATCH` directives, `SLURM_*` variables, `srun`: see :mod:`.sbatch`); only the
-    codes ``select``/``ignore`` enable, and none a `# jobspec: ignore` comment hides."""
+    codes ``select``/``ignore`` enable, and none a `# jobspec: ignore` comment hides.
+    ``site``: a site profile; what stops the job running there is said (JS65x) at the
+    directive that asks it."""
 
     out = _flux_checks(text)
+    if site is not None and not any(d.severity == E for d in out):
+        out.extend(_site_checks(text, site, select, ignore))
     out.extend(sbatch.diagnostics(text))
     out.extend(command_line_checks(text))
     if select or ignore:
@@ -320,6 +324,27 @@ def _flux_checks(text: str) -> list[Diagnostic]:
         out.extend(_built_problems(text, given))
     out.sort(key=Diagnostic.sort_key)
     return out
+
+
+def _site_checks(text: str, site, select, ignore) -> list[Diagnostic]:
+    """JS65x of the job the directives ask for, each at the option that asks it."""
+    from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
+
+    script = directives.read(text)
+    if script.sentinel is None:
+        return []
+    given = parse_script(script, [])
+    try:  # files an option names are left out: a check never reads them
+        js = _build(text, "script", "/", read_files=None)
+    except (BatchError, RecursionError):
+        return []
+    return site_rules.diagnostics(
+        site,
+        js,
+        lambda f: site_rules.locate_option(f, given, script.sentinel_span),
+        select,
+        ignore,
+    )
 
 
 def _value_range(g: Given) -> tuple[int, int]:

@@ -6,23 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from jobspec_lsp.notations import formats
+from jobspec_lsp.site import notation
 
 _NAME = re.compile(r"(.*?)(\d+)(\D*)\Z")
 
 
 def expand(hostlist: str) -> list[str]:
     """Every host a hostlist names, in order."""
-    out: list[str] = []
-    for prefix, ids, suffix in formats.parse_hostlist(hostlist):
-        if ids is None:
-            out.append(prefix + suffix)
-            continue
-        for lo, hi in ids:
-            width = len(lo) if lo.startswith("0") and len(lo) > 1 else 0
-            for n in range(int(lo), int(hi) + 1):
-                out.append(f"{prefix}{n:0{width}d}{suffix}")
-    return out
+    return notation.hostlist(hostlist)
 
 
 def compress(names: Iterable[str]) -> str:

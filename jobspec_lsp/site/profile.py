@@ -23,8 +23,7 @@ from typing import Any
 
 import tomllib
 
-from jobspec_lsp.notations import formats
-from jobspec_lsp.site import hostlists
+from jobspec_lsp.site import hostlists, notation
 
 
 class ProfileError(ValueError):
@@ -90,10 +89,43 @@ class Site:
     default_duration: float | None
     classes: tuple[NodeClass, ...]
     r_path: str | None
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def nodes(self) -> int:
         return sum(c.count for c in self.classes)
+
+    def rank_of_host(self) -> dict[str, int]:
+        """Each host's rank (built on first use: only a host constraint needs it)."""
+        got = self.cache.get("hosts")
+        if got is None:
+            got = {}
+            for c in self.classes:
+                if not c.hosts:
+                    continue
+                ranks = [r for a, b in notation.idset(c.ranks) for r in range(a, b + 1)]
+                got.update(zip(hostlists.expand(c.hosts), ranks, strict=False))
+            self.cache["hosts"] = got
+        return got
+
+    def effective(self, name: str | None) -> Queue:
+        """A queue as Flux applies it: the site's limits and defaults, then its parent's,
+        then its own, key by key (``None``: the site without queues)."""
+        chain = []
+        q = self.queues.get(name) if name is not None else None
+        while q is not None and len(chain) < 8:
+            chain.insert(0, q)
+            q = self.queues.get(q.parent) if q.parent else None
+        duration, default = self.limits.duration, self.default_duration
+        low, high = dict(self.limits.min), dict(self.limits.max)
+        requires: tuple[str, ...] = ()
+        for q in chain:
+            duration = q.limits.duration if q.limits.duration is not None else duration
+            default = q.default_duration if q.default_duration is not None else default
+            low.update(q.limits.min)
+            high.update(q.limits.max)
+            requires = q.requires or requires
+        return Queue(name or "", requires, Limits(duration, low, high), default, None)
 
     def properties(self) -> set[str]:
         return {p for c in self.classes for p in c.properties}
@@ -162,7 +194,7 @@ def _duration(value: Any, name: str, origin, table: str) -> float:
     try:
         if not isinstance(value, str):
             raise ValueError(value)
-        return formats.parse_fsd(value)
+        return notation.fsd(value)
     except ValueError:  # a FormatError is one
         path, line = _where(origin, table, name.rsplit(".", 1)[-1])
         raise ProfileError(
@@ -218,6 +250,16 @@ def load(directory: str | Path) -> Site:
     wrong."""
     directory = Path(directory)
     config, origin = read_config(directory)
+    return from_config(config, origin, directory)
+
+
+def from_config(
+    config: dict[str, Any], origin=None, directory: Path | None = None, r: Any = None
+) -> Site:
+    """The site of a merged configuration (``origin``: where each table came from, for
+    messages; ``r``: the R itself, when it is not read from ``[resource] path``)."""
+    origin = origin or {}
+    directory = directory or Path(".")
     for top in config:
         if top not in {
             "resource",
@@ -266,32 +308,48 @@ def load(directory: str | Path) -> Site:
     resource = _check_keys(config.get("resource", {}), _RESOURCE, "resource", origin, "resource")
     classes: tuple[NodeClass, ...] = ()
     r_path = None
-    if "path" in resource:
-        r = Path(str(resource["path"]))
-        r = r if r.is_absolute() else directory / r
-        r_path = str(r)
-        classes = read_r(r)
+    if r is not None:
+        classes = classes_of(r, "R")
+    elif "path" in resource:
+        rp = Path(str(resource["path"]))
+        rp = rp if rp.is_absolute() else directory / rp
+        r_path = str(rp)
+        classes = read_r(rp)
     return Site(
         str(directory), config, queues, limits, default_queue, default_duration, classes, r_path
     )
 
 
 def _count(idset: str) -> int:
-    return sum(hi - lo + 1 for lo, hi in formats.parse_idset(idset)) if idset else 0
+    return sum(hi - lo + 1 for lo, hi in notation.idset(idset)) if idset else 0
 
 
 def read_r(path: Path) -> tuple[NodeClass, ...]:
     """Node classes of an RFC 20 R file (as `flux R encode` or `flux resource R` write it)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        lite = data["execution"]["R_lite"]
     except OSError as err:
         raise ProfileError(path, f"cannot read the R file: {err.strerror or err}") from None
-    except (ValueError, KeyError, TypeError):
+    except ValueError:
+        raise ProfileError(path, "not an RFC 20 R (not JSON)") from None
+    return classes_of(data, path)
+
+
+def classes_of(data: Any, path: Path | str) -> tuple[NodeClass, ...]:
+    """Node classes of an R (the JSON object)."""
+    try:
+        lite = data["execution"]["R_lite"]
+        execution = data["execution"]
+        return _classes(lite, execution)
+    except (KeyError, TypeError, AttributeError):
         raise ProfileError(path, "not an RFC 20 R (no execution.R_lite)") from None
-    execution = data["execution"]
+    except ValueError as err:
+        raise ProfileError(path, f"not an RFC 20 R ({err})") from None
+
+
+def _classes(lite: Any, execution: dict[str, Any]) -> tuple[NodeClass, ...]:
     props: dict[str, list[tuple[int, int]]] = {
-        name: formats.parse_idset(ranks) for name, ranks in execution.get("properties", {}).items()
+        name: notation.idset(ranks) for name, ranks in execution.get("properties", {}).items()
     }
     hosts = _hosts(execution.get("nodelist", []))
     out: dict[tuple[int, int, tuple[str, ...]], list[tuple[int, int]]] = {}
@@ -299,7 +357,7 @@ def read_r(path: Path) -> tuple[NodeClass, ...]:
         children = entry.get("children", {})
         cores = _count(children.get("core", ""))
         gpus = _count(children.get("gpu", ""))
-        for lo, hi in formats.parse_idset(entry["rank"]):
+        for lo, hi in notation.idset(entry["rank"]):
             # split the run where properties change: each piece is one class
             cuts = {lo, hi + 1}
             for runs in props.values():
@@ -315,12 +373,12 @@ def read_r(path: Path) -> tuple[NodeClass, ...]:
                 out.setdefault((cores, gpus, have), []).append((a, b - 1))
     classes = []
     for (cores, gpus, have), runs in out.items():
-        ranks = formats.format_idset(runs)
+        ranks = notation.format_idset(runs)
         names = [hosts[r] for lo, hi in runs for r in range(lo, hi + 1) if r < len(hosts)]
         classes.append(
             NodeClass(ranks, _count(ranks), cores, gpus, have, _compress(names) if names else "")
         )
-    return tuple(sorted(classes, key=lambda c: formats.parse_idset(c.ranks)[0]))
+    return tuple(sorted(classes, key=lambda c: notation.idset(c.ranks)[0]))
 
 
 def _hosts(nodelist: list[str]) -> list[str]:

@@ -1,0 +1,609 @@
+"""Will this job run *here*? A jobspec (as Flux reads it: the dict job-ingest receives)
+against a site profile, with the checks the site's Flux makes, in its order, and the
+reasons it does not give:
+
+1. the queue and its defaults (job-ingest's frobnicator: an unknown queue, no queue where
+   the site names no default one, a host the instance does not have);
+2. feasibility (the ``feasibility`` validator: Fluxion answers only "Unsatisfiable
+   request"; here, which count or constraint no set of nodes in the queue satisfies);
+3. the job-manager's limits (duration and job size, counted as flux-core counts them:
+   nodes multiplied down the tree, 0 for a job without nodes; cores and GPUs as slots
+   times each slot's; a missing duration takes the queue's default, else is unlimited).
+
+Each finding names the part of the jobspec that causes it (a path into the dict), so the
+document's reader can put it on the token: a YAML value, a directive's option.
+
+Standard library only: Flux's job-ingest runs these checks too (the validator plugin,
+:mod:`.ingest`), under a Python that has none of this package's dependencies.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobspec_lsp.site import hostlists, notation
+from jobspec_lsp.site.profile import NodeClass, Queue, Site
+
+Path = tuple[Any, ...]
+
+# which check of Flux's refuses a job (or that none does)
+QUEUE = "queue"  # job-ingest, before anything else (errno 1; 22 when the site has no queues)
+FEASIBILITY = "feasibility"  # the feasibility validator ("Unsatisfiable request", errno 19)
+LIMIT = "limit"  # the job-manager's policy limits (errno 22)
+NEVER = "never"  # accepted, and never runs (a site without the feasibility validator)
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str  # unknown-queue, no-queue, unknown-host, unsatisfiable, duration, size
+    message: str
+    path: Path  # where in the jobspec the cause is (as near as the jobspec has it)
+    cause: str  # queue, duration, nodes, slots, cores, gpus, constraints, resources
+    stage: str  # QUEUE, FEASIBILITY, LIMIT or NEVER
+
+
+@dataclass
+class Shape:
+    """The counts flux-core's job-manager and scheduler read from the resources."""
+
+    nodes: int = 0  # nodes in all (0: the job names none)
+    node_path: Path = ("resources",)
+    slots: int = 0  # slots in all
+    per_node: int = 0  # slots on each node (0: slots not under a node)
+    slot_path: Path = ("resources",)
+    cores: int = 0  # per slot
+    core_path: Path = ("resources",)
+    gpus: int = 0
+    gpu_path: Path = ("resources",)
+    other: list[tuple[str, Path]] = field(default_factory=list)  # types R has none of
+    judged: bool = True  # a shape these checks read (node > slot > core/gpu, slot > ...)
+
+
+def _count(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, dict) and isinstance(v.get("min"), int):
+        return int(v["min"])
+    return None
+
+
+def shape(resources: Any) -> Shape | None:
+    """The counts of ``resources`` (None when they cannot be read: the jobspec rules
+    say why)."""
+    out = Shape()
+    if not isinstance(resources, list):
+        return None
+    tops = [v for v in resources if isinstance(v, dict)]
+    if len(tops) != 1 or len(resources) != 1:
+        out.judged = False
+        return out
+    ok = _walk(tops[0], ("resources", 0), 1, None, out)
+    return out if ok else None
+
+
+def _walk(v: dict[str, Any], path: Path, above: int, slot: Path | None, out: Shape) -> bool:
+    kind, n = v.get("type"), _count(v.get("count"))
+    if not isinstance(kind, str) or n is None:
+        return False
+    here = (*path, "count")
+    if kind == "node" and slot is None:
+        if out.nodes:
+            out.judged = False  # nodes in nodes: not a shape Flux's tools write
+        out.nodes, out.node_path = above * n, here
+    elif kind == "slot":
+        if slot is not None:
+            out.judged = False
+        out.slots, out.slot_path = above * n, here
+        out.per_node = n if out.nodes else 0
+        slot = path
+    elif kind == "core" and slot is not None:
+        out.cores += n * above // max(1, out.slots)
+        out.core_path = here
+    elif kind == "gpu" and slot is not None:
+        out.gpus += n * above // max(1, out.slots)
+        out.gpu_path = here
+    else:
+        out.other.append((kind, here))
+    for k, child in enumerate(v.get("with") or []):
+        if isinstance(child, dict) and not _walk(child, (*path, "with", k), above * n, slot, out):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- wording
+def duration_text(seconds: float) -> str:
+    """A duration as a person writes it (90 -> 1.5m, 7200 -> 2h)."""
+    if math.isinf(seconds):
+        return "unlimited"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.4g}{unit}"
+    return f"{seconds:.4g}s"
+
+
+def _where(q: Queue) -> str:
+    return f"queue `{q.name}`" if q.name else "this site"
+
+
+def _classes_text(classes: list[tuple[NodeClass, int]]) -> str:
+    parts = []
+    for c, n in classes[:3]:
+        name = c.hosts if n == c.count and c.hosts else f"{n} of {c.hosts or 'ranks ' + c.ranks}"
+        gpus = f", {c.gpus} GPUs" if c.gpus else ""
+        parts.append(f"`{name}`: {c.cores} cores{gpus}")
+    more = f" and {len(classes) - 3} more" if len(classes) > 3 else ""
+    return "node type " + "; ".join(parts) + more if len(classes) == 1 else (
+        "node types " + "; ".join(parts) + more
+    )
+
+
+# --------------------------------------------------------------------------- checks
+def check(site: Site, jobspec: Any, *, feasibility: bool | None = None) -> list[Finding]:
+    """What stops ``jobspec`` from running on ``site``. ``feasibility``: whether the
+    site's ingest runs the feasibility validator (None: as its profile says)."""
+    if not isinstance(jobspec, dict):
+        return []
+    attrs = jobspec.get("attributes")
+    system = attrs.get("system") if isinstance(attrs, dict) else None
+    system = system if isinstance(system, dict) else {}
+    out: list[Finding] = []
+    if _unknown_host(site, system, out):
+        return out
+    queue = _queue(site, system, out)
+    if queue is None:
+        return out
+    if feasibility is None:
+        feasibility = validates_feasibility(site)
+    shp = shape(jobspec.get("resources"))
+    _feasible(site, queue, system, shp, FEASIBILITY if feasibility else NEVER, out)
+    _duration(queue, system, out)
+    if shp is not None:
+        _size(queue, shp, out)
+    return out
+
+
+def validates_feasibility(site: Site) -> bool:
+    """Whether the site's job-ingest runs the feasibility validator."""
+    ingest = site.config.get("ingest")
+    validator = ingest.get("validator") if isinstance(ingest, dict) else None
+    if not isinstance(validator, dict):
+        return False
+    plugins = validator.get("plugins", [])
+    return not validator.get("disable") and isinstance(plugins, list) and (
+        "feasibility" in plugins
+    )
+
+
+def _queue(site: Site, system: dict[str, Any], out: list[Finding]) -> Queue | None:
+    name = system.get("queue")
+    path: Path = ("attributes", "system", "queue")
+    if name is not None and not isinstance(name, str):
+        return None  # the jobspec rules say it
+    if not site.queues:
+        if name is not None:
+            out.append(
+                Finding(
+                    "unknown-queue",
+                    f"this site has no queues: remove the queue `{name}` (Flux refuses "
+                    f"the job: '{name}' is not a valid queue)",
+                    path,
+                    "queue",
+                    QUEUE,
+                )
+            )
+            return None
+        return site.effective(None)
+    if name is None:
+        name = site.default_queue
+        if name is None:
+            names = ", ".join(f"`{q}`" for q in site.queues)
+            out.append(
+                Finding(
+                    "no-queue",
+                    f"this site has no default queue: name one of {names} (Flux refuses "
+                    "the job: 'no queue specified')",
+                    ("attributes", "system"),
+                    "queue",
+                    QUEUE,
+                )
+            )
+            return None
+    elif name not in site.queues:
+        close = difflib.get_close_matches(name, list(site.queues), n=1, cutoff=0.5)
+        folded = [q for q in site.queues if q.lower() == name.lower()]
+        hint = f"; did you mean `{(folded or close)[0]}`?" if folded or close else ""
+        case = " (queue names are case-sensitive)" if folded else ""
+        names = ", ".join(f"`{q}`" for q in site.queues)
+        out.append(
+            Finding(
+                "unknown-queue",
+                f"no queue `{name}` on this site (queues: {names}){hint}{case}",
+                path,
+                "queue",
+                QUEUE,
+            )
+        )
+        return None
+    return site.effective(name)
+
+
+def _duration(q: Queue, system: dict[str, Any], out: list[Finding]) -> None:
+    limit = q.limits.duration
+    if not limit:
+        return
+    given = system.get("duration")
+    if isinstance(given, bool) or not isinstance(given, int | float) or given < 0:
+        given = 0
+    path: Path = ("attributes", "system", "duration")
+    if given > 0:
+        if given > limit:
+            out.append(
+                Finding(
+                    "duration",
+                    f"asks {duration_text(given)}; {_where(q)} allows at most "
+                    f"{duration_text(limit)} (Flux refuses the job: duration exceeds "
+                    "policy limit)",
+                    path,
+                    "duration",
+                    LIMIT,
+                )
+            )
+        return
+    default = q.default_duration
+    if default and default <= limit:
+        return
+    if default:
+        why = (
+            f"no duration given: {_where(q)} gives a default of {duration_text(default)}, "
+            f"over its own limit of {duration_text(limit)}, so every job sent there without "
+            f"a duration is refused (flux-core#6341); ask for {duration_text(limit)} or less"
+        )
+    else:
+        why = (
+            f"no duration given and {_where(q)} has no default: Flux counts the job as "
+            f"unlimited, over the limit of {duration_text(limit)}; ask for "
+            f"{duration_text(limit)} or less"
+        )
+    out.append(Finding("duration", why, ("attributes", "system"), "duration", LIMIT))
+
+
+_SIZE_WORDS = {"nnodes": "nodes", "ncores": "cores", "ngpus": "GPUs"}
+
+
+def _size(q: Queue, s: Shape, out: list[Finding]) -> None:
+    counts = {"nnodes": s.nodes, "ncores": s.slots * s.cores, "ngpus": s.slots * s.gpus}
+    paths = {"nnodes": s.node_path, "ncores": s.core_path, "ngpus": s.gpu_path}
+    causes = {"nnodes": "nodes", "ncores": "cores", "ngpus": "gpus"}
+    for key, n in counts.items():
+        high, low = q.limits.max.get(key, -1), q.limits.min.get(key, -1)
+        word = _SIZE_WORDS[key]
+        if high >= 0 and n > high:
+            why = f"asks {n} {word} in all; {_where(q)} allows at most {high}"
+        elif low >= 0 and n < low:
+            why = f"asks {n} {word} in all; {_where(q)} needs at least {low}"
+            if key == "nnodes" and n == 0:
+                why += " (a job that names no nodes counts 0: give -N/--nodes)"
+            elif key == "ncores" and s.nodes and s.cores == 1 and s.per_node == 1:
+                why += " (a whole-node job counts 1 core per node)"
+        else:
+            continue
+        path = paths[key] if key != "nnodes" or s.nodes else s.slot_path
+        out.append(
+            Finding(
+                "size",
+                f"{why} (Flux refuses the job: {key} over the policy limit)"
+                if high >= 0 and n > high
+                else f"{why} (Flux refuses the job: {key} under the policy limit)",
+                path,
+                causes[key] if key != "nnodes" or s.nodes else "slots",
+                LIMIT,
+            )
+        )
+
+
+# ----------------------------------------------------------------- constraints (RFC 31)
+def _all(site: Site) -> notation.Runs:
+    runs: notation.Runs = []
+    for c in site.classes:
+        runs = notation.union(runs, notation.idset(c.ranks))
+    return runs
+
+
+def _with_property(site: Site, prop: str) -> notation.Runs:
+    runs: notation.Runs = []
+    for c in site.classes:
+        if prop in c.properties:
+            runs = notation.union(runs, notation.idset(c.ranks))
+    return runs
+
+
+class _Unknown(Exception):
+    """A constraint these checks do not read (the jobspec rules judge its form)."""
+
+
+Term = tuple[str, str, Path, bool]  # kind, text, path, whether every match must have it
+
+
+def _eval(site: Site, c: Any, path: Path, terms: list[Term], sure: bool = True) -> notation.Runs:
+    """The ranks ``c`` selects; ``terms`` collects each property, host and rank named
+    (``sure``: whether a node must match it to match ``c``: not under `or` or `not`)."""
+    if not isinstance(c, dict):
+        raise _Unknown
+    every = _all(site)
+    runs = every
+    for op, arg in c.items():
+        here = (*path, op)
+        if not isinstance(arg, list):
+            raise _Unknown
+        if op == "properties":
+            for k, p in enumerate(arg):
+                if not isinstance(p, str):
+                    raise _Unknown
+                terms.append(("property", p, (*here, k), sure))
+                want = _with_property(site, p.lstrip("^"))
+                runs = notation.intersect(
+                    runs, notation.minus(every, want) if p.startswith("^") else want
+                )
+        elif op == "hostlist":
+            ids: list[int] = []
+            index = site.rank_of_host()
+            for k, h in enumerate(arg):
+                try:
+                    names = notation.hostlist(h) if isinstance(h, str) else None
+                except ValueError:
+                    names = None
+                if names is None:
+                    raise _Unknown
+                terms.append(("hosts", h, (*here, k), sure))
+                ids.extend(index[n] for n in names if n in index)
+            runs = notation.intersect(runs, notation.of_ids(ids))
+        elif op == "ranks":
+            picked: notation.Runs = []
+            for k, r in enumerate(arg):
+                try:
+                    got = notation.idset(r) if isinstance(r, str) else None
+                except ValueError:
+                    got = None
+                if got is None:
+                    raise _Unknown
+                terms.append(("ranks", r, (*here, k), sure))
+                picked = notation.union(picked, got)
+            runs = notation.intersect(runs, picked)
+        elif op in ("and", "or"):
+            parts = [
+                _eval(site, x, (*here, k), terms, sure and op == "and")
+                for k, x in enumerate(arg)
+            ]
+            if op == "and":
+                for p in parts:
+                    runs = notation.intersect(runs, p)
+            else:
+                either: notation.Runs = []
+                for p in parts:
+                    either = notation.union(either, p)
+                runs = notation.intersect(runs, either)
+        elif op == "not":
+            for k, x in enumerate(arg):
+                runs = notation.minus(runs, _eval(site, x, (*here, k), terms, False))
+        else:
+            raise _Unknown
+    return runs
+
+
+def _unknown_host(site: Site, system: dict[str, Any], out: list[Finding]) -> bool:
+    """A host constraint naming a host the instance does not have: Flux refuses the job
+    before anything else (when its jobspec is first read)."""
+    constraints = system.get("constraints")
+    if constraints is None or not site.classes:
+        return False
+    terms: list[Term] = []
+    try:
+        _eval(site, constraints, ("attributes", "system", "constraints"), terms)
+    except _Unknown:
+        return False
+    index = site.rank_of_host() if any(t[0] == "hosts" for t in terms) else {}
+    for kind, text, path, _ in terms:
+        if kind != "hosts":
+            continue
+        missing = [n for n in notation.hostlist(text) if n not in index]
+        if missing:
+            out.append(
+                Finding(
+                    "unknown-host",
+                    f"host `{missing[0]}` is not on this site (hosts: {_site_hosts(site)}) "
+                    "(Flux refuses the job: host constraint contains invalid hosts)",
+                    path,
+                    "constraints",
+                    QUEUE,
+                )
+            )
+            return True
+    return False
+
+
+def _feasible(
+    site: Site, q: Queue, system: dict[str, Any], s: Shape | None, stage: str, out: list[Finding]
+) -> None:
+    if not site.classes:
+        return  # a profile without R: nothing to place the job on
+    every = _all(site)
+    queue_runs = every
+    for p in q.requires:
+        queue_runs = notation.intersect(queue_runs, _with_property(site, p))
+    runs = queue_runs
+    constraints = system.get("constraints")
+    cpath: Path = ("attributes", "system", "constraints")
+    terms: list[Term] = []
+    if constraints is not None:
+        try:
+            runs = notation.intersect(runs, _eval(site, constraints, cpath, terms))
+        except _Unknown:
+            return
+    reason = _term_reason(site, q, queue_runs, terms)
+    if s is None:
+        return
+    for kind, path in s.other:
+        out.append(
+            Finding(
+                "unsatisfiable",
+                f"asks for `{kind}` resources; this site's R has only nodes, cores and "
+                f"GPUs{_refused(stage)}",
+                path,
+                "resources",
+                stage,
+            )
+        )
+        return
+    if reason is not None:
+        out.append(Finding("unsatisfiable", reason[0] + _refused(stage), reason[1], reason[2], stage))
+        return
+    if not s.judged or not (s.slots or s.nodes):
+        return
+    pool = [
+        (c, notation.size(notation.intersect(notation.idset(c.ranks), runs)))
+        for c in site.classes
+    ]
+    pool = [(c, n) for c, n in pool if n]
+    where = _where(q) + (" matching the constraints" if constraints is not None else "")
+    if not pool:
+        out.append(
+            Finding(
+                "unsatisfiable",
+                f"no node of {_where(q)} matches the constraints{_refused(stage)}",
+                cpath,
+                "constraints",
+                stage,
+            )
+        )
+        return
+    c, g = s.cores, s.gpus
+    if s.nodes:
+        k = max(s.per_node, 1) if s.slots else 0
+        need_c, need_g = k * c, k * g
+        fit = sum(n for cl, n in pool if cl.cores >= need_c and cl.gpus >= need_g)
+        if fit >= s.nodes:
+            return
+        have = sum(n for _, n in pool)
+        most_c = max(cl.cores for cl, _ in pool)
+        most_g = max(cl.gpus for cl, _ in pool)
+        shown = _classes_text(pool)
+        if have < s.nodes:
+            why = f"asks {s.nodes} nodes; {where} has {have} ({shown})"
+            out.append(Finding("unsatisfiable", why + _refused(stage), s.node_path, "nodes", stage))
+        elif need_c > most_c:
+            each = f" ({k} slots of {c} cores on each node)" if k > 1 else ""
+            why = f"asks {need_c} cores per node{each}; nodes in {where} have {most_c} ({shown})"
+            cause, path = ("cores", s.core_path) if c > most_c else ("slots", s.slot_path)
+            out.append(Finding("unsatisfiable", why + _refused(stage), path, cause, stage))
+        elif need_g > most_g:
+            each = f" ({k} slots of {g} GPUs on each node)" if k > 1 else ""
+            why = f"asks {need_g} GPUs per node{each}; nodes in {where} have {most_g} ({shown})"
+            cause, path = ("gpus", s.gpu_path) if g > most_g else ("slots", s.slot_path)
+            out.append(Finding("unsatisfiable", why + _refused(stage), path, cause, stage))
+        else:
+            why = (
+                f"asks {s.nodes} nodes with {need_c} cores and {need_g} GPUs each; {where} "
+                f"has {fit} such nodes ({shown})"
+            )
+            out.append(Finding("unsatisfiable", why + _refused(stage), s.node_path, "nodes", stage))
+        return
+    if not s.slots:
+        return
+    cap = 0
+    for cl, n in pool:
+        by_cores = cl.cores // c if c else math.inf
+        by_gpus = cl.gpus // g if g else math.inf
+        each = min(by_cores, by_gpus)
+        cap += n * (0 if math.isinf(each) else int(each))
+    if cap >= s.slots:
+        return
+    shown = _classes_text(pool)
+    gpus = f" and {g} GPUs" if g else ""
+    if cap == 0:
+        most_c = max(cl.cores for cl, _ in pool)
+        most_g = max(cl.gpus for cl, _ in pool)
+        if c > most_c:
+            why = f"a slot of {c} cores fits on no node: nodes in {where} have {most_c} ({shown})"
+            cause, path = "cores", s.core_path
+        elif g > most_g:
+            why = f"a slot of {g} GPUs fits on no node: nodes in {where} have {most_g} ({shown})"
+            cause, path = "gpus", s.gpu_path
+        else:
+            why = f"a slot of {c} cores{gpus} fits on no node in {where} ({shown})"
+            cause, path = "slots", s.slot_path
+    else:
+        why = (
+            f"asks {s.slots} slots of {c} cores{gpus}; the nodes of {where} hold at most "
+            f"{cap} such slots ({shown})"
+        )
+        cause, path = "slots", s.slot_path
+    out.append(Finding("unsatisfiable", why + _refused(stage), path, cause, stage))
+
+
+def _refused(stage: str) -> str:
+    if stage == NEVER:
+        return (
+            " (Flux accepts the job and it never starts: this site's job-ingest has no "
+            "feasibility validator)"
+        )
+    return " (Flux refuses the job: 'Unsatisfiable request')"
+
+
+def _site_hosts(site: Site) -> str:
+    names = [h for c in site.classes if c.hosts for h in hostlists.expand(c.hosts)]
+    return hostlists.compress(names) or "none named"
+
+
+def _term_reason(
+    site: Site, q: Queue, queue_runs: notation.Runs, terms: list[Term]
+) -> tuple[str, Path, str] | None:
+    """Why one property, host or rank every match must have leaves the job no node."""
+    every = _all(site)
+    for kind, text, path, sure in terms:
+        if not sure:
+            continue
+        if kind == "property" and not text.startswith("^"):
+            have = _with_property(site, text)
+            if not have:
+                props = ", ".join(f"`{p}`" for p in sorted(site.properties())) or "none"
+                return (
+                    f"no node on this site has the property `{text}` (properties: {props})",
+                    path,
+                    "constraints",
+                )
+            if not notation.intersect(have, queue_runs):
+                req = ", ".join(f"`{p}`" for p in q.requires)
+                return (
+                    f"the nodes with `{text}` are not in {_where(q)}, which takes only nodes "
+                    f"with {req}",
+                    path,
+                    "constraints",
+                )
+        elif kind == "ranks":
+            got = notation.idset(text)
+            beyond = notation.minus(got, every)
+            if beyond:
+                return (
+                    f"rank {beyond[0][0]} is not on this site (ranks "
+                    f"{notation.format_idset(every)})",
+                    path,
+                    "constraints",
+                )
+            if not notation.intersect(got, queue_runs):
+                return (
+                    f"ranks {text} are not in {_where(q)} (its ranks: "
+                    f"{notation.format_idset(queue_runs) or 'none'})",
+                    path,
+                    "constraints",
+                )
+        elif kind == "hosts":
+            index = site.rank_of_host()
+            ids = notation.of_ids([index[n] for n in notation.hostlist(text) if n in index])
+            if not notation.intersect(ids, queue_runs):
+                return (f"hosts {text} are not in {_where(q)}", path, "constraints")
+    return None
