@@ -6,6 +6,8 @@ outside the YAML-level family whose examples are fragments, has no error or
 warning at all).  A rule added without an entry here fails the suite.
 """
 
+from pathlib import Path
+
 import pytest
 
 from jobspec_lsp import convert
@@ -101,6 +103,12 @@ AT = {
     "JS611": "exclusive",
     "JS612": "distribution",
     "JS614": "2",
+    "JS650": "Debug",
+    "JS651": ("system", 0),
+    "JS652": "node99",
+    "JS653": ("8", 0),
+    "JS654": "7200",
+    "JS655": ("3", 0),
     "JS527": "493",
     "JS528": ("2", 1),
     "JS613": "preemptible-after",
@@ -184,6 +192,13 @@ def _doc(rule, text, bad):
 
 
 def _run(rule, text, bad=True):
+    site = rule.example_options.get("site")
+    if site:  # JS65x: the example is checked against a site profile of the repository
+        from jobspec_lsp.site import profile
+
+        loaded = profile.load(Path(__file__).resolve().parent.parent / site)
+        doc = _doc(rule, text, bad)
+        return doc, check(doc, target="flux-core", site=loaded), doc.text
     if rule.for_scripts:  # RFC 36 directives: a batch script, not YAML
         from jobspec_lsp.script import batch
 

@@ -27,6 +27,7 @@ FAMILIES = [
     ("JS58", "Batch script directives: the job they ask for"),
     ("JS59", "Slurm, LSF and PBS in a batch script (`jobspec convert`, docs/migration.md)"),
     ("JS6", "Jobspec V1 (RFC 25)"),
+    ("JS65", "Site profiles: will the job run here (`jobspec check --site`, docs/site.md)"),
     ("JS70", "Conversion to V1 (`jobspec convert --to v1`)"),
     ("JS71", "PSI/J job descriptions (`jobspec convert --from psij`)"),
     ("JS8", "Portability: allowed by the RFC, refused by an implementation"),
@@ -54,6 +55,11 @@ def _fix_words(r: Any) -> str:
     return f"; {SAFETY_WORDS[r.safety]}" if r.fix else ""
 
 
+def _family(code: str) -> str:
+    """The prefix of the family a code is in: the longest of FAMILIES it starts with."""
+    return max((p for p, _ in FAMILIES if code.startswith(p)), key=len, default="")
+
+
 def render() -> str:
     out = [
         "# Rules",
@@ -74,7 +80,7 @@ def render() -> str:
         out.append(f"| [{code}](#{code.lower()}) | {r.name} | {r.severity.label} | {r.summary} |")
     out.append("")
     for prefix, title in FAMILIES:
-        codes = [c for c in sorted(RULES) if c.startswith(prefix)]
+        codes = [c for c in sorted(RULES) if _family(c) == prefix]
         if not codes:
             continue
         out += [f"## {title}", ""]
@@ -93,6 +99,11 @@ def render() -> str:
                 "",
                 r.why,
                 "",
+                *(
+                    [f"Checked against the site profile `{r.example_options['site']}`.", ""]
+                    if r.example_options.get("site")
+                    else []
+                ),
                 "Bad"
                 + (
                     f" (saved as {r.example_options['encoding']})"

@@ -58,7 +58,7 @@ NO_QUEUE = family.error(
     A site with queues may leave out a default queue: every job that does not name one is
     then refused ("no queue specified"). Name one of the site's queues.""",
     bad=_js("duration: 600"),
-    good=_js("duration: 600\nqueue: batch"),
+    good=_js("duration: 600\nqueue: debug"),
     site="tests/data/sites/hetero",
 )
 UNKNOWN_HOST = family.error(

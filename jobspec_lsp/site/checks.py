@@ -469,7 +469,8 @@ def _feasible(
         for c in site.classes
     ]
     pool = [(c, n) for c, n in pool if n]
-    where = _where(q) + (" matching the constraints" if constraints is not None else "")
+    narrower = constraints is not None and runs != queue_runs
+    where = _where(q) + (" matching the constraints" if narrower else "")
     if not pool:
         out.append(
             Finding(

@@ -203,8 +203,8 @@ def _registry(
                 taken = next((n for n in (o.name, *o.aliases) if n[2:] in names), None)
                 if taken is not None:
                     why = (
-                        f"{taken}: the command already has this option, and fails with this "
-                        "plugin (argparse: conflicting option string) (\x00)"
+                        f"{taken}: Flux fails with it (\x00): the command has an option of "
+                        "this name (argparse: conflicting option string)"
                     )
                     said.setdefault((plugin.path, o.line, "error:" + why), []).append(cmd)
                     continue
@@ -241,22 +241,39 @@ def _read_file(
     try:
         source = path.read_bytes()
     except OSError as err:
-        problems.append(Problem(shown, None, f"Flux cannot read it: {err.strerror or err}"))
+        problems.append(
+            Problem(
+                shown,
+                None,
+                f"Flux cannot read it, and fails (every command): {err.strerror or err}",
+            )
+        )
         return []
     try:
         tree = ast.parse(source, filename=shown)
     except SyntaxError as err:
-        problems.append(Problem(shown, err.lineno, f"Python cannot import it: {err.msg}"))
+        problems.append(
+            Problem(
+                shown,
+                err.lineno,
+                f"Python cannot import it, and Flux fails (every command): {err.msg}",
+            )
+        )
         return []
     except (ValueError, RecursionError, MemoryError) as err:  # NUL bytes, deep nesting
-        problems.append(Problem(shown, None, f"Python cannot import it: {err}"))
+        problems.append(
+            Problem(shown, None, f"Python cannot import it, and Flux fails (every command): {err}")
+        )
         return []
     module = _Module(tree, shown, problems)
     try:
         return module.plugins()
     except RecursionError:
-        problems.append(Problem(shown, None, "too deeply nested to read", "warning"))
+        module.command = ""
+        module.warn(None, "too deeply nested to read: its plugins are left out")
         return []
+    finally:
+        module.flush()
 
 
 class _Unknown:
@@ -321,7 +338,9 @@ class _Module:
         self.classes: dict[str, ast.ClassDef] = {}
         self.globals: dict[str, Any] = {}
         self.steps = 0
-        self.said: set[tuple[int | None, str]] = set()
+        # (line, severity, message) -> the commands it is said for (\x00 in the message)
+        self.said: dict[tuple[int | None, str, str], list[str]] = {}
+        self.command = ""  # the command whose instance is being made
         self.uncertain = 0  # inside an `if` not read, or a `try`: a raise may not end it
         self._mros: dict[str, list[str]] = {}
         for stmt in tree.body:
@@ -448,6 +467,7 @@ class _Module:
     def instantiate(self, name: str, cmd: str) -> list[PluginOption]:
         """What ``entry("flux CMD")`` adds: the class's __init__ followed."""
         me = _Self(self.mro(name), cmd)
+        self.command = cmd
         try:
             _Eval(self, {}, me).call_method(
                 me.order, None, "__init__", [f"flux {cmd}"], {}, self.classes[name]
@@ -514,9 +534,16 @@ class _Module:
         self.say(line, message, "warning")
 
     def say(self, line: int | None, message: str, severity: str = "error") -> None:
-        if (line, message) not in self.said:
-            self.said.add((line, message))
-            self.problems.append(Problem(self.path, line, message, severity))
+        """A problem; ``\x00`` in ``message`` stands for the commands it is found for."""
+        cmds = self.said.setdefault((line, severity, message), [])
+        if self.command and self.command not in cmds:
+            cmds.append(self.command)
+
+    def flush(self) -> None:
+        for (line, severity, message), cmds in self.said.items():
+            text = message.replace("\x00", _commands(cmds))
+            self.problems.append(Problem(self.path, line, text, severity))
+        self.said.clear()
 
 
 class _Eval:
@@ -618,7 +645,10 @@ class _Eval:
 
     def _bad_call(self, fn: ast.FunctionDef, why: str, top: bool) -> None:
         if top:
-            self.mod.say(fn.lineno, f"Flux cannot make the plugin: {why} (Flux passes only prog)")
+            self.mod.say(
+                fn.lineno,
+                f"Flux cannot make the plugin, and fails (\x00): {why} (Flux passes only prog)",
+            )
         else:
             self.mod.warn(fn.lineno, f"{why}: not followed")
 
@@ -650,14 +680,18 @@ class _Eval:
         if "name" in kwargs and not args:
             args = [kwargs.pop("name")]
         if len(args) != 1:
-            mod.say(line, "add_option takes one option name (and keyword arguments); Flux fails")
+            mod.say(
+                line, "add_option takes one option name (and keyword arguments): Flux fails (\x00)"
+            )
             return
         name = args[0]
         if name is UNKNOWN or not isinstance(name, str):
             mod.warn(line, "an option whose name is not read without running the plugin: left out")
             return
         if not name.startswith("--"):
-            mod.say(line, f"{name}: Flux fails with it (plugins must register only long options)")
+            mod.say(
+                line, f"{name}: Flux fails with it (\x00): plugins must register only long options"
+            )
             return
         prefix = me.attrs.get("prefix", UNKNOWN)
         if prefix is UNKNOWN or not (prefix is None or isinstance(prefix, str)):
@@ -698,7 +732,7 @@ class _Eval:
         try:
             action = parser.add_argument(full, **kw)
         except (TypeError, ValueError, argparse.ArgumentError) as err:
-            mod.say(line, f"{full}: Flux fails with it (argparse: {err})")
+            mod.say(line, f"{full}: Flux fails with it (\x00): argparse: {err}")
             return
         kind = _action_name(action)
         takes = action.nargs != 0
@@ -792,8 +826,7 @@ class _Eval:
             if self.me is not None and not self.mod.uncertain:
                 self.mod.say(
                     s.lineno,
-                    f"raises as Flux makes the plugin for flux {self.me.command}: the command "
-                    "fails",
+                    "raises as Flux makes the plugin: Flux fails (\x00)",
                 )
             raise _Stop
         elif isinstance(s, ast.Break):

@@ -1,0 +1,272 @@
+"""Will it run here? The checks against a site profile (JS650-JS655), at the token that
+causes each, in jobspecs, batch scripts and `jobspec new` command lines; the readers of
+Flux's own notations the checks use (held to the project's grammars); that the checks
+and the ingest plugin import nothing but the standard library. The real-Flux tier holds
+the verdicts to a real instance's (tests/flux/test_flux_site_proof.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import run_cli
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jobspec_lsp.notations import formats
+from jobspec_lsp.rules import analysis
+from jobspec_lsp.script import batch
+from jobspec_lsp.site import checks, hostlists, ingest, notation, profile
+
+REPO = Path(__file__).resolve().parent.parent
+SITES = REPO / "tests" / "data" / "sites"
+EXAMPLE = profile.load(REPO / "examples" / "site")
+HETERO = profile.load(SITES / "hetero")
+
+
+def job(nodes=None, slots=1, cores=1, gpus=0, **system):
+    slot = {
+        "type": "slot",
+        "count": slots,
+        "label": "task",
+        "with": [{"type": "core", "count": cores}]
+        + ([{"type": "gpu", "count": gpus}] if gpus else []),
+    }
+    res = [{"type": "node", "count": nodes, "with": [slot]}] if nodes else [slot]
+    return {
+        "version": 1,
+        "resources": res,
+        "tasks": [{"command": ["app"], "slot": "task", "count": {"per_slot": 1}}],
+        "attributes": {"system": system},
+    }
+
+
+def found(site, js):
+    return [(f.rule, f.cause, f.stage) for f in checks.check(site, js)]
+
+
+# ----------------------------------------------------------------------------- verdicts
+@pytest.mark.parametrize(
+    ("js", "want"),
+    [
+        (job(queue="debug", duration=600), []),
+        (job(queue="Debug", duration=600), [("unknown-queue", "queue", "queue")]),
+        (job(duration=600), [("no-queue", "queue", "queue")]),
+        (job(nodes=3, queue="debug", duration=60), [("size", "nodes", "limit")]),
+        (job(slots=4, queue="batch", duration=60), [("size", "slots", "limit")]),
+        (job(queue="debug", duration=7200), [("duration", "duration", "limit")]),
+        (job(queue="debug"), [("duration", "duration", "limit")]),  # unlimited
+        (job(nodes=1, gpus=5, queue="gpu"), [("unsatisfiable", "gpus", "feasibility")]),
+        (job(nodes=2, slots=4, gpus=2, queue="gpu"), [
+            ("unsatisfiable", "slots", "feasibility"), ("size", "gpus", "limit")]),
+        (job(nodes=1, cores=33, queue="debug", duration=60), [
+            ("unsatisfiable", "cores", "feasibility")]),
+        (job(slots=129, queue="debug", duration=60), [("unsatisfiable", "slots", "feasibility")]),
+        (job(nodes=9, queue="batch", duration=60), [
+            ("unsatisfiable", "nodes", "feasibility"), ("size", "nodes", "limit")]),
+        (job(queue="debug", duration=60, constraints={"properties": ["a100"]}), [
+            ("unsatisfiable", "constraints", "feasibility")]),
+        (job(queue="debug", duration=60, constraints={"properties": ["^debug"]}), [
+            ("unsatisfiable", "constraints", "feasibility")]),
+        (job(queue="gpu", constraints={"properties": ["a100"]}), []),
+        (job(queue="debug", duration=60, constraints={"hostlist": ["foo9"]}), [
+            ("unknown-host", "constraints", "queue")]),
+        # the host check comes first, before the queue's
+        (job(queue="nosuch", constraints={"hostlist": ["foo9"]}), [
+            ("unknown-host", "constraints", "queue")]),
+        (job(queue="debug", duration=60, constraints={"hostlist": ["node[2-3]"]}), []),
+        (job(queue="debug", duration=60, constraints={"hostlist": ["gpu0"]}), [
+            ("unsatisfiable", "constraints", "feasibility")]),
+        (job(queue="debug", duration=60, constraints={"ranks": ["20"]}), [
+            ("unsatisfiable", "constraints", "feasibility")]),
+        # a rank not on the site, under `or`: the other side still matches
+        (job(queue="debug", duration=60, constraints={"or": [{"ranks": ["20"]}, {"ranks": ["1"]}]}), []),
+        (job(queue="debug", duration=60, constraints={"not": [{"ranks": ["0-3"]}]}), [
+            ("unsatisfiable", "constraints", "feasibility")]),
+    ],
+)  # fmt: skip
+def test_what_stops_a_job_on_a_site(js, want):
+    assert found(HETERO, js) == want
+
+
+def test_messages_say_what_the_job_asks_and_what_the_queue_has():
+    (f,) = checks.check(HETERO, job(nodes=1, gpus=8, queue="gpu"))
+    assert f.message.startswith("asks 8 GPUs per node; nodes in queue `gpu` have 4")
+    assert "`gpu[0-3]`" in f.message and "Unsatisfiable request" in f.message
+    (f,) = checks.check(HETERO, job(queue="Debug"))
+    assert "did you mean `debug`" in f.message and "case-sensitive" in f.message
+    (f,) = checks.check(HETERO, job(queue="debug", duration=60, constraints={"properties": ["x"]}))
+    assert "no node on this site has the property `x`" in f.message
+
+
+def test_the_default_duration_trap():
+    trap = profile.load(SITES / "trap")
+    (f,) = checks.check(trap, job(queue="debug"))
+    assert f.rule == "duration" and "flux-core#6341" in f.message and "2h" in f.message
+    assert checks.check(trap, job(queue="debug", duration=1800)) == []
+    assert checks.check(trap, job()) == []  # batch: no limit
+
+
+def test_a_site_without_queues():
+    cpu_noq = profile.from_config({"policy": {"limits": {"duration": "1h"}}}, r=json.loads(
+        (SITES / "cpu" / "R.json").read_text()))  # fmt: skip
+    assert found(cpu_noq, job(queue="debug")) == [("unknown-queue", "queue", "queue")]
+    assert found(cpu_noq, job()) == [("duration", "duration", "limit")]
+    assert checks.check(cpu_noq, job(duration=60)) == []
+
+
+def test_a_virtual_queue_takes_its_parents_requires_and_limits():
+    config = {
+        "queues": {
+            "batch": {"requires": ["batch"], "policy": {"limits": {"duration": "8h"}}},
+            "short": {"parent": "batch", "policy": {"limits": {"duration": "15m"}}},
+        },
+        "ingest": {"validator": {"plugins": ["jobspec", "feasibility"]}},
+    }
+    site = profile.from_config(config, r=json.loads((SITES / "hetero" / "R.json").read_text()))
+    assert found(site, job(queue="short", duration=1800)) == [("duration", "duration", "limit")]
+    assert found(site, job(queue="short", duration=60, constraints={"properties": ["gpu"]})) == [
+        ("unsatisfiable", "constraints", "feasibility")
+    ]
+
+
+def test_without_the_feasibility_validator_the_job_is_accepted_and_never_runs():
+    config = dict(HETERO.config, ingest={})
+    site = profile.from_config(config, r=json.loads((SITES / "hetero" / "R.json").read_text()))
+    (f,) = checks.check(site, job(nodes=1, gpus=8, queue="gpu"))
+    assert f.stage == checks.NEVER and "never starts" in f.message
+    # the plugin refuses only what Flux refuses, unless the site asks it to be strict
+    assert ingest.verdict(site, job(nodes=1, gpus=8, queue="gpu")) is None
+    errno, message = ingest.verdict(site, job(nodes=1, gpus=8, queue="gpu"), strict=True)
+    assert errno == 19 and message.startswith("jobspec-lsp: asks 8 GPUs per node")
+
+
+def test_a_big_site_is_a_few_node_classes():
+    lite = [
+        {"rank": "0-9999", "children": {"core": "0-63"}},
+        {"rank": "10000-10999", "children": {"core": "0-63", "gpu": "0-7"}},
+    ]
+    r = {"version": 1, "execution": {"R_lite": lite, "nodelist": ["n[0-10999]"],
+                                     "properties": {"gpu": "10000-10999", "pdebug": "0-63"}}}  # fmt: skip
+    site = profile.from_config({"queues": {"pdebug": {"requires": ["pdebug"]}}}, r=r)
+    assert len(site.classes) == 3 and site.nodes == 11000
+    (f,) = checks.check(site, job(nodes=100, queue="pdebug"))
+    assert "asks 100 nodes; queue `pdebug` has 64" in f.message
+
+
+# ----------------------------------------------------------------------------- positions
+def _at(text, d):
+    return text[d.start : d.end]
+
+
+def test_jobspec_findings_are_at_the_value():
+    text = (
+        "version: 1\nresources:\n  - type: node\n    count: 1\n    with:\n      - type: slot\n"
+        "        count: 1\n        label: task\n        with:\n          - type: core\n"
+        "            count: 1\n          - type: gpu\n            count: 8\n"
+        "tasks:\n  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n"
+        "attributes:\n  system:\n    duration: 172800\n    queue: gpu\n"
+    )
+    got = [(d.code, _at(text, d)) for d in analysis.check(text, site=EXAMPLE)]
+    assert got == [("JS653", "8"), ("JS654", "172800")]
+    missing = text.replace("    queue: gpu\n", "    queue: Gpu\n")
+    got = [(d.code, _at(missing, d)) for d in analysis.check(missing, site=EXAMPLE)]
+    assert got == [("JS650", "Gpu")]
+
+
+def test_script_findings_are_at_the_option():
+    text = "#!/bin/sh\n#flux: -N1 -n1 -g 8\n#flux: -q gpu -t 2d\n#flux: --requires=a100,nope\nflux run app\n"
+    got = [(d.code, _at(text, d)) for d in batch.check_script(text, site=EXAMPLE)]
+    assert got == [("JS654", "2d"), ("JS653", "nope")]
+    text = "#!/bin/sh\n#flux: -N1 -n1 --gpus-per-slot=8 -q gpu\nflux run app\n"
+    got = [(d.code, _at(text, d)) for d in batch.check_script(text, site=EXAMPLE)]
+    assert got == [("JS653", "8")]
+    text = "#!/bin/sh\n#flux: -N1\nflux run app\n"  # no queue on a site with no default
+    got = [(d.code, _at(text, d)) for d in batch.check_script(text, site=HETERO)]
+    assert got == [("JS651", "#flux:")]
+    # without a site: none of these
+    assert not [d for d in batch.check_script(text) if d.code.startswith("JS65")]
+
+
+# ----------------------------------------------------------------------------- the CLI
+def test_check_and_new_with_a_site(tmp_path):
+    script = tmp_path / "job.sh"
+    script.write_text("#!/bin/sh\n#flux: -N1 -q Debug\nflux run app\n")
+    got = run_cli("check", "--site", REPO / "examples" / "site", script)
+    assert got.returncode == 1
+    assert b"job.sh:2:15: error[JS650] no queue `Debug`" in got.stdout
+    # the configuration's site, relative to its folder
+    (tmp_path / "jobspec.toml").write_text(f'site = "{REPO / "examples" / "site"}"\n')
+    assert b"JS650" in run_cli("check", script).stdout
+    (tmp_path / "jobspec.toml").write_text('site = "nowhere"\n')
+    got = run_cli("check", script)
+    assert got.returncode == 2 and b"site profile:" in got.stderr and b"nowhere" in got.stderr
+    got = run_cli("new", "--site", REPO / "examples" / "site", "-N1", "-g8", "-q", "gpu", "app")
+    assert got.returncode == 1 and got.stdout.startswith(b"jobspec new: error[JS653] -g8: asks 8")
+    got = run_cli("new", "--site", REPO / "examples" / "site", "-N1", "-q", "gpu", "app")
+    assert got.returncode == 0 and b"queue: gpu" in got.stdout
+
+
+def test_site_plugin_and_import_from_the_cli(tmp_path):
+    got = run_cli("site", "plugin")
+    assert got.returncode == 0 and Path(got.stdout.decode().strip()).is_file()
+    got = run_cli("site", "import", tmp_path / "p", "--flux", tmp_path / "no-flux")
+    assert got.returncode == 1 and b"jobspec site import: error:" in got.stderr
+    assert not (tmp_path / "p" / "site.toml").exists()
+
+
+# ----------------------------------------------------------------- Flux's own notations
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(0, 5)), max_size=6))
+def test_idsets_read_as_the_grammar_reads_them(parts):
+    runs, at = [], 0
+    for gap, width in parts:
+        runs.append((at + gap, at + gap + width))
+        at = at + gap + width + 2
+    text = notation.format_idset(runs)
+    assert notation.idset(text) == formats.parse_idset(text) == runs
+
+
+@given(
+    st.floats(0, 1e6, allow_nan=False).map(lambda f: f"{f:g}").filter(lambda s: "e" not in s),
+    st.sampled_from(["", "s", "m", "h", "d", "ms"]),
+)
+def test_durations_read_as_the_grammar_reads_them(number, unit):
+    assert notation.fsd(number + unit) == pytest.approx(formats.parse_fsd(number + unit))
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["node", "gpu", "cn-", "x"]),
+            st.lists(st.integers(0, 99), min_size=1, max_size=5, unique=True),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_hostlists_read_as_the_grammar_reads_them(terms):
+    names = [f"{prefix}{n}" for prefix, ids in terms for n in ids]
+    text = hostlists.compress(names)
+    assert notation.hostlist(text) == names
+    assert formats.hostlist_count(text) == len(names)
+
+
+def test_the_checks_and_the_plugin_need_only_the_standard_library():
+    """Flux runs validator plugins under its own Python, without this package's
+    dependencies: importing the plugin (and the checks) with site-packages switched off
+    works and loads nothing but the standard library and the package's site modules."""
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import jobspec_lsp.site.ingest as i; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('jobspec_lsp', 'lark', 'yaml', 'pygls', 'lsprotocol', 'jsonschema')))"
+    )
+    got = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe, str(REPO)], capture_output=True, text=True
+    )
+    assert got.returncode == 0, got.stderr
+    loaded = eval(got.stdout)  # noqa: S307 - a list of module names we printed
+    assert all(m.startswith("jobspec_lsp") for m in loaded)
+    assert "jobspec_lsp.site.checks" in loaded and "jobspec_lsp.diagnostics" not in loaded
