@@ -14,8 +14,8 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass
-from typing import Any
 from pathlib import PurePath
+from typing import Any
 
 from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.jobspec.document import Document, parse, parse_bytes
@@ -130,6 +130,10 @@ class JobspecKind(Kind):
         if doc.root is None:
             return None
         h = hover.hover(doc, offset)
+        if options.site is not None:
+            got = hover.site_queue(doc, offset, options.site, h)
+            if got is not None:
+                return got
         return None if h is None else (h.markdown, h.start, h.end)
 
     def complete(self, text: str, offset: int, options: Options):
@@ -137,7 +141,10 @@ class JobspecKind(Kind):
             completion,  # deferred: each kind loads its readers when first used
         )
 
-        return completion.complete_at(text, offset, self.language)
+        got = completion.complete_at(text, offset, self.language)
+        if options.site is not None and not got[0]:
+            return completion.site_queue_values(text, offset, self.language, options.site) or got
+        return got
 
 
 @dataclass(frozen=True)
@@ -166,7 +173,7 @@ class ScriptKind(Kind):
         )
 
         with model.using(options.flux_version):
-            return hover_at(doc.text, offset)
+            return hover_at(doc.text, offset, options.site)
 
     def complete(self, text: str, offset: int, options: Options):
         from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
@@ -177,7 +184,7 @@ class ScriptKind(Kind):
         )
 
         with model.using(options.flux_version):
-            return complete_at(text, offset, options.queues)
+            return complete_at(text, offset, options.queues, options.site)
 
 
 _JOBSPEC = frozenset(

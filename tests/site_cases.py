@@ -52,6 +52,7 @@ def command_lines(site: profile.Site, n: int, seed: int) -> list[list[str]]:
     props, hosts, queues, cores, gpus = _site_words(site)
     nodes = site.nodes
     out = []
+
     def pick(good: list, bad: list, p_bad: float = 0.2):
         return rnd.choice(bad if bad and rnd.random() < p_bad else good)
 

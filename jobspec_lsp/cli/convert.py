@@ -300,7 +300,7 @@ def new_main(argv: list[str]) -> int:
 
     argv, site_dir = _site_option(argv)
     cfg = load(Path.cwd())
-    if site_dir is False:
+    if site_dir is False or site_dir is True:
         print("jobspec new: error: --site needs a directory", file=sys.stderr)
         return 2
     try:
@@ -311,7 +311,9 @@ def new_main(argv: list[str]) -> int:
                     load_site,  # deferred: only with a site profile
                 )
 
-                conv.blockers.extend(site_findings(argv, conv.text or "", load_site(site_dir or cfg.site)))
+                conv.blockers.extend(
+                    site_findings(argv, conv.text or "", load_site(site_dir or cfg.site))
+                )
     except convert.UsageError as err:
         print(f"jobspec new: error: {err}", file=sys.stderr)
         return 2
@@ -320,7 +322,7 @@ def new_main(argv: list[str]) -> int:
     return _emit_new(conv)
 
 
-def _site_option(argv: list[str]) -> tuple[list[str], str | None | bool]:
+def _site_option(argv: list[str]) -> tuple[list[str], str | None | bool]:  # False: no DIR
     """``argv`` without `jobspec new`'s own ``--site DIR`` (before ``--`` or the command),
     and DIR (False: given without one)."""
     for k, a in enumerate(argv):

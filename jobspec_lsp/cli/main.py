@@ -717,9 +717,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     si.add_argument("action", choices=("show", "import", "plugin"))
     si.add_argument("directory", metavar="DIR", nargs="?")
-    si.add_argument(
-        "--force", action="store_true", help="import: overwrite the profile's files"
-    )
+    si.add_argument("--force", action="store_true", help="import: overwrite the profile's files")
     si.add_argument("--flux", default="flux", help="import: the flux command (default: flux)")
     si.set_defaults(func=cmd_site)
 

@@ -175,3 +175,21 @@ def _types_in_slot(doc, task_path) -> list[str]:
                     types.append(d.type)
             break
     return types
+
+
+def site_queue_values(text: str, offset: int, language: str, site) -> tuple | None:
+    """The site's queues, each with its nodes and limits, where the value of
+    ``attributes.system.queue`` is typed (None elsewhere)."""
+    from jobspec_lsp.site import profile  # deferred: only with a site profile
+
+    cur = cursor_context(text, offset, language)
+    if cur is None or cur.on != "value" or cur.key != "queue" or kind_of(cur.path) != "system":
+        return None
+    out = [
+        Candidate(q, "value", profile.queue_brief(site, q), profile.queue_markdown(site, q))
+        for q in site.queues
+        if q.startswith(cur.prefix.strip("\"'"))
+    ]
+    if cur.json:
+        out = [_as_json(c, "value") for c in out]
+    return out, cur.start, cur.end

@@ -309,3 +309,31 @@ def human_duration(seconds) -> str:
     if rest or not parts:
         parts.append(f"{rest:g}s")
     return f"{' '.join(parts)} ({seconds:g} seconds)"
+
+
+def site_queue(doc: Document, offset: int, site, found: Hover | None):
+    """On ``attributes.system.queue`` (its key or its value): the site's queue, its nodes,
+    limits and defaults, after what :func:`hover` says there. None elsewhere."""
+    from jobspec_lsp.site import profile  # deferred: only with a site profile
+
+    path, node, role = node_at(doc, offset)
+    if node is None or not path or path[-1] != "queue" or kind_of(path[:-1]) != "system":
+        return None
+    system = node_at_value(doc, path)
+    name = system.value if isinstance(system, Scalar) else None
+    if not isinstance(name, str) or name not in site.queues:
+        return None
+    md = profile.queue_markdown(site, name)
+    if found is not None:
+        return f"{found.markdown}\n\n---\n\n{md}", found.start, found.end
+    return md, node.start, node.end
+
+
+def node_at_value(doc: Document, path) -> object:
+    node = doc.root
+    for step in path:
+        if isinstance(node, Mapping) and step in node:
+            node = node.get(step)
+        else:
+            return None
+    return node

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import sys
 import threading
@@ -28,6 +29,7 @@ from jobspec_lsp.jobspec.document import Document
 from jobspec_lsp.lsp.scheduling import Debouncer, OneAtATime
 from jobspec_lsp.lsp.settings import Settings
 from jobspec_lsp.rules import targets
+from jobspec_lsp.site import cache as site_cache
 from jobspec_lsp.text.sources import language_of
 
 log = logging.getLogger("jobspec_lsp")
@@ -102,6 +104,8 @@ class JobspecServer(LanguageServer):
         self.project_targets: dict[str, str] = {}  # uri -> [tool.jobspec] target
         self.project_flux: dict[str, str | None] = {}  # uri -> [tool.jobspec] flux-version
         self.kinds: dict[str, tuple] = {}  # uri -> (version, text, kind)
+        self.sites = site_cache.Sites()  # site profiles, reloaded when their files change
+        self.site_watch: asyncio.Future | None = None
         self.config_problems: set[str] = set()  # shown once each
         self.settings_problems = ""  # what the settings got wrong, as last shown
         self.debouncer = Debouncer(self._publish)
@@ -176,7 +180,29 @@ class JobspecServer(LanguageServer):
             version_rules=rules,
             flux_version=self.flux_version(uri),
             queues=tuple(self.queues(uri)),
+            site=self.site(uri),
         )
+
+    def site(self, uri: str):
+        """The site profile a document is checked against: the editor's ``site`` setting
+        (relative to the workspace's folder), else the project's ``site``; a profile
+        that cannot be loaded is said once and left out."""
+        where = self.settings.site
+        if where and not os.path.isabs(where):
+            root = self.workspace.root_path
+            where = os.path.join(root, where) if root else where
+        if not where:
+            where = self.project(uri).site
+        if not where:
+            return None
+        site, error = self.sites.get(where)
+        if error is not None and error not in self.config_problems:
+            self.config_problems.add(error)
+            log.warning("site profile: %s", error)
+            self.window_show_message(
+                T.ShowMessageParams(T.MessageType.Warning, f"jobspec: site profile: {error}")
+            )
+        return site
 
     def language(self, uri: str) -> str:
         doc = self.workspace.get_text_document(uri)
@@ -188,6 +214,8 @@ class JobspecServer(LanguageServer):
         kind = self.kind(uri)
         if not kind.offers("diagnostics"):
             return None
+        if self.sites.changed():  # a profile's files changed: every analysis is stale
+            self.refresh_all()
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
@@ -203,6 +231,8 @@ class JobspecServer(LanguageServer):
         event loop when the document is big (so no request waits on another's work)."""
         if not self.kind(uri).offers("diagnostics"):
             return None
+        if self.sites.changed():  # a profile's files changed: every analysis is stale
+            self.refresh_all()
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
@@ -452,9 +482,25 @@ def _use_settings(ls: JobspecServer, raw) -> None:
             pass
 
 
+SITE_POLL = 2.0  # seconds between looks at the site profiles' files
+
+
 @server.feature(T.INITIALIZED)
 async def initialized(ls: JobspecServer, params):
+    ls.site_watch = asyncio.ensure_future(_watch_sites(ls))
     await _pull_configuration(ls)
+
+
+async def _watch_sites(ls: JobspecServer) -> None:
+    """Every SITE_POLL seconds: when a loaded site profile's files changed (an edited
+    queue limit, a new R), every open document is checked again against the new one."""
+    while True:
+        await asyncio.sleep(SITE_POLL)
+        try:
+            if ls.sites.loaded and ls.sites.changed():
+                ls.refresh_all()
+        except Exception:  # noqa: BLE001 - a watcher that dies would stop reloading
+            log.exception("site profile watch")
 
 
 async def _pull_configuration(ls: JobspecServer) -> None:

@@ -36,6 +36,7 @@ class Settings:
     files: tuple[str, ...] = JOBSPEC_GLOBS
     sort_keys: bool | None = None  # None: [tool.jobspec.format] sort-keys, else true
     docs_url: str | None = None
+    site: str | None = None  # None: the project's site, else none
     problems: list[str] = field(default_factory=list)  # what was ignored, and why
 
     @classmethod
@@ -57,7 +58,7 @@ class Settings:
                 s.problems.append(f"jobspec.{key}: unknown setting (known: {', '.join(KNOWN)})")
                 continue
             if value is None or value == "":
-                if setting.attr in ("target", "flux_version", "docs_url"):
+                if setting.attr in ("target", "flux_version", "docs_url", "site"):
                     continue  # unset: the project's, else the default
                 if setting.attr not in ("select", "ignore"):
                     s.problems.append(

@@ -10,6 +10,7 @@ configuration, the server's ``site`` setting).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from jobspec_lsp.diagnostics import (
     JOBSPEC_KINDS,
@@ -28,9 +29,7 @@ EXAMPLE_SITE = "examples/site"  # the profile the examples are checked against
 
 
 def _js(system: str, resources: str = examples.ONE_CORE_SLOT) -> str:
-    return examples.jobspec(
-        version=1, resources=resources, system=examples.nested(system, 4)
-    )
+    return examples.jobspec(version=1, resources=resources, system=examples.nested(system, 4))
 
 
 def _gpus(n: int) -> str:
@@ -100,8 +99,13 @@ SIZE = family.error(
     counts them: nodes multiplied down the resources (0 for a job that names none),
     cores and GPUs as slots times each slot's (a whole-node job counts 1 core per node).
     Flux refuses the job at submission.""",
-    bad=_js("duration: 600\nqueue: debug", resources=_gpus(1).replace("count: 1\n", "count: 3\n", 1)),
-    good=_js("duration: 600\nqueue: debug", resources=_gpus(0).replace("          - type: gpu\n            count: 0\n", "")),
+    bad=_js(
+        "duration: 600\nqueue: debug", resources=_gpus(1).replace("count: 1\n", "count: 3\n", 1)
+    ),
+    good=_js(
+        "duration: 600\nqueue: debug",
+        resources=_gpus(0).replace("          - type: gpu\n            count: 0\n", ""),
+    ),
     site=EXAMPLE_SITE,
 )
 
@@ -119,8 +123,8 @@ def diagnostics(
     site: Site,
     jobspec: object,
     locate: Callable[[checks.Finding], tuple[int, int]],
-    select=None,
-    ignore=None,
+    select: Any = None,
+    ignore: Any = None,
 ) -> list[Diagnostic]:
     """The site's findings on ``jobspec`` (a plain dict), each where ``locate`` puts it."""
     out = []
@@ -135,7 +139,7 @@ def diagnostics(
     return out
 
 
-def locate_in(root: Node | None, path: tuple) -> tuple[int, int]:
+def locate_in(root: Node | None, path: tuple[Any, ...]) -> tuple[int, int]:
     """The span of ``path`` in a document: the value there, or the key of the deepest
     mapping entry on the way when the rest is missing."""
     node, last = root, None
@@ -170,7 +174,9 @@ OPTIONS = {
 _ATTRIBUTE = {"queue": "queue", "duration": "duration", "constraints": "constraints"}
 
 
-def locate_option(f: checks.Finding, given: list, fallback: tuple[int, int]) -> tuple[int, int]:
+def locate_option(
+    f: checks.Finding, given: list[Any], fallback: tuple[int, int]
+) -> tuple[int, int]:
     """Where a command line or a script's directives say what ``f`` is about: the value
     of the last option that sets it (the word inside a ``--requires`` query that names
     the property, host or rank), else ``fallback`` (the sentinel, the command)."""
@@ -209,7 +215,7 @@ def _term_text(f: checks.Finding) -> str:
 
 
 def command_line_diagnostics(
-    words: list[str], jobspec: object, site: Site, select=None, ignore=None
+    words: list[str], jobspec: object, site: Site, select: Any = None, ignore: Any = None
 ) -> list[Diagnostic]:
     """JS65x of the job a `flux submit|run` command line (its arguments, ``words``)
     builds, at offsets into ``" ".join(words)``: the option that asks it, else the

@@ -865,10 +865,10 @@ def _command_line_hover(text: str, offset: int) -> tuple[str, int, int] | None:
     return None
 
 
-def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
+def hover_at(text: str, offset: int, site=None) -> tuple[str, int, int] | None:
     """(markdown, start, end) for the directive option, or the option or command of a
     `flux run|submit|...` line, under ``offset``; on a Slurm, LSF or PBS directive, its
-    Flux form."""
+    Flux form. ``site``: a site profile, whose queue a `-q` shows."""
     got = sbatch.hover_at(text, offset)
     if got is not None:
         return got
@@ -887,22 +887,27 @@ def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
                     md += f"\n\nHere: {meaning}."
                 elif why:
                     md += f"\n\n{why}."
+                if g.option.long == "queue" and site is not None and g.value in site.queues:
+                    from jobspec_lsp.site import profile  # deferred: only with a site profile
+
+                    md += "\n\n---\n\n" + profile.queue_markdown(site, g.value)
             return md, lo, hi
     return _command_line_hover(text, offset)
 
 
-def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
+def complete_at(text: str, offset: int, queues: Sequence[str] = (), site=None):
     """(candidates, start, end): option names for the word being typed in a
     directive, or values for the option before the cursor where there is a set of them
-    (``queues``: the project's queue names; dependency schemes, duration units,
-    urgency names, submission flags); nothing elsewhere."""
+    (``queues``: the project's queue names; ``site``: a site profile, whose queues,
+    properties and hosts are offered; dependency schemes, duration units, urgency names,
+    submission flags); nothing elsewhere."""
 
     line_start = text.rfind("\n", 0, offset) + 1
     line = text[line_start:offset]
     m = directives.SENTINEL.match(line)
     script = directives.read(text)
     if m is None or script.sentinel is None or m.group(0) != script.sentinel:
-        return _command_line_completion(text, offset, queues)
+        return _command_line_completion(text, offset, queues, site)
     word_start = offset
     while word_start > line_start + m.end() and not text[word_start - 1].isspace():
         word_start -= 1
@@ -910,7 +915,7 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = ()):
     opt, value_start = _value_being_typed(text, line_start + m.end(), word_start, prefix)
     if opt is not None:
         value = text[value_start:offset]
-        return _values(opt, value, queues), value_start, offset
+        return _values(opt, value, queues, site), value_start, offset
     if prefix and not prefix.startswith("-"):
         return [], offset, offset
     return _option_candidates(_model.command("batch").options, prefix), word_start, offset
@@ -928,7 +933,7 @@ def _option_candidates(options, prefix: str) -> list[Candidate]:
     return out
 
 
-def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
+def _command_line_completion(text: str, offset: int, queues: Sequence[str], site=None):
     """Options of the command, or values of the option, being typed on a
     `flux run|submit|...` line."""
 
@@ -949,7 +954,7 @@ def _command_line_completion(text: str, offset: int, queues: Sequence[str]):
             return [], offset, offset
     opt, value_start = _value_being_typed(text, body, word_start, prefix, cmd)
     if opt is not None:
-        return _values(opt, text[value_start:offset], queues), value_start, offset
+        return _values(opt, text[value_start:offset], queues, site), value_start, offset
     if prefix and not prefix.startswith("-"):
         return [], offset, offset
     shown = [
@@ -1000,7 +1005,7 @@ def _value_being_typed(text: str, body: int, word_start: int, prefix: str, cmd=N
 _UNITS = (("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"))
 
 
-def _values(o: Option, value: str, queues: Sequence[str]):
+def _values(o: Option, value: str, queues: Sequence[str], site=None):
 
     def some(items):
         return [
@@ -1011,7 +1016,19 @@ def _values(o: Option, value: str, queues: Sequence[str]):
 
     name = o.long
     if name == "queue":
+        if site is not None:
+            from jobspec_lsp.site import profile  # deferred: only with a site profile
+
+            own = [
+                (q, profile.queue_brief(site, q), profile.queue_markdown(site, q))
+                for q in site.queues
+            ]
+            more = [(q, "queue", "a queue of this project ([tool.jobspec] queues)")
+                    for q in queues if q not in site.queues]  # fmt: skip
+            return some(own + more)
         return some((q, "queue", "a queue of this project ([tool.jobspec] queues)") for q in queues)
+    if name == "requires" and site is not None:
+        return _site_requires(value, site)
     if name == "dependency":
         return [
             Candidate(
@@ -1059,6 +1076,34 @@ def _values(o: Option, value: str, queues: Sequence[str]):
             ]
         )
     return []
+
+
+def _site_requires(value: str, site) -> list[Candidate]:
+    """The site's properties (and `host:` names) for the last term of a --requires
+    query being typed, each with how many nodes have it."""
+    head = max(value.rfind(","), value.rfind(" "), value.rfind("("), value.rfind("|"))
+    done, term = value[: head + 1], value[head + 1 :]
+    neg = term[:1] if term[:1] in ("^", "-") else ""
+    out: list[Candidate] = []
+    if term.startswith("host:"):
+        typed = term[5:]
+        for c in site.classes:
+            from jobspec_lsp.site import hostlists  # deferred: only with a site profile
+
+            for h in hostlists.expand(c.hosts) if c.hosts else []:
+                if h.startswith(typed) and len(out) < 200:
+                    gpus = f", {c.gpus} GPUs" if c.gpus else ""
+                    out.append(Candidate(done + "host:" + h, "value", f"{c.cores} cores{gpus}"))
+        return out
+    for p in sorted(site.properties()):
+        if p.startswith(term[len(neg) :]):
+            nodes = sum(c.count for c in site.classes if p in c.properties)
+            what = "nodes without it" if neg else "nodes"
+            count = site.nodes - nodes if neg else nodes
+            out.append(Candidate(done + neg + p, "value", f"{count} {what}", f"property `{p}`"))
+    if "host:".startswith(term) and any(c.hosts for c in site.classes):
+        out.append(Candidate(done + "host:", "value", "a host of the site"))
+    return out
 
 
 _SCHEME_DOCS = {

@@ -137,8 +137,10 @@ def _classes_text(classes: list[tuple[NodeClass, int]]) -> str:
         gpus = f", {c.gpus} GPUs" if c.gpus else ""
         parts.append(f"`{name}`: {c.cores} cores{gpus}")
     more = f" and {len(classes) - 3} more" if len(classes) > 3 else ""
-    return "node type " + "; ".join(parts) + more if len(classes) == 1 else (
-        "node types " + "; ".join(parts) + more
+    return (
+        "node type " + "; ".join(parts) + more
+        if len(classes) == 1
+        else ("node types " + "; ".join(parts) + more)
     )
 
 
@@ -174,9 +176,7 @@ def validates_feasibility(site: Site) -> bool:
     if not isinstance(validator, dict):
         return False
     plugins = validator.get("plugins", [])
-    return not validator.get("disable") and isinstance(plugins, list) and (
-        "feasibility" in plugins
-    )
+    return not validator.get("disable") and isinstance(plugins, list) and ("feasibility" in plugins)
 
 
 def _queue(site: Site, system: dict[str, Any], out: list[Finding]) -> Queue | None:
@@ -376,8 +376,7 @@ def _eval(site: Site, c: Any, path: Path, terms: list[Term], sure: bool = True) 
             runs = notation.intersect(runs, picked)
         elif op in ("and", "or"):
             parts = [
-                _eval(site, x, (*here, k), terms, sure and op == "and")
-                for k, x in enumerate(arg)
+                _eval(site, x, (*here, k), terms, sure and op == "and") for k, x in enumerate(arg)
             ]
             if op == "and":
                 for p in parts:
@@ -460,13 +459,14 @@ def _feasible(
         )
         return
     if reason is not None:
-        out.append(Finding("unsatisfiable", reason[0] + _refused(stage), reason[1], reason[2], stage))
+        out.append(
+            Finding("unsatisfiable", reason[0] + _refused(stage), reason[1], reason[2], stage)
+        )
         return
     if not s.judged or not (s.slots or s.nodes):
         return
     pool = [
-        (c, notation.size(notation.intersect(notation.idset(c.ranks), runs)))
-        for c in site.classes
+        (c, notation.size(notation.intersect(notation.idset(c.ranks), runs))) for c in site.classes
     ]
     pool = [(c, n) for c, n in pool if n]
     narrower = constraints is not None and runs != queue_runs
@@ -519,8 +519,8 @@ def _feasible(
     for cl, n in pool:
         by_cores = cl.cores // c if c else math.inf
         by_gpus = cl.gpus // g if g else math.inf
-        each = min(by_cores, by_gpus)
-        cap += n * (0 if math.isinf(each) else int(each))
+        fits = min(by_cores, by_gpus)
+        cap += n * (0 if math.isinf(fits) else int(fits))
     if cap >= s.slots:
         return
     shown = _classes_text(pool)

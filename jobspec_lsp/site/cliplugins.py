@@ -452,6 +452,16 @@ class _Module:
         return out
 
     def _foreign_bases(self, cls: ast.ClassDef) -> None:
+        """A warning for a class that looks like a plugin (it adds options or has a
+        plugin's hooks) derived from a class of another module (not the stdlib)."""
+        looks = any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "add_option"
+            or isinstance(n, ast.FunctionDef) and n.name in HOOKS
+            for n in ast.walk(cls)
+        )  # fmt: skip
+        if not looks:
+            return
         for b in cls.bases:
             name = self.dotted(b)
             if name is None or name.startswith("builtins."):

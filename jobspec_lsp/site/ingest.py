@@ -54,9 +54,7 @@ TABLE = "ingest.validator.jobspec-lsp"
 
 def verdict(site: profile.Site, jobspec: dict, strict: bool = False) -> tuple[int, str] | None:
     """(errno, message) refusing ``jobspec`` on ``site``, or None to accept it."""
-    found = [
-        f for f in checks.check(site, jobspec) if strict or f.stage != checks.NEVER
-    ]
+    found = [f for f in checks.check(site, jobspec) if strict or f.stage != checks.NEVER]
     if not found:
         return None
     errno = max(ERRNO[f.stage] for f in found)

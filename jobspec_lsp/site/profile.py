@@ -111,7 +111,7 @@ class Site:
     def effective(self, name: str | None) -> Queue:
         """A queue as Flux applies it: the site's limits and defaults, then its parent's,
         then its own, key by key (``None``: the site without queues)."""
-        chain = []
+        chain: list[Queue] = []
         q = self.queues.get(name) if name is not None else None
         while q is not None and len(chain) < 8:
             chain.insert(0, q)
@@ -424,6 +424,47 @@ def traps(site: Site) -> list[str]:
                 "(flux-core#6341)"
             )
     return out
+
+
+def eligible(site: Site, name: str) -> list[NodeClass]:
+    """The node classes a queue takes (those with every property it requires)."""
+    q = site.effective(name)
+    return [c for c in site.classes if set(q.requires) <= set(c.properties)]
+
+
+def queue_brief(site: Site, name: str) -> str:
+    """One line on a queue, as completion shows it: nodes, duration limit and default."""
+    q = site.effective(name)
+    nodes = sum(c.count for c in eligible(site, name))
+    parts = [f"{nodes} nodes"]
+    if q.limits.duration:
+        parts.append(f"≤ {_fmt_duration(q.limits.duration)}")
+    if q.default_duration:
+        parts.append(f"default {_fmt_duration(q.default_duration)}")
+    size = _fmt_size(q.limits)
+    if size != "-":
+        parts.append(size)
+    return ", ".join(parts) + (" (default queue)" if name == site.default_queue else "")
+
+
+def queue_markdown(site: Site, name: str) -> str:
+    """What hover shows of a queue: its nodes, requirements, limits and defaults."""
+    q = site.effective(name)
+    lines = [f"**queue `{name}`**" + (" (the default)" if name == site.default_queue else "")]
+    if q.requires:
+        lines.append("requires " + ", ".join(f"`{p}`" for p in q.requires))
+    for c in eligible(site, name):
+        gpus = f", {c.gpus} GPUs" if c.gpus else ""
+        lines.append(
+            f"- `{c.hosts or 'ranks ' + c.ranks}`: {c.count} nodes of {c.cores} cores{gpus}"
+        )
+    lines.append(
+        f"duration: at most {_fmt_duration(q.limits.duration) if q.limits.duration else 'unlimited'}"
+        f"; default {_fmt_duration(q.default_duration) if q.default_duration else 'none'}"
+    )
+    lines.append(f"size: {_fmt_size(q.limits) if _fmt_size(q.limits) != '-' else 'no limits'}")
+    lines.extend(f"note: {t}" for t in traps(site) if f"queue {name} " in t)
+    return "\n\n".join(lines) + f"\n\n(site profile `{site.directory}`)"
 
 
 def summary(site: Site) -> str:

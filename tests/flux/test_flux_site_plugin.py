@@ -74,7 +74,9 @@ def test_strict_refuses_what_would_wait_forever(flux_exe, tmp_path):
     assert plain["nodes"].startswith("ƒ"), plain["nodes"]  # the plugin lets Flux decide
     strict = _submit_all(
         flux_exe,
-        _site(tmp_path / "b", ["jobspec", PLUGIN], "[ingest.validator.jobspec-lsp]\nstrict = true\n"),
+        _site(
+            tmp_path / "b", ["jobspec", PLUGIN], "[ingest.validator.jobspec-lsp]\nstrict = true\n"
+        ),
     )
     assert "jobspec-lsp: asks 5 nodes; queue `gpu` has 4" in strict["nodes"]
     assert "never starts" in strict["nodes"]

@@ -1,0 +1,64 @@
+"""A site profile in the editor (the `jobspec.site` setting): JS65x at the token, the
+site's queues (with their limits), properties and hosts completed, the queue's limits on
+hover, and the profile reloaded when its files change — through a real LSP client."""
+
+import asyncio
+import shutil
+from pathlib import Path
+
+from lsp_support import CONFIG, capabilities, open_doc, pos, rng
+from lsprotocol import types as T
+
+SITE = Path(__file__).resolve().parents[2] / "examples" / "site"
+SCRIPT = "#!/bin/sh\n#flux: -N1 -n1 -g 8 -q gpu -t 2h\nflux run app\n"
+
+
+async def _codes(client, uri, want, tries=500):
+    for _ in range(tries):
+        got = {d.code for d in client.diagnostics.get(uri, [])}
+        if got == want:
+            break
+        await asyncio.sleep(0.01)
+    return {d.code for d in client.diagnostics.get(uri, [])}
+
+
+async def test_a_site_profile_in_the_editor(tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(SITE, site)
+    client = await CONFIG.start()
+    try:
+        await client.initialize_session(
+            T.InitializeParams(
+                capabilities=capabilities(),
+                initialization_options={"jobspec": {"site": str(site)}},
+            )
+        )
+        uri = await open_doc(client, "site-job.sh", SCRIPT, language="shellscript")
+        assert await _codes(client, uri, {"JS653"}) == {"JS653"}
+        (d,) = client.diagnostics[uri]
+        assert d.range == rng(SCRIPT, "8")
+        assert d.message.startswith("asks 8 GPUs per node; nodes in queue `gpu` have 4")
+
+        got = await client.text_document_completion_async(
+            T.CompletionParams(T.TextDocumentIdentifier(uri), pos(SCRIPT, "gpu", 0))
+        )
+        items = {i.label: i.detail for i in (got.items if hasattr(got, "items") else got)}
+        assert set(items) == {"debug", "batch", "gpu"}
+        assert items["debug"] == "4 nodes, ≤ 1h, default 10m, nnodes ≤ 2"
+
+        hover = await client.text_document_hover_async(
+            T.HoverParams(T.TextDocumentIdentifier(uri), pos(SCRIPT, "gpu", 1))
+        )
+        assert "**queue `gpu`**" in hover.contents.value and "4 GPUs" in hover.contents.value
+
+        # the site shortens the gpu queue's limit: the open script is checked again
+        toml = site / "site.toml"
+        toml.write_text(
+            toml.read_text().replace(
+                "policy.limits.job-size.max.ngpus = 8",
+                'policy.limits.job-size.max.ngpus = 8\npolicy.limits.duration = "1h"',
+            )
+        )
+        assert await _codes(client, uri, {"JS653", "JS654"}) == {"JS653", "JS654"}
+    finally:
+        await client.shutdown_session()
