@@ -499,7 +499,7 @@ async def _watch_sites(ls: JobspecServer) -> None:
         try:
             if ls.sites.loaded and ls.sites.changed():
                 ls.refresh_all()
-        except Exception:  # noqa: BLE001 - a watcher that dies would stop reloading
+        except Exception:  # a watcher that dies would stop reloading
             log.exception("site profile watch")
 
 
