@@ -270,3 +270,13 @@ def test_the_checks_and_the_plugin_need_only_the_standard_library():
     loaded = eval(got.stdout)
     assert all(m.startswith("jobspec_lsp") for m in loaded)
     assert "jobspec_lsp.site.checks" in loaded and "jobspec_lsp.diagnostics" not in loaded
+
+
+def test_docs_site_md_shows_what_the_cli_prints(tmp_path):
+    doc = (REPO / "docs" / "site.md").read_text()
+    shown = run_cli("site", "show", "examples/site", cwd=REPO)
+    assert shown.returncode == 0 and shown.stdout.decode() in doc
+    script = doc.split("$ cat job.sh\n", 1)[1].split("$ jobspec check", 1)[0]
+    (tmp_path / "job.sh").write_text(script)
+    got = run_cli("check", "--site", REPO / "examples" / "site", "job.sh", cwd=tmp_path)
+    assert got.returncode == 1 and got.stdout.decode() in doc

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobspec_lsp.site import hostlists, notation
+from jobspec_lsp.site import hostlists, notation, selection
 from jobspec_lsp.site.profile import NodeClass, Queue, Site
 
 Path = tuple[Any, ...]
@@ -126,8 +126,7 @@ def duration_text(seconds: float) -> str:
     return f"{seconds:.4g}s"
 
 
-def _where(q: Queue) -> str:
-    return f"queue `{q.name}`" if q.name else "this site"
+_where = selection.where
 
 
 def _classes_text(classes: list[tuple[NodeClass, int]]) -> str:
@@ -306,104 +305,16 @@ def _size(q: Queue, s: Shape, out: list[Finding]) -> None:
         )
 
 
-# ----------------------------------------------------------------- constraints (RFC 31)
-def _all(site: Site) -> notation.Runs:
-    runs: notation.Runs = []
-    for c in site.classes:
-        runs = notation.union(runs, notation.idset(c.ranks))
-    return runs
-
-
-def _with_property(site: Site, prop: str) -> notation.Runs:
-    runs: notation.Runs = []
-    for c in site.classes:
-        if prop in c.properties:
-            runs = notation.union(runs, notation.idset(c.ranks))
-    return runs
-
-
-class _Unknown(Exception):
-    """A constraint these checks do not read (the jobspec rules judge its form)."""
-
-
-Term = tuple[str, str, Path, bool]  # kind, text, path, whether every match must have it
-
-
-def _eval(site: Site, c: Any, path: Path, terms: list[Term], sure: bool = True) -> notation.Runs:
-    """The ranks ``c`` selects; ``terms`` collects each property, host and rank named
-    (``sure``: whether a node must match it to match ``c``: not under `or` or `not`)."""
-    if not isinstance(c, dict):
-        raise _Unknown
-    every = _all(site)
-    runs = every
-    for op, arg in c.items():
-        here = (*path, op)
-        if not isinstance(arg, list):
-            raise _Unknown
-        if op == "properties":
-            for k, p in enumerate(arg):
-                if not isinstance(p, str):
-                    raise _Unknown
-                terms.append(("property", p, (*here, k), sure))
-                want = _with_property(site, p.lstrip("^"))
-                runs = notation.intersect(
-                    runs, notation.minus(every, want) if p.startswith("^") else want
-                )
-        elif op == "hostlist":
-            ids: list[int] = []
-            index = site.rank_of_host()
-            for k, h in enumerate(arg):
-                try:
-                    names = notation.hostlist(h) if isinstance(h, str) else None
-                except ValueError:
-                    names = None
-                if names is None:
-                    raise _Unknown
-                terms.append(("hosts", h, (*here, k), sure))
-                ids.extend(index[n] for n in names if n in index)
-            runs = notation.intersect(runs, notation.of_ids(ids))
-        elif op == "ranks":
-            picked: notation.Runs = []
-            for k, r in enumerate(arg):
-                try:
-                    got = notation.idset(r) if isinstance(r, str) else None
-                except ValueError:
-                    got = None
-                if got is None:
-                    raise _Unknown
-                terms.append(("ranks", r, (*here, k), sure))
-                picked = notation.union(picked, got)
-            runs = notation.intersect(runs, picked)
-        elif op in ("and", "or"):
-            parts = [
-                _eval(site, x, (*here, k), terms, sure and op == "and") for k, x in enumerate(arg)
-            ]
-            if op == "and":
-                for p in parts:
-                    runs = notation.intersect(runs, p)
-            else:
-                either: notation.Runs = []
-                for p in parts:
-                    either = notation.union(either, p)
-                runs = notation.intersect(runs, either)
-        elif op == "not":
-            for k, x in enumerate(arg):
-                runs = notation.minus(runs, _eval(site, x, (*here, k), terms, False))
-        else:
-            raise _Unknown
-    return runs
-
-
 def _unknown_host(site: Site, system: dict[str, Any], out: list[Finding]) -> bool:
     """A host constraint naming a host the instance does not have: Flux refuses the job
     before anything else (when its jobspec is first read)."""
     constraints = system.get("constraints")
     if constraints is None or not site.classes:
         return False
-    terms: list[Term] = []
+    terms: list[selection.Term] = []
     try:
-        _eval(site, constraints, ("attributes", "system", "constraints"), terms)
-    except _Unknown:
+        selection.select(site, constraints, ("attributes", "system", "constraints"), terms)
+    except selection.Unknown:
         return False
     index = site.rank_of_host() if any(t[0] == "hosts" for t in terms) else {}
     for kind, text, path, _ in terms:
@@ -430,20 +341,20 @@ def _feasible(
 ) -> None:
     if not site.classes:
         return  # a profile without R: nothing to place the job on
-    every = _all(site)
+    every = selection.every_rank(site)
     queue_runs = every
     for p in q.requires:
-        queue_runs = notation.intersect(queue_runs, _with_property(site, p))
+        queue_runs = notation.intersect(queue_runs, selection.with_property(site, p))
     runs = queue_runs
     constraints = system.get("constraints")
     cpath: Path = ("attributes", "system", "constraints")
-    terms: list[Term] = []
+    terms: list[selection.Term] = []
     if constraints is not None:
         try:
-            runs = notation.intersect(runs, _eval(site, constraints, cpath, terms))
-        except _Unknown:
+            runs = notation.intersect(runs, selection.select(site, constraints, cpath, terms))
+        except selection.Unknown:
             return
-    reason = _term_reason(site, q, queue_runs, terms)
+    reason = selection.term_reason(site, q, queue_runs, terms)
     if s is None:
         return
     for kind, path in s.other:
@@ -558,53 +469,3 @@ def _refused(stage: str) -> str:
 def _site_hosts(site: Site) -> str:
     names = [h for c in site.classes if c.hosts for h in hostlists.expand(c.hosts)]
     return hostlists.compress(names) or "none named"
-
-
-def _term_reason(
-    site: Site, q: Queue, queue_runs: notation.Runs, terms: list[Term]
-) -> tuple[str, Path, str] | None:
-    """Why one property, host or rank every match must have leaves the job no node."""
-    every = _all(site)
-    for kind, text, path, sure in terms:
-        if not sure:
-            continue
-        if kind == "property" and not text.startswith("^"):
-            have = _with_property(site, text)
-            if not have:
-                props = ", ".join(f"`{p}`" for p in sorted(site.properties())) or "none"
-                return (
-                    f"no node on this site has the property `{text}` (properties: {props})",
-                    path,
-                    "constraints",
-                )
-            if not notation.intersect(have, queue_runs):
-                req = ", ".join(f"`{p}`" for p in q.requires)
-                return (
-                    f"the nodes with `{text}` are not in {_where(q)}, which takes only nodes "
-                    f"with {req}",
-                    path,
-                    "constraints",
-                )
-        elif kind == "ranks":
-            got = notation.idset(text)
-            beyond = notation.minus(got, every)
-            if beyond:
-                return (
-                    f"rank {beyond[0][0]} is not on this site (ranks "
-                    f"{notation.format_idset(every)})",
-                    path,
-                    "constraints",
-                )
-            if not notation.intersect(got, queue_runs):
-                return (
-                    f"ranks {text} are not in {_where(q)} (its ranks: "
-                    f"{notation.format_idset(queue_runs) or 'none'})",
-                    path,
-                    "constraints",
-                )
-        elif kind == "hosts":
-            index = site.rank_of_host()
-            ids = notation.of_ids([index[n] for n in notation.hostlist(text) if n in index])
-            if not notation.intersect(ids, queue_runs):
-                return (f"hosts {text} are not in {_where(q)}", path, "constraints")
-    return None

@@ -139,7 +139,8 @@ def scan(directory: Path | str) -> Plugins:
     problems: list[Problem] = []
     plugins: list[tuple[Plugin, dict[str, list[PluginOption]]]] = []
     for path in sorted(root.glob("*.py")):
-        plugins.extend(_read_file(path, problems))
+        if not path.name.startswith("."):  # as glob.glob, which Flux uses
+            plugins.extend(_read_file(path, problems))
     options = _registry(plugins, problems)
     return Plugins(tuple(p for p, _ in plugins), options, tuple(problems))
 
@@ -674,7 +675,8 @@ class _Eval:
             if isinstance(prog, str) and prog.startswith("flux "):
                 prog = prog[5:]
             me.attrs["prog"] = prog
-            me.attrs["prefix"] = given.get("prefix", DEFAULT_PREFIX)
+            unread = UNKNOWN in kwargs or len(args) > 3
+            me.attrs["prefix"] = given.get("prefix", UNKNOWN if unread else DEFAULT_PREFIX)
             me.attrs["version"] = given.get("version")
             me.attrs["options"] = UNKNOWN
             return None
@@ -714,7 +716,7 @@ class _Eval:
         kw: dict[str, Any] = {}
         type_name = None
         for k, v in kwargs.items():
-            if k == "type":
+            if k == "type" and v is not None:
                 if isinstance(v, _Ref) and v.dotted in _BUILTIN_TYPES:
                     kw[k] = _BUILTIN_TYPES[v.dotted]
                     type_name = v.dotted.split(".")[-1]
@@ -758,6 +760,9 @@ class _Eval:
                 metavar = action.dest.upper()
         if takes and action.nargs not in (None, "?", "*"):
             mod.warn(line, f"{full}: nargs={action.nargs!r} is read as one value")
+        if action.required:
+            mod.warn(line, f"{full} is required: Flux refuses a command line without it (\x00)")
+        hidden = action.help == argparse.SUPPRESS
         me.added.append(
             PluginOption(
                 full,
@@ -776,8 +781,8 @@ class _Eval:
                 choices=_frozen(tuple(action.choices)) if action.choices is not None else None,
                 default=_frozen(action.default),
                 required=bool(action.required),
-                help=None if action.help is argparse.SUPPRESS else _help(action),
-                hidden=action.help is argparse.SUPPRESS,
+                help=None if hidden else _help(action),
+                hidden=hidden,
                 aliases=tuple(s for s in action.option_strings if s != full),
             )
         )
