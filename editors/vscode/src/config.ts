@@ -15,6 +15,7 @@ export interface JobspecSettings {
   versionRules?: string;
   target?: string;
   fluxVersion?: string;
+  site?: string;
   files?: string[];
   scripts?: string[];
   format?: { sortKeys?: boolean };
@@ -280,6 +281,7 @@ export function serverSettings(settings: JobspecSettings): { jobspec: Record<str
   if (settings.versionRules) out.versionRules = settings.versionRules;
   if (settings.target) out.target = settings.target;
   if (settings.fluxVersion) out.fluxVersion = settings.fluxVersion;
+  if (settings.site) out.site = settings.site;
   if (settings.files && settings.files.length) out.files = [...settings.files];
   if (typeof settings.format?.sortKeys === "boolean") out.format = { sortKeys: settings.format.sortKeys };
   if (settings.docsUrl) out.docsUrl = settings.docsUrl;

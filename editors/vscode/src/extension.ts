@@ -29,6 +29,7 @@ function readSettings(): JobspecSettings {
     versionRules: c.get<string>("versionRules", "auto"),
     target: c.get<string>("target", ""),
     fluxVersion: c.get<string>("fluxVersion", ""),
+    site: c.get<string>("site", ""),
     files: c.get<string[]>("files", []),
     scripts: c.get<string[]>("scripts", []),
     format: { sortKeys: c.get<boolean>("format.sortKeys", true) },

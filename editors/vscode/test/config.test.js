@@ -89,6 +89,8 @@ test("settings map to the server's initializationOptions, defaults left out", ()
   assert.deepStrictEqual(serverSettings({}), { jobspec: {} });
   assert.deepStrictEqual(serverSettings({ fluxVersion: "0.88" }), { jobspec: { fluxVersion: "0.88" } });
   assert.deepStrictEqual(serverSettings({ fluxVersion: "" }), { jobspec: {} });
+  assert.deepStrictEqual(serverSettings({ site: "site" }), { jobspec: { site: "site" } });
+  assert.deepStrictEqual(serverSettings({ site: "" }), { jobspec: {} });
 });
 
 test("document selector: YAML and JSON files with jobspec names, plus the jobspec.files globs", () => {

@@ -40,7 +40,7 @@ test("package.json: activation, the restart command and the settings of docs/edi
     { command: "jobspec.restartServer", title: "Jobspec: Restart server" },
     { command: "jobspec.showBatchJobspec", title: "Jobspec: Show the jobspec flux batch builds" }]);
   assert.deepStrictEqual(Object.keys(pkg.contributes.configuration.properties), [
-    "jobspec.select", "jobspec.ignore", "jobspec.target", "jobspec.fluxVersion", "jobspec.versionRules", "jobspec.files", "jobspec.scripts",
+    "jobspec.select", "jobspec.ignore", "jobspec.target", "jobspec.fluxVersion", "jobspec.site", "jobspec.versionRules", "jobspec.files", "jobspec.scripts",
     "jobspec.format.sortKeys",
     "jobspec.docsUrl", "jobspec.server.path", "jobspec.server.importStrategy", "jobspec.server.args",
     "jobspec.trace.server"]);
