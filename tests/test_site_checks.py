@@ -280,3 +280,27 @@ def test_docs_site_md_shows_what_the_cli_prints(tmp_path):
     (tmp_path / "job.sh").write_text(script)
     got = run_cli("check", "--site", REPO / "examples" / "site", "job.sh", cwd=tmp_path)
     assert got.returncode == 1 and got.stdout.decode() in doc
+
+
+def test_a_profile_is_loaded_again_when_its_files_change(tmp_path):
+    import os
+    import shutil
+
+    from jobspec_lsp.site import cache
+
+    site_dir = tmp_path / "site"
+    shutil.copytree(REPO / "examples" / "site", site_dir)
+    sites = cache.Sites()
+    first, error = sites.get(str(site_dir))
+    assert error is None and sites.get(str(site_dir))[0] is first  # held, not read again
+    assert not sites.changed()
+    toml = site_dir / "site.toml"
+    toml.write_text(toml.read_text().replace('duration = "8h"', 'duration = "4h"'))
+    os.utime(toml, ns=(1, 1))  # a new stamp even within the clock's resolution
+    assert sites.changed() and not sites.changed()
+    again, _ = sites.get(str(site_dir))
+    assert again is not first and again.queues["batch"].limits.duration == 4 * 3600
+    (site_dir / "broken.toml").write_text("[queues.x]\nrequire = []\n")
+    assert sites.changed()
+    site, error = sites.get(str(site_dir))
+    assert site is None and "broken.toml" in error and "'require'" in error
