@@ -147,6 +147,15 @@ class JobspecKind(Kind):
         return got
 
 
+def _plugins(options: Options):
+    """The options the site's own Flux CLI plugins add (None: no site, or none)."""
+    if options.site is None:
+        return None
+    from jobspec_lsp.site import cliplugins  # deferred: only with a site profile
+
+    return cliplugins.for_site(options.site)[0] or None
+
+
 @dataclass(frozen=True)
 class ScriptKind(Kind):
     """A batch script: its directives read as `flux batch` reads them (RFC 36), the
@@ -161,7 +170,7 @@ class ScriptKind(Kind):
             check_script,  # deferred: each kind loads its readers when first used
         )
 
-        with model.using(options.flux_version):
+        with model.using(options.flux_version), model.extra_options(_plugins(options)):
             return check_script(doc.text, options.select, options.ignore, site=options.site)
 
     def hover(self, doc: Document, offset: int, options: Options):
@@ -172,7 +181,7 @@ class ScriptKind(Kind):
             hover_at,  # deferred: each kind loads its readers when first used
         )
 
-        with model.using(options.flux_version):
+        with model.using(options.flux_version), model.extra_options(_plugins(options)):
             return hover_at(doc.text, offset, options.site)
 
     def complete(self, text: str, offset: int, options: Options):
@@ -183,7 +192,7 @@ class ScriptKind(Kind):
             complete_at,  # deferred: each kind loads its readers when first used
         )
 
-        with model.using(options.flux_version):
+        with model.using(options.flux_version), model.extra_options(_plugins(options)):
             return complete_at(text, offset, options.queues, options.site)
 
 

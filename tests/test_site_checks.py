@@ -304,3 +304,26 @@ def test_a_profile_is_loaded_again_when_its_files_change(tmp_path):
     assert sites.changed()
     site, error = sites.get(str(site_dir))
     assert site is None and "broken.toml" in error and "'require'" in error
+
+
+def test_the_sites_own_cli_plugins_extend_the_options(tmp_path):
+    script = tmp_path / "job.sh"
+    script.write_text(
+        "#!/bin/sh\n#flux: -N1 -q gpu --site-gpumode=TPX\nflux run --site-gpumode=CPX app\n"
+    )
+    site = REPO / "examples" / "site"
+    plain = run_cli("check", script)
+    assert b"[JS570] flux batch has no option --site-gpumode" in plain.stdout
+    assert b"[JS584] flux run has no option '--site-gpumode'" in plain.stdout
+    assert run_cli("check", "--site", site, script).returncode == 0
+    script.write_text(script.read_text().replace("=TPX", "=TPQ"))
+    got = run_cli("check", "--site", site, script)
+    assert b"job.sh:2:34: error[JS572] --site-gpumode: invalid choice 'TPQ'" in got.stdout
+    shown = run_cli("site", "show", site).stdout.decode()
+    assert "plugin option --site-gpumode=MODE (run, submit, batch, alloc, bulksubmit)" in shown
+    made = run_cli("new", "--site", site, "-N1", "-q", "gpu", "--site-gpumode=SPX", "app")
+    assert (
+        made.returncode == 0 and b"--site-gpumode: the site's CLI plugin applies it" in made.stderr
+    )
+    bad = run_cli("new", "--site", site, "-N1", "-q", "gpu", "--site-gpumode=X", "app")
+    assert bad.returncode == 2 and b"invalid choice 'X'" in bad.stderr

@@ -303,23 +303,39 @@ def new_main(argv: list[str]) -> int:
     if site_dir is False or site_dir is True:
         print("jobspec new: error: --site needs a directory", file=sys.stderr)
         return 2
-    try:
-        with model.using(cfg.flux_version):
-            conv = convert.from_command_line(argv)
-            if conv.ok and (site_dir or cfg.site):
-                from jobspec_lsp.cli.main import (  # deferred: only with a site profile
-                    load_site,  # deferred: only with a site profile
-                )
+    site, extra = None, None
+    if site_dir or cfg.site:
+        from jobspec_lsp.cli.main import load_site  # deferred: only with a site profile
+        from jobspec_lsp.site import cliplugins  # deferred: only with a site profile
 
-                conv.blockers.extend(
-                    site_findings(argv, conv.text or "", load_site(site_dir or cfg.site))
-                )
+        site = load_site(site_dir or cfg.site)
+        extra = cliplugins.for_site(site)[0]  # the site's own flux submit options
+    try:
+        with model.using(cfg.flux_version), model.extra_options(extra):
+            conv = convert.from_command_line(argv)
+            if conv.ok and site is not None:
+                conv.blockers.extend(site_findings(argv, conv.text or "", site))
+                conv.changes.extend(_plugin_notes(argv, extra or {}))
     except convert.UsageError as err:
         print(f"jobspec new: error: {err}", file=sys.stderr)
         return 2
     if conv.blockers:
         conv.text = None
     return _emit_new(conv)
+
+
+def _plugin_notes(argv: list[str], extra: dict) -> list:
+    """A note for each of the site's plugin options the command line gives: the plugin
+    applies it when flux submit runs (it is read, not run, here)."""
+    from jobspec_lsp.convert.common import Change  # deferred: only with a site profile
+
+    names = {f"--{o.long}" for o in extra.get("submit", ())}
+    given = [a.split("=", 1)[0] for a in argv if a.split("=", 1)[0] in names]
+    return [
+        Change(f"{n}: the site's CLI plugin applies it when flux submit runs; this jobspec "
+               "is without it", 0, 0)
+        for n in dict.fromkeys(given)
+    ]  # fmt: skip
 
 
 def _site_option(argv: list[str]) -> tuple[list[str], str | None | bool]:  # False: no DIR

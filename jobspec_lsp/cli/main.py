@@ -758,6 +758,14 @@ def cmd_site(args) -> int:
         print(f"jobspec: error: {err}", file=sys.stderr)
         return 1
     sys.stdout.write(profile.summary(site))
+    from jobspec_lsp.site import cliplugins  # deferred: each command imports what it needs
+
+    found = cliplugins.scan(site.directory)
+    for o in found.options:
+        value = f"={o.metavar}" if o.takes_value else ""
+        print(f"plugin option {o.name}{value} ({', '.join(o.commands)}): {o.help or o.plugin}")
+    for p in found.problems:
+        print(f"note: {p}")
     return 0
 
 
@@ -777,6 +785,10 @@ def load_site(directory: str | None):
         except profile.ProfileError as err:
             print(f"jobspec: error: site profile: {err}", file=sys.stderr)
             raise SystemExit(2) from None
+        from jobspec_lsp.site import cliplugins  # deferred: only with a site profile
+
+        for p in cliplugins.for_site(_sites[directory])[1]:
+            print(f"jobspec: warning: site profile: {p}", file=sys.stderr)
     return _sites[directory]
 
 

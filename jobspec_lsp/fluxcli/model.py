@@ -26,6 +26,7 @@ class Option:
     hidden: bool = False  # left out of --help, but taken
     dest: str = ""
     action: str = "store"
+    choices: tuple[str, ...] | None = None  # the values argparse takes (a site plugin's)
 
 
 # The project's words for each option, by its first long name. Which options exist and
@@ -223,8 +224,8 @@ def extra_options(extra: Mapping[str, Iterable[Option]] | None) -> Iterator[None
     an empty mapping: none added. The block's options replace those of an enclosing
     block. An added option whose name the command already has is left out (Flux fails
     on such a plugin; :mod:`jobspec_lsp.site.cliplugins` says so)."""
-    table = tuple(sorted((name, tuple(opts)) for name, opts in (extra or {}).items()))
-    table = tuple((name, opts) for name, opts in table if opts)
+    given = sorted((extra or {}).items(), key=lambda item: item[0])
+    table = tuple((name, tuple(opts)) for name, opts in given if opts)
     token = _EXTRA.set(_Extra(table) if table else None)
     try:
         yield
@@ -240,6 +241,7 @@ def reading_key() -> tuple[str, tuple[tuple[str, tuple[Option, ...]], ...]]:
 
 
 def _extended(base: Command, table: tuple[tuple[str, tuple[Option, ...]], ...]) -> Command:
+    """``base`` with the options ``table`` adds to its command, after its own."""
     added: list[Option] = []
     longs, shorts = set(base.by_long), set(base.by_short)
     for opt in dict(table).get(base.name, ()):

@@ -138,6 +138,9 @@ def _read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
     for g in reading.given:
         o = g.option
         name = o.long
+        if o.choices is not None and g.value is not None and g.value not in o.choices:
+            taken = ", ".join(repr(c) for c in o.choices)  # a site plugin's option
+            raise NewUsageError(f"--{name}: invalid choice {g.value!r} (choose from {taken})")
         if name in SUBMISSION_ONLY:
             notes.append(f"--{name} steers the submission; the jobspec is the same without it")
             continue

@@ -98,6 +98,9 @@ def _value_problem(opt: Option, value: str) -> str | None:
     """:func:`value_problem` of a value that depends on nothing else. Cached: the same
     values are checked again on every edit of a script."""
     name = opt.long
+    if opt.choices is not None and value not in opt.choices:
+        taken = ", ".join(repr(c) for c in opt.choices)
+        return f"--{name}: invalid choice {value!r} (choose from {taken})"
     if name in ("nodes", "cores-per-slot"):
         return count_problem(opt, value, 1)
     if name == "nslots":  # flux batch takes 0 as not given (then -N decides)

@@ -172,7 +172,7 @@ def _dropped(rest: list[Word], out: list[Diagnostic]) -> None:
 def parse_script(script: directives.Script, out: list[Diagnostic]) -> list[Given]:
     """The options of every directive of ``script``, each directive read on its own
     as `flux batch` reads it."""
-    version = _model.selected_version()
+    version = _model.reading_key()  # the Flux version and the site's plugin options
     memo = script._parsed.get(version) if script._parsed else None
     if memo is None:  # a script is read once per text (directives.read is cached)
         found: list[Diagnostic] = []
@@ -550,15 +550,17 @@ def command_line_checks(text: str) -> list[Diagnostic]:
             or "FLUX_URI=" in text[text.rfind("\n", 0, at) + 1 : at]
         ):
             here = None
-        for code, severity, message, a, b, data in _line_findings(line, here, version):
+        found = _line_findings(line, here, version, _model.reading_key())
+        for code, severity, message, a, b, data in found:
             out.append(Diagnostic(code, severity, message, at + a, at + b, data))
     return out
 
 
 @functools.lru_cache(maxsize=8192)
-def _line_findings(line: str, allocation: Allocation | None, version: str) -> tuple:
+def _line_findings(line: str, allocation: Allocation | None, version: str, key=None) -> tuple:
     """:func:`command_line_checks` of one command line (its text from `flux`) read as
-    Flux ``version`` reads it, as (code, severity, message, start, end, data) with
+    Flux ``version`` reads it (``key``: :func:`.model.reading_key`, for the cache: the
+    site's plugin options in force too), as (code, severity, message, start, end, data) with
     offsets into ``line``."""
 
     out: list[Diagnostic] = []

@@ -137,3 +137,21 @@ def test_what_flux_fails_on_is_an_error(flux_exe, tmp_path, case):
         assert (got.returncode != 0) == (cmd in fails), (cmd, got.stderr)
         if cmd in fails:
             assert "ERROR" in got.stderr
+
+
+@pytest.mark.parametrize("value", ["TPX", "CPX", "XX", "tpx"])
+def test_the_example_sites_plugin_option_judged_as_flux_judges_it(flux_exe, tmp_path, value):
+    """examples/site/cli/plugins: a value `flux run` takes is taken by `jobspec new
+    --site` and in a script's directives; one it refuses is refused by both."""
+    from helpers import run_cli
+
+    site = Path(__file__).resolve().parents[2] / "examples" / "site"
+    words = ["-N1", "-q", "gpu", f"--site-gpumode={value}"]
+    got = _dry_run(flux_exe, site / "cli" / "plugins", "run", words, tmp_path)
+    flux_takes = got.returncode == 0
+    ours = run_cli("new", "--site", site, *words, "true")
+    assert (ours.returncode == 0) == flux_takes, (ours.stderr, got.stderr)
+    script = tmp_path / "job.sh"
+    script.write_text(f"#!/bin/sh\n#flux: {' '.join(words)}\nflux run true\n")
+    checked = run_cli("check", "--site", site, script)
+    assert (checked.returncode == 0) == flux_takes, checked.stdout
