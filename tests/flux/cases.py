@@ -216,7 +216,9 @@ def documented() -> list[Case]:
         lang = rule.example_options.get("language", "yaml")
         out.append(Case(f"rules/{code}-bad", rule.bad, lang))
         out.append(Case(f"rules/{code}-good", rule.good, lang))
-    for path in sorted(RFC_DATA.glob("spec_*/*.yaml")) + sorted((REPO / "examples").glob("*")):
+    for path in sorted(RFC_DATA.glob("spec_*/*.yaml")) + sorted(
+        p for p in (REPO / "examples").glob("*") if p.is_file()
+    ):
         out.append(
             Case(
                 f"{path.parent.name}/{path.name}",

@@ -196,7 +196,8 @@ def test_the_messages_are_what_flux_submit_prints(flux_exe, hetero_verdicts):
 def test_the_default_duration_trap(flux_exe):
     """trap: the site default (2h) is over the debug queue's limit (1h), so a job sent
     to debug without -t (or with -t 0, "unset") is refused; with -t it is not. The
-    profile enables no feasibility validator: five nodes of a four-node site pass."""
+    profile enables the feasibility validator: five nodes of a four-node site do not
+    pass."""
     requests = [
         "-q debug -N1 true",
         "-q debug -N1 -t 0 true",
@@ -212,7 +213,8 @@ def test_the_default_duration_trap(flux_exe):
         "requested duration (2h) exceeds policy limit of 1h for queue debug",
         "limit",
     )
-    assert list(map(_verdict, got)) == [trap, trap, OK, OK, OK, OK]
+    unsatisfiable = (False, 19, "Unsatisfiable request", "ingest")
+    assert list(map(_verdict, got)) == [trap, trap, OK, OK, OK, unsatisfiable]
 
 
 def test_a_queue_the_site_does_not_have(flux_exe, tmp_path):
