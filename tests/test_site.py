@@ -79,7 +79,12 @@ def test_a_relative_r_path_is_the_profile_s_own(tmp_path):
         ({"a.toml": "[queues]\nq = 1\nq = 2\n"}, "TOML:", 3),
         ({"a.toml": "[resource]\npath = 'missing.json'\n"}, "cannot read the R file", None),
         ({"a.toml": "[resource]\npath = 'R.json'\n", "R.json": "{}"}, "not an RFC 20 R", None),
-        ({"a.toml": "[bogus]\n"}, "[bogus] is not a Flux configuration table", 1),
+        ({"a.toml": "[queues.v]\nparent = 'nosuch'\n"}, "parent = 'nosuch' is not a", 2),
+        (
+            {"a.toml": "[queues.a]\nparent = 'b'\n[queues.b]\nparent = 'a'\n"},
+            "a cycle of parents",
+            2,
+        ),
         ({}, "no *.toml files", None),
     ],
 )
@@ -90,6 +95,26 @@ def test_a_broken_profile_names_the_file_and_line(tmp_path, files, message, line
         profile.load(tmp_path)
     assert message in err.value.message
     assert err.value.line == line
+
+
+def test_tables_flux_does_not_read_here_are_taken_as_flux_takes_them(tmp_path):
+    """Flux starts with any top-level table (accounting, systemd, a site's own)."""
+    (tmp_path / "a.toml").write_text("[accounting]\nx = 1\n[systemd]\nenable = true\n")
+    assert profile.load(tmp_path).queues == {}
+
+
+def test_hosts_pair_with_the_ranks_r_has_in_order(tmp_path):
+    """RFC 20's nodelist names the ranks R holds, in order: an R of ranks 12-15 (one
+    queue's, or `flux R encode -r 12-15`) names them gpu[0-3]; R_lite entries in any
+    order."""
+    lite = [
+        {"rank": "12-15", "children": {"core": "0-3", "gpu": "0"}},
+        {"rank": "4-5", "children": {"core": "0-7"}},
+    ]
+    r = {"version": 1, "execution": {"R_lite": lite, "nodelist": ["n[4-5],gpu[0-3]"]}}
+    site = profile.from_config({}, r=r)
+    assert [(c.ranks, c.hosts) for c in site.classes] == [("4-5", "n[4-5]"), ("12-15", "gpu[0-3]")]
+    assert site.rank_of_host()["gpu0"] == 12 and site.rank_of_host()["n5"] == 5
 
 
 def test_site_show_on_the_command_line(tmp_path):

@@ -327,3 +327,73 @@ def test_the_sites_own_cli_plugins_extend_the_options(tmp_path):
     )
     bad = run_cli("new", "--site", site, "-N1", "-q", "gpu", "--site-gpumode=X", "app")
     assert bad.returncode == 2 and b"invalid choice 'X'" in bad.stderr
+
+
+# ------------------------------------------------------------- found in review, each a class
+def _script(text, site=EXAMPLE):
+    return [(d.code, d.start, text[d.start : d.end]) for d in batch.check_script(text, site=site)]
+
+
+def test_a_constraint_finding_is_at_the_word_of_the_requires_that_names_it():
+    # the finding about `a1` is not put inside `a100`, nor on the last --requires
+    text = (
+        "#!/bin/sh\n#flux: -N1 -q gpu\n#flux: --requires=a1\n#flux: --requires=a100\nflux run app\n"
+    )
+    ((code, at, word),) = _script(text)
+    assert (code, word) == ("JS653", "a1") and at == text.index("a1\n")
+    # a hosts finding, not on the queue name its message names too
+    text = "#!/bin/sh\n#flux: -N1 -q debug\n#flux: --requires=host:gpu0\n#flux: --requires=debug\nflux run app\n"
+    assert [(c, w) for c, _, w in _script(text)] == [("JS653", "gpu0")]
+    # inside quotes
+    text = '#!/bin/sh\n#flux: -N1 -q debug --requires="debug and nope"\nflux run app\n'
+    assert [(c, w) for c, _, w in _script(text)] == [("JS653", "nope")]
+
+
+def test_options_that_do_not_set_the_size_are_not_blamed_for_it(tmp_path):
+    got = run_cli("new", "--site", REPO / "examples" / "site", "-q", "batch", "-t", "10m",
+                  "--cores=300", "--tasks-per-core=1", "hostname")  # fmt: skip
+    assert got.stdout.startswith(b"jobspec new: error[JS653] --cores=300: asks 300 slots")
+    # cores in all, over a limit, when only -n gave them: at -n
+    text = "#!/bin/sh\n#flux: -n 300 -q debug -t 5m\nflux run app\n"
+    assert ("JS655", "300") in [(c, w) for c, _, w in _script(text, HETERO)]
+
+
+def test_a_count_of_zero_is_refused():
+    (f,) = checks.check(EXAMPLE, job(nodes=1, gpus=0, queue="gpu") | {
+        "resources": [{"type": "node", "count": 1, "with": [{"type": "slot", "count": 1,
+         "label": "task", "with": [{"type": "core", "count": 1}, {"type": "gpu", "count": 0}]}]}]
+    })  # fmt: skip
+    assert f.rule == "unsatisfiable" and f.cause == "gpus" and "asks 0 of `gpu`" in f.message
+
+
+def test_a_huge_host_range_is_never_expanded():
+    """node[0-99999999] named 100 million hosts one by one (minutes, gigabytes): Flux
+    refuses a range over 2**20 hosts ("Invalid hostlist"), and a smaller one that is
+    bigger than the site stops at the first host the site lacks."""
+    js = job(queue="batch", duration=60, constraints={"hostlist": ["node[0-99999999]"]})
+    assert checks.check(EXAMPLE, js) == []  # not judged here: the jobspec rules say it
+    text = json.dumps(js)
+    said = analysis.check(text, language="json", target="flux-core", site=EXAMPLE)
+    assert any("1,048,576" in d.message for d in said)
+    js = job(queue="batch", duration=60, constraints={"hostlist": ["node[0-999999]"]})
+    assert found(EXAMPLE, js) == [("unknown-host", "constraints", "queue")]
+
+
+def test_a_driver_script_submits_to_the_site():
+    text = (
+        "#!/bin/sh\nfor i in 1 2; do\n  flux submit -q nosuch -N 1 ./app\ndone\n"
+        "flux run -q debug -N3 -t 5m hostname\nflux submit -N $N -q Debug app\n"
+    )
+    assert [(c, w) for c, _, w in _script(text)] == [("JS650", "nosuch"), ("JS655", "3")]
+    # inside a batch job the allocation is the site: its flux run lines are not the site's
+    inside = "#!/bin/sh\n#flux: -N1 -q debug\nflux run -q nosuch hostname\n"
+    assert not [c for c, _, _ in _script(inside) if c.startswith("JS65")]
+
+
+def test_the_plugin_reads_a_site_whose_configuration_has_other_tables():
+    config = dict(EXAMPLE.config, accounting={"x": 1}, systemd={"enable": True})
+    site = profile.from_config(
+        {k: config[k] for k in ingest.READ if k in config},
+        r=json.loads((REPO / "examples" / "site" / "R.json").read_text()),
+    )
+    assert ingest.verdict(site, job(nodes=1, gpus=8, queue="gpu"))[0] == 19

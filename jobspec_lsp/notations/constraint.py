@@ -256,6 +256,9 @@ class _Compiler:
             raise ConstraintError(
                 f"{value!r} is not a valid {what}: {err.short}", min(start, end), end
             ) from None
+        why = formats.hostlist_range_problem(value) if name == "hostlist" else None
+        if why:
+            raise ConstraintError(why, vstart, vstart + len(value))
         return {name: [value]}
 
     def property(self, name: str, at: int) -> None:

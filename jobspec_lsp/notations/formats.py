@@ -622,6 +622,23 @@ def parse_hostlist(s: str) -> list[tuple[str, list[tuple[str, str]] | None, str]
     return terms
 
 
+FLUX_HOSTLIST_RANGE = 1 << 20  # the most hosts flux-core's hostlist takes in one range
+
+
+def hostlist_range_problem(s: str) -> str | None:
+    """Why flux-core refuses a well-formed hostlist (None: it takes it): one bracketed
+    range of more than 1,048,576 hosts ("Invalid hostlist"), whatever RFC 29 allows."""
+    for prefix, ids, suffix in parse_hostlist(s):
+        for lo, hi in ids or []:
+            n = int(hi) - int(lo) + 1
+            if n > FLUX_HOSTLIST_RANGE:
+                return (
+                    f"{prefix}[{lo}-{hi}]{suffix} is a range of {n:,} hosts; flux-core takes "
+                    f"at most {FLUX_HOSTLIST_RANGE:,} in one range (Invalid hostlist)"
+                )
+    return None
+
+
 def hostlist_count(s: str) -> int:
     """How many hosts a hostlist (a string, or what parse_hostlist returned)
     names, repeats included, without expanding it."""

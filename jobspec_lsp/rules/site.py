@@ -9,6 +9,7 @@ configuration, the server's ``site`` setting).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -161,57 +162,52 @@ def locate_in(root: Node | None, path: tuple[Any, ...]) -> tuple[int, int]:
 
 
 # the options of flux batch/submit/run that set what a finding is about, by its cause
+# (--tasks-per-node and --tasks-per-core never change the resources: not here)
 OPTIONS = {
     "queue": ("queue",),
     "duration": ("time-limit",),
     "nodes": ("nodes",),
-    "slots": ("nslots", "ntasks", "tasks-per-node", "tasks-per-core", "cores"),
+    "slots": ("nslots", "ntasks", "cores"),
     "cores": ("cores-per-slot", "cores-per-task", "cores"),
     "gpus": ("gpus-per-slot", "gpus-per-task", "gpus-per-node"),
     "constraints": ("requires",),
     "resources": ("nodes", "nslots", "ntasks", "resources-shape", "resources-json"),
 }
+# where a cause no option names comes from instead: cores and GPUs in all are the slots'
+FALLBACK = {"cores": "slots", "gpus": "slots", "slots": "nodes"}
 _ATTRIBUTE = {"queue": "queue", "duration": "duration", "constraints": "constraints"}
+_EDGE = r"A-Za-z0-9_.\-\[\]"  # what continues a property, host or idset word
 
 
 def locate_option(
-    f: checks.Finding, given: list[Any], fallback: tuple[int, int]
+    f: checks.Finding, given: list[Any], fallback: tuple[int, int], text: str | None = None
 ) -> tuple[int, int]:
     """Where a command line or a script's directives say what ``f`` is about: the value
-    of the last option that sets it (the word inside a ``--requires`` query that names
-    the property, host or rank), else ``fallback`` (the sentinel, the command)."""
-    names = OPTIONS.get(f.cause, ())
-    attribute = _ATTRIBUTE.get(f.cause)
-    for g in reversed(given):
-        long = g.option.long
-        sets = long in names or (
-            long == "setattr"
-            and attribute is not None
-            and (g.value or "").split("=", 1)[0].lstrip(".").removeprefix("system.") == attribute
-        )
-        if not sets:
-            continue
-        if g.value_end <= g.value_start:
-            return g.name.start, g.name.end
-        if f.cause == "constraints" and len(f.path) > 4:
-            word = _term_text(f)
-            at = (g.value or "").find(word) if word else -1
-            if at >= 0 and g.value_end - g.value_start == len(g.value or ""):
-                return g.value_start + at, g.value_start + at + len(word)
-        return g.value_start, g.value_end
+    of the last option that sets it (for a constraint, the word of the last ``--requires``
+    that names it), else the options of what it comes from, else ``fallback`` (the
+    sentinel, the whole line). ``text``: what the options' offsets are into."""
+    if f.cause == "constraints" and f.word:
+        pattern = re.compile(rf"(?<![{_EDGE}]){re.escape(f.word)}(?![{_EDGE}])")
+        for g in reversed(given):
+            if g.option.long != "requires" or g.value_end <= g.value_start:
+                continue
+            raw = text[g.value_start : g.value_end] if text is not None else g.value or ""
+            found = list(pattern.finditer(raw))
+            if found:
+                return g.value_start + found[-1].start(), g.value_start + found[-1].end()
+    cause: str | None = f.cause
+    while cause is not None:
+        names = OPTIONS.get(cause, ())
+        attribute = _ATTRIBUTE.get(cause)
+        for g in reversed(given):
+            long = g.option.long
+            key = (g.value or "").split("=", 1)[0].lstrip(".").removeprefix("system.")
+            if long in names or (long == "setattr" and attribute is not None and key == attribute):
+                if g.value_end <= g.value_start:
+                    return g.name.start, g.name.end
+                return g.value_start, g.value_end
+        cause = FALLBACK.get(cause)
     return fallback
-
-
-def _term_text(f: checks.Finding) -> str:
-    """The property, host or rank a constraint finding names (in backquotes first)."""
-    start = f.message.find("`")
-    if start < 0:
-        return ""
-    end = f.message.find("`", start + 1)
-    word = f.message[start + 1 : end]
-    if f.path[-2] == "ranks" and word.startswith("rank "):
-        return word[5:]
-    return word
 
 
 def command_line_diagnostics(

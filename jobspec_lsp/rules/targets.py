@@ -509,6 +509,13 @@ class _FluxCore(_Checker):
             elif op == "hostlist":
                 for hosts in items:
                     self.formatted(hosts, formats.parse_hostlist, "hostlist")
+                    v = _val(hosts)
+                    try:
+                        why = formats.hostlist_range_problem(v) if isinstance(v, str) else None
+                    except formats.FormatError:
+                        why = None  # said above
+                    if why:
+                        self.reject(hosts, why)
             elif op == "ranks":
                 for ranks in items:
                     self.formatted(ranks, formats.parse_idset, "idset")

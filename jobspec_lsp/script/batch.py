@@ -218,6 +218,8 @@ def check_script(text: str, select=None, ignore=None, site=None) -> list[Diagnos
     out = _flux_checks(text)
     if site is not None and not any(d.severity == E for d in out):
         out.extend(_site_checks(text, site, select, ignore))
+    if site is not None:
+        out.extend(_submission_site_checks(text, site, select, ignore))
     out.extend(sbatch.diagnostics(text))
     out.extend(command_line_checks(text))
     if select or ignore:
@@ -341,10 +343,44 @@ def _site_checks(text: str, site, select, ignore) -> list[Diagnostic]:
     return site_rules.diagnostics(
         site,
         js,
-        lambda f: site_rules.locate_option(f, given, script.sentinel_span),
+        lambda f: site_rules.locate_option(f, given, script.sentinel_span, text),
         select,
         ignore,
     )
+
+
+def _submission_site_checks(text: str, site, select, ignore) -> list[Diagnostic]:
+    """JS65x of the jobs a script that is not itself a batch job submits to the site
+    (`flux submit|run|alloc` lines of a script without directives: a driver run on a
+    login node), each at the option that asks it. Lines with a shell expansion are
+    known only when the script runs: not judged. Inside a batch job the allocation is
+    the site (JS587, JS588)."""
+    if directives.read(text).sentinel is not None or "flux" not in text:
+        return []
+    from jobspec_lsp.fluxcli import submit  # deferred: only with a site profile
+    from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
+
+    out: list[Diagnostic] = []
+    for cl in shell.find(text, shellread.shell_literals(text)):
+        if cl.tool not in ("submit", "run", "alloc") or cl.dynamic or not cl.words:
+            continue
+        words = [w.value for w in cl.words]
+        try:
+            ns, _ = submit.read(words if cl.tool != "alloc" else [*words, "true"])
+            js, _ = build.submit_jobspec(ns)
+        except (submit.NewUsageError, Refused, RecursionError):
+            continue  # the command line's own findings (JS584, JS585) say why
+        given = argv.read(submit.command(), cl.words).given
+        out += site_rules.diagnostics(
+            site,
+            js,
+            lambda f, given=given, cl=cl: site_rules.locate_option(
+                f, given, (cl.start, cl.tool_end), text
+            ),
+            select,
+            ignore,
+        )
+    return out
 
 
 def _value_range(g: Given) -> tuple[int, int]:

@@ -11,21 +11,28 @@ from jobspec_lsp.site import profile
 
 
 def _stamp(directory: str, r_path: str | None) -> tuple:
+    """What a profile is read from, with each file's change time and size: every file of
+    its directory (the TOML, an R beside it, a file not there yet that a broken profile
+    names), its ``cli/plugins/*.py``, and its R where that is elsewhere."""
     files: list[tuple] = []
-    try:
-        names = sorted(n for n in os.listdir(directory) if n.endswith(".toml"))
-    except OSError:
-        return ()
-    for name in [*names, r_path]:
-        if name is None:
-            continue
-        path = os.path.join(directory, name)
+    plugins = os.path.join(directory, "cli", "plugins")
+    names = []
+    for folder in (directory, plugins):
+        try:
+            names += [os.path.join(folder, n) for n in sorted(os.listdir(folder))]
+        except OSError:
+            if folder == directory:
+                return ()
+    if r_path and os.path.dirname(os.path.abspath(r_path)) != os.path.abspath(directory):
+        names.append(r_path)
+    for path in names:
         try:
             st = os.stat(path)
         except OSError:
             files.append((path, None))
             continue
-        files.append((path, st.st_mtime_ns, st.st_size))
+        if not os.path.isdir(path):
+            files.append((path, st.st_mtime_ns, st.st_size))
     return tuple(files)
 
 

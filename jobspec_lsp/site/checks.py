@@ -43,6 +43,7 @@ class Finding:
     path: Path  # where in the jobspec the cause is (as near as the jobspec has it)
     cause: str  # queue, duration, nodes, slots, cores, gpus, constraints, resources
     stage: str  # QUEUE, FEASIBILITY, LIMIT or NEVER
+    word: str = ""  # the property, hostlist or idset of a constraint that causes it
 
 
 @dataclass
@@ -59,6 +60,7 @@ class Shape:
     gpus: int = 0
     gpu_path: Path = ("resources",)
     other: list[tuple[str, Path]] = field(default_factory=list)  # types R has none of
+    zero: list[tuple[str, Path]] = field(default_factory=list)  # counts under 1
     judged: bool = True  # a shape these checks read (node > slot > core/gpu, slot > ...)
 
 
@@ -91,7 +93,11 @@ def _walk(v: dict[str, Any], path: Path, above: int, slot: Path | None, out: Sha
     if not isinstance(kind, str) or n is None:
         return False
     here = (*path, "count")
-    if kind == "node" and slot is None:
+    if n < 1:
+        out.zero.append((kind, here))
+    if kind in ("core", "gpu") and slot is None:
+        out.judged = False  # outside any slot: the jobspec rules say Flux refuses it
+    elif kind == "node" and slot is None:
         if out.nodes:
             out.judged = False  # nodes in nodes: not a shape Flux's tools write
         out.nodes, out.node_path = above * n, here
@@ -320,7 +326,7 @@ def _unknown_host(site: Site, system: dict[str, Any], out: list[Finding]) -> boo
     for kind, text, path, _ in terms:
         if kind != "hosts":
             continue
-        missing = [n for n in notation.hostlist(text) if n not in index]
+        missing = [n for n in selection.named(text, index) if n not in index]
         if missing:
             out.append(
                 Finding(
@@ -330,6 +336,7 @@ def _unknown_host(site: Site, system: dict[str, Any], out: list[Finding]) -> boo
                     path,
                     "constraints",
                     QUEUE,
+                    text,
                 )
             )
             return True
@@ -357,6 +364,20 @@ def _feasible(
     reason = selection.term_reason(site, q, queue_runs, terms)
     if s is None:
         return
+    for kind, path in s.zero:
+        out.append(
+            Finding(
+                "unsatisfiable",
+                f"asks 0 of `{kind}`: Flux allocates no count under 1 (leave the `{kind}` "
+                f"out instead){_refused(stage)}",
+                path,
+                {"node": "nodes", "slot": "slots", "core": "cores", "gpu": "gpus"}.get(
+                    kind, "resources"
+                ),
+                stage,
+            )
+        )
+        return
     for kind, path in s.other:
         out.append(
             Finding(
@@ -371,7 +392,9 @@ def _feasible(
         return
     if reason is not None:
         out.append(
-            Finding("unsatisfiable", reason[0] + _refused(stage), reason[1], reason[2], stage)
+            Finding(
+                "unsatisfiable", reason[0] + _refused(stage), reason[1], reason[2], stage, reason[3]
+            )
         )
         return
     if not s.judged or not (s.slots or s.nodes):

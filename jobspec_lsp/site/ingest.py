@@ -50,6 +50,7 @@ except ImportError:  # pragma: no cover - imported outside Flux (the tests, the 
 
 ERRNO = {checks.QUEUE: 1, checks.FEASIBILITY: 19, checks.LIMIT: 22, checks.NEVER: 19}
 TABLE = "ingest.validator.jobspec-lsp"
+READ = ("queues", "policy", "ingest")  # the tables the checks read ([resource]: R itself)
 
 
 def verdict(site: profile.Site, jobspec: dict, strict: bool = False) -> tuple[int, str] | None:
@@ -73,8 +74,15 @@ class Validator(ValidatorPlugin):
         self.strict = False
 
     def configure(self, args):
+        try:
+            self._configure(args)
+        except Exception as err:  # noqa: BLE001 - a worker that dies fails every job
+            # (Errno 71, "worker unexpectedly exited"): check nothing, and say why
+            self.site = None
+            print(f"jobspec-lsp: site checks off: {err}", file=sys.stderr)
+
+    def _configure(self, args):
         handle = self.flux
-        config = handle.conf_get() or {}
         own = handle.conf_get(TABLE, default={}) or {}
         self.strict = bool(args.jobspec_lsp_strict or own.get("strict"))
         where = own.get("profile")
@@ -83,6 +91,8 @@ class Validator(ValidatorPlugin):
             return
         from flux.resource import ResourceSet, resource_list  # deferred: Flux's own package
 
+        whole = handle.conf_get() or {}
+        config = {k: whole[k] for k in READ if k in whole}  # the rest is not read here
         listed = resource_list(handle).get()
         rset = ResourceSet()
         rset.add(listed["all"])

@@ -53,24 +53,55 @@ def fsd(text: str) -> float:
     return float(m.group(1)) * _UNITS[m.group(2)]
 
 
+RANGE = 1 << 20  # the most hosts Flux's hostlist takes in one range
+
+
 def hostlist(text: str) -> list[str]:
     """Every host an RFC 29 hostlist names, in order (``node[0-2,5]`` -> four names)."""
-    out: list[str] = []
+    return list(hosts(text))
+
+
+def hostlist_size(text: str) -> int:
+    """How many hosts a hostlist names, without naming them."""
+    n = 0
+    for _prefix, ranges, _suffix in _parsed(text):
+        n += 1 if ranges is None else sum(b - a + 1 for a, b, _ in ranges)
+    return n
+
+
+def hosts(text: str):
+    """The hosts of a hostlist, one at a time (a caller may stop early)."""
+    for prefix, ranges, suffix in _parsed(text):
+        if ranges is None:
+            yield prefix
+            continue
+        for a, b, width in ranges:
+            for n in range(a, b + 1):
+                yield f"{prefix}{n:0{width}d}{suffix}"
+
+
+def _parsed(text: str) -> list[tuple[str, list[tuple[int, int, int]] | None, str]]:
+    """(prefix, ranges as (lo, hi, width), suffix) of each term; ValueError for what
+    Flux refuses (a range over RANGE hosts included)."""
+    out: list[tuple[str, list[tuple[int, int, int]] | None, str]] = []
     for term in _terms(text):
         m = re.fullmatch(r"([^\[\]]*)(?:\[([^\[\]]*)\]([^\[\]]*))?", term)
         if m is None or not term:
             raise ValueError(f"not a hostlist: {text!r}")
         prefix, ranges, suffix = m.group(1), m.group(2), m.group(3) or ""
         if ranges is None:
-            out.append(prefix)
+            out.append((prefix, None, suffix))
             continue
+        runs = []
         for part in ranges.split(","):
             lo, _, hi = part.partition("-")
             if not lo.isdigit() or (hi and not hi.isdigit()):
                 raise ValueError(f"not a hostlist: {text!r}")
-            width = len(lo) if lo.startswith("0") and len(lo) > 1 else 0
-            for n in range(int(lo), int(hi or lo) + 1):
-                out.append(f"{prefix}{n:0{width}d}{suffix}")
+            a, b = int(lo), int(hi or lo)
+            if b < a or b - a + 1 > RANGE:
+                raise ValueError(f"not a hostlist Flux takes: {text!r}")
+            runs.append((a, b, len(lo) if lo.startswith("0") and len(lo) > 1 else 0))
+        out.append((prefix, runs, suffix))
     return out
 
 

@@ -103,7 +103,7 @@ class Site:
             for c in self.classes:
                 if not c.hosts:
                     continue
-                ranks = [r for a, b in notation.idset(c.ranks) for r in range(a, b + 1)]
+                ranks = (r for a, b in notation.idset(c.ranks) for r in range(a, b + 1))
                 got.update(zip(hostlists.expand(c.hosts), ranks, strict=False))
             self.cache["hosts"] = got
         return got
@@ -260,28 +260,8 @@ def from_config(
     messages; ``r``: the R itself, when it is not read from ``[resource] path``)."""
     origin = origin or {}
     directory = directory or Path(".")
-    for top in config:
-        if top not in {
-            "resource",
-            "queues",
-            "policy",
-            "ingest",
-            "modules",
-            "job-manager",
-            "sched-fluxion-qmanager",
-            "sched-fluxion-resource",
-            "exec",
-            "system",
-            "tbon",
-            "access",
-            "bootstrap",
-            "cron",
-            "kvs",
-            "archive",
-            "content",
-        }:
-            path, line = _where(origin, top, top)
-            raise ProfileError(path, f"[{top}] is not a Flux configuration table", line)
+    # other tables (accounting, systemd, a site's own) are Flux's or its modules': Flux
+    # starts with any, and nothing here reads them
     limits, default_duration, default_queue = _policy(
         config.get("policy", {}), "policy", origin, "policy", queue=False
     )
@@ -302,6 +282,8 @@ def from_config(
             q.get("policy", {}), f"queues.{qname}.policy", origin, "queues", queue=True
         )
         queues[qname] = Queue(qname, tuple(requires), qlimits, qdur, q.get("parent"))
+    for q in queues.values():
+        _check_parent(q, queues, origin)
     if default_queue is not None and default_queue not in queues:
         path, line = _where(origin, "policy", "queue")
         raise ProfileError(path, f"the default queue {default_queue!r} is not in [queues]", line)
@@ -318,6 +300,24 @@ def from_config(
     return Site(
         str(directory), config, queues, limits, default_queue, default_duration, classes, r_path
     )
+
+
+def _check_parent(q: Queue, queues: dict[str, Queue], origin) -> None:
+    """A virtual queue's parent: a configured queue, not itself by any way round."""
+    if q.parent is None:
+        return
+    path, line = _where(origin, "queues", "parent")
+    if not isinstance(q.parent, str) or q.parent not in queues:
+        raise ProfileError(
+            path, f"[queues.{q.name}] parent = {q.parent!r} is not a configured queue", line
+        )
+    seen = {q.name}
+    p: Queue | None = queues[q.parent]
+    while p is not None:
+        if p.name in seen:
+            raise ProfileError(path, f"[queues.{q.name}] parent: a cycle of parents", line)
+        seen.add(p.name)
+        p = queues.get(p.parent) if isinstance(p.parent, str) else None
 
 
 def _count(idset: str) -> int:
@@ -353,6 +353,9 @@ def _classes(lite: Any, execution: dict[str, Any]) -> tuple[NodeClass, ...]:
     }
     hosts = _hosts(execution.get("nodelist", []))
     out: dict[tuple[int, int, tuple[str, ...]], list[tuple[int, int]]] = {}
+    present: notation.Runs = []  # every rank of R: the nodelist names them in this order
+    for entry in lite:
+        present = notation.union(present, notation.idset(entry["rank"]))
     for entry in lite:
         children = entry.get("children", {})
         cores = _count(children.get("core", ""))
@@ -372,17 +375,34 @@ def _classes(lite: Any, execution: dict[str, Any]) -> tuple[NodeClass, ...]:
                 )
                 out.setdefault((cores, gpus, have), []).append((a, b - 1))
     classes = []
-    for (cores, gpus, have), runs in out.items():
+    for (cores, gpus, have), unsorted in out.items():
+        runs = notation.union([], unsorted)  # R_lite may list its ranks in any order
         ranks = notation.format_idset(runs)
-        names = [hosts[r] for lo, hi in runs for r in range(lo, hi + 1) if r < len(hosts)]
+        names = [
+            h for lo, hi in runs for h in hosts[_position(present, lo) : _position(present, hi) + 1]
+        ]
         classes.append(
             NodeClass(ranks, _count(ranks), cores, gpus, have, _compress(names) if names else "")
         )
     return tuple(sorted(classes, key=lambda c: notation.idset(c.ranks)[0]))
 
 
-def _hosts(nodelist: list[str]) -> list[str]:
+def _position(present: notation.Runs, rank: int) -> int:
+    """How many ranks of R come before ``rank``: its host's place in the nodelist."""
+    n = 0
+    for a, b in present:
+        if rank <= b:
+            return n + max(rank - a, 0)
+        n += b - a + 1
+    return n
+
+
+def _hosts(nodelist: Any) -> list[str]:
     """The host names of R's nodelist, in rank order."""
+    if isinstance(nodelist, str):
+        nodelist = [nodelist]  # RFC 20 writes a list; a string is read as one entry
+    if not isinstance(nodelist, list):
+        raise ValueError("nodelist is not a list of hostlists")
     out: list[str] = []
     for entry in nodelist:
         out.extend(hostlists.expand(entry))
@@ -414,9 +434,9 @@ def traps(site: Site) -> list[str]:
     """Queues whose default duration is over their own limit: every job sent there
     without -t is refused (flux-core#6341)."""
     out = []
-    for q in site.queues.values():
-        default = q.default_duration if q.default_duration is not None else site.default_duration
-        limit = q.limits.duration if q.limits.duration is not None else site.limits.duration
+    for name in site.queues:
+        q = site.effective(name)  # the site's, a parent's, its own: key by key
+        default, limit = q.default_duration, q.limits.duration
         if default and limit and default > limit:
             out.append(
                 f"a job sent to queue {q.name} without -t is refused: its default duration "
@@ -483,10 +503,11 @@ def summary(site: Site) -> str:
     if not site.queues:
         lines.append("no queues")
     for q in site.queues.values():
-        eligible = [c for c in site.classes if set(q.requires) <= set(c.properties)]
-        nodes = sum(c.count for c in eligible)
+        nodes = sum(c.count for c in eligible(site, q.name))
         mark = " (default)" if q.name == site.default_queue else ""
-        req = f" requires {', '.join(q.requires)};" if q.requires else ""
+        mark += f" (parent {q.parent})" if q.parent else ""
+        requires = site.effective(q.name).requires
+        req = f" requires {', '.join(requires)};" if requires else ""
         lines.append(
             f"queue {q.name}{mark}:{req} {nodes} nodes; duration "
             f"{_fmt_duration(q.limits.duration)}, size {_fmt_size(q.limits)}, default duration "

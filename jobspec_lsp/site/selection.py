@@ -4,12 +4,19 @@ have leaves a job no node, why in words. Standard library only (see :mod:`.check
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from jobspec_lsp.site import notation
 from jobspec_lsp.site.profile import Queue, Site
 
 Path = tuple[Any, ...]
+
+
+def named(text: str, index: dict[str, int]):
+    """The hosts of a hostlist, at most one more than the site has: past that, one of
+    them is not the site's (and the job is refused for it), however many it names."""
+    return itertools.islice(notation.hosts(text), len(index) + 1)
 
 
 def where(q: Queue) -> str:
@@ -63,13 +70,13 @@ def select(site: Site, c: Any, path: Path, terms: list[Term], sure: bool = True)
             index = site.rank_of_host()
             for k, h in enumerate(arg):
                 try:
-                    names = notation.hostlist(h) if isinstance(h, str) else None
+                    notation.hostlist_size(h) if isinstance(h, str) else None
                 except ValueError:
-                    names = None
-                if names is None:
+                    raise Unknown from None  # what Flux refuses: the jobspec rules say it
+                if not isinstance(h, str):
                     raise Unknown
                 terms.append(("hosts", h, (*here, k), sure))
-                ids.extend(index[n] for n in names if n in index)
+                ids.extend(index[n] for n in named(h, index) if n in index)
             runs = notation.intersect(runs, notation.of_ids(ids))
         elif op == "ranks":
             picked: notation.Runs = []
@@ -105,7 +112,7 @@ def select(site: Site, c: Any, path: Path, terms: list[Term], sure: bool = True)
 
 def term_reason(
     site: Site, q: Queue, queue_runs: notation.Runs, terms: list[Term]
-) -> tuple[str, Path, str] | None:
+) -> tuple[str, Path, str, str] | None:
     """Why one property, host or rank every match must have leaves the job no node."""
     every = every_rank(site)
     for kind, text, path, sure in terms:
@@ -119,6 +126,7 @@ def term_reason(
                     f"no node on this site has the property `{text}` (properties: {props})",
                     path,
                     "constraints",
+                    text,
                 )
             if not notation.intersect(have, queue_runs):
                 req = ", ".join(f"`{p}`" for p in q.requires)
@@ -127,6 +135,7 @@ def term_reason(
                     f"with {req}",
                     path,
                     "constraints",
+                    text,
                 )
         elif kind == "ranks":
             got = notation.idset(text)
@@ -137,6 +146,7 @@ def term_reason(
                     f"{notation.format_idset(every)})",
                     path,
                     "constraints",
+                    text,
                 )
             if not notation.intersect(got, queue_runs):
                 return (
@@ -144,10 +154,11 @@ def term_reason(
                     f"{notation.format_idset(queue_runs) or 'none'})",
                     path,
                     "constraints",
+                    text,
                 )
         elif kind == "hosts":
             index = site.rank_of_host()
-            ids = notation.of_ids([index[n] for n in notation.hostlist(text) if n in index])
+            ids = notation.of_ids([index[n] for n in named(text, index) if n in index])
             if not notation.intersect(ids, queue_runs):
-                return (f"hosts {text} are not in {where(q)}", path, "constraints")
+                return (f"hosts {text} are not in {where(q)}", path, "constraints", text)
     return None

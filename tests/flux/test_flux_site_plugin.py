@@ -48,7 +48,10 @@ def _submit_all(flux_exe: str, site: Path, before: str = "") -> dict[str, str]:
 
 @pytest.mark.flux
 def test_the_plugin_gives_the_reason_flux_does_not(flux_exe, tmp_path):
-    got = _submit_all(flux_exe, _site(tmp_path, ["jobspec", "feasibility", PLUGIN]))
+    site = _site(tmp_path, ["jobspec", "feasibility", PLUGIN])
+    # a table of the site's own, which Flux takes and the checks do not read
+    (site / "zz-other.toml").write_text("[accounting]\nenabled = true\n")
+    got = _submit_all(flux_exe, site)
     assert "jobspec-lsp: asks 8 GPUs per node; nodes in queue `gpu` have 4" in got["gpus"]
     assert "jobspec-lsp: asks 5 nodes; queue `gpu` has 4" in got["nodes"]
     assert "jobspec-lsp: asks 3 nodes in all; queue `debug` allows at most 2" in got["limit"]
