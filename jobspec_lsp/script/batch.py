@@ -371,15 +371,12 @@ def _submission_site_checks(text: str, site, select, ignore) -> list[Diagnostic]
         except (submit.NewUsageError, Refused, RecursionError):
             continue  # the command line's own findings (JS584, JS585) say why
         given = argv.read(submit.command(), cl.words).given
-        out += site_rules.diagnostics(
-            site,
-            js,
-            lambda f, given=given, cl=cl: site_rules.locate_option(
-                f, given, (cl.start, cl.tool_end), text
-            ),
-            select,
-            ignore,
-        )
+        whole = (cl.start, cl.tool_end)
+
+        def locate(f, given=given, whole=whole) -> tuple[int, int]:
+            return site_rules.locate_option(f, given, whole, text)
+
+        out += site_rules.diagnostics(site, js, locate, select, ignore)
     return out
 
 
