@@ -141,10 +141,11 @@ class JobspecKind(Kind):
             completion,  # deferred: each kind loads its readers when first used
         )
 
-        got = completion.complete_at(text, offset, self.language)
-        if options.site is not None and not got[0]:
-            return completion.site_queue_values(text, offset, self.language, options.site) or got
-        return got
+        if options.site is not None:  # the site's queues, properties, hosts where they go
+            got = completion.site_queue_values(text, offset, self.language, options.site)
+            if got is not None:
+                return got
+        return completion.complete_at(text, offset, self.language)
 
 
 def _plugins(options: Options):

@@ -397,3 +397,37 @@ def test_the_plugin_reads_a_site_whose_configuration_has_other_tables():
         r=json.loads((REPO / "examples" / "site" / "R.json").read_text()),
     )
     assert ingest.verdict(site, job(nodes=1, gpus=8, queue="gpu"))[0] == 19
+
+
+def test_completion_and_hover_of_a_jobspec_from_the_site():
+    from jobspec_lsp import kinds
+
+    options = kinds.Options(site=EXAMPLE)
+    text = (REPO / "examples" / "v1-node-slot-core.jobspec.yaml").read_text()
+    system = text.index("  system:\n") + len("  system:\n")
+    text = (
+        text[:system]
+        + "    queue: g\n    constraints:\n      properties: [a]\n      hostlist:\n        - gpu\n"
+        + text[system:]
+    )
+
+    def labels(needle):
+        got, start, end = kinds.JOBSPEC_YAML.complete(
+            text, text.index(needle) + len(needle), options
+        )
+        return [(c.label, c.detail) for c in got], text[start:end]
+
+    assert labels("queue: g") == (
+        [("gpu", "4 nodes, ≤ 1d, default 30m, nnodes ≤ 8, ngpus ≤ 8")],
+        "g",
+    )
+    assert labels("properties: [a") == ([("a100", "4 nodes")], "a")
+    hosts, word = labels("- gpu")
+    assert word == "gpu" and [h for h, _ in hosts] == ["gpu0", "gpu1", "gpu2", "gpu3"]
+    assert hosts[0][1] == "64 cores, 4 GPUs"
+    # without a site: none of these
+    assert not [c for c in kinds.JOBSPEC_YAML.complete(text, text.index("[a") + 2, kinds.Options())[0]
+                if c.label == "a100"]  # fmt: skip
+    doc = kinds.JOBSPEC_YAML.read(text.replace("queue: g\n", "queue: gpu\n"))
+    md, _, _ = kinds.JOBSPEC_YAML.hover(doc, doc.text.index("queue: gpu") + 8, options)
+    assert "**queue `gpu`**" in md and "`gpu[0-3]`: 4 nodes of 64 cores, 4 GPUs" in md

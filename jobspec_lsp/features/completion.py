@@ -177,13 +177,46 @@ def _types_in_slot(doc, task_path) -> list[str]:
     return types
 
 
+def _site_constraint_values(cur: Cursor, site) -> list[Candidate]:
+    """A site's properties (each with how many nodes have it) or host names, where an
+    item of a constraint's `properties` or `hostlist` is typed."""
+    from jobspec_lsp.site import hostlists  # deferred: only with a site profile
+
+    typed = cur.prefix.strip("\"'")
+    neg = typed[:1] if typed[:1] == "^" else ""
+    out: list[Candidate] = []
+    if cur.path[-2] == "properties":
+        for p in sorted(site.properties()):
+            if p.startswith(typed[len(neg) :]):
+                nodes = sum(c.count for c in site.classes if p in c.properties)
+                count = site.nodes - nodes if neg else nodes
+                what = "nodes without it" if neg else "nodes"
+                out.append(Candidate(neg + p, "value", f"{count} {what}", f"property `{p}`"))
+    else:
+        for c in site.classes:
+            for h in hostlists.expand(c.hosts) if c.hosts else []:
+                if h.startswith(typed) and len(out) < 200:
+                    gpus = f", {c.gpus} GPUs" if c.gpus else ""
+                    out.append(Candidate(h, "value", f"{c.cores} cores{gpus}"))
+    return [_as_json(c, "value") for c in out] if cur.json else out
+
+
 def site_queue_values(text: str, offset: int, language: str, site) -> tuple | None:
     """The site's queues, each with its nodes and limits, where the value of
     ``attributes.system.queue`` is typed (None elsewhere)."""
     from jobspec_lsp.site import profile  # deferred: only with a site profile
 
     cur = cursor_context(text, offset, language)
-    if cur is None or cur.on != "value" or cur.key != "queue" or kind_of(cur.path) != "system":
+    if cur is None:
+        return None
+    if (
+        len(cur.path) >= 2
+        and "constraints" in cur.path
+        and cur.path[-2] in ("properties", "hostlist")
+        and cur.on in ("item", "key")
+    ):
+        return _site_constraint_values(cur, site), cur.start, cur.end
+    if cur.on != "value" or cur.key != "queue" or kind_of(cur.path) != "system":
         return None
     out = [
         Candidate(q, "value", profile.queue_brief(site, q), profile.queue_markdown(site, q))
