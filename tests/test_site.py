@@ -138,3 +138,11 @@ def test_site_show_on_the_command_line(tmp_path):
 def test_hostlists_expand_and_compress_back(hostlist):
     names = hostlists.expand(hostlist)
     assert hostlists.expand(hostlists.compress(names)) == names
+
+
+def test_a_problem_in_a_later_file_is_named_there(tmp_path):
+    (tmp_path / "a.toml").write_text("[queues.q]\npolicy.limits.duration = '1h'\n")
+    (tmp_path / "b.toml").write_text("# more\n[queues.r]\nrequire = ['x']\n")
+    with pytest.raises(profile.ProfileError) as err:
+        profile.load(tmp_path)
+    assert err.value.path.endswith("b.toml") and err.value.line == 3

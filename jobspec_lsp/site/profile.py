@@ -146,13 +146,13 @@ def _merge(into: dict[str, Any], add: dict[str, Any]) -> None:
             into[k] = v
 
 
-def read_config(directory: Path) -> tuple[dict[str, Any], dict[str, tuple[Path, str]]]:
+def read_config(directory: Path) -> tuple[dict[str, Any], dict[str, list[tuple[Path, str]]]]:
     """The merged TOML of a conf.d directory, and for each top-level table the file (and
     its text) that gave it, for messages."""
     if not directory.is_dir():
         raise ProfileError(directory, "not a directory (a site profile is a conf.d directory)")
     merged: dict[str, Any] = {}
-    origin: dict[str, tuple[Path, str]] = {}
+    origin: dict[str, list[tuple[Path, str]]] = {}
     files = sorted(directory.glob("*.toml"))
     if not files:
         raise ProfileError(directory, "no *.toml files")
@@ -166,14 +166,20 @@ def read_config(directory: Path) -> tuple[dict[str, Any], dict[str, tuple[Path, 
             m = re.search(r"\(at line (\d+)", str(err))
             raise ProfileError(path, f"TOML: {err}", int(m.group(1)) if m else None) from None
         for k in data:
-            origin.setdefault(k, (path, text))
+            origin.setdefault(k, []).append((path, text))
         _merge(merged, data)
     return merged, origin
 
 
 def _where(origin, table: str, key: str) -> tuple[Path | str, int | None]:
-    path, text = origin.get(table, ("?", ""))
-    return path, _line_of(text, key) if text else None
+    """The file (and line) of ``key`` under the top-level ``table``: the last file giving
+    the table that holds the key (a later file's value wins), else the first."""
+    files = origin.get(table) or [("?", "")]
+    for path, text in reversed(files):
+        line = _line_of(text, key) if text else None
+        if line:
+            return path, line
+    return files[0][0], None
 
 
 def _check_keys(value: Any, allowed: set[str], name: str, origin, table: str) -> dict[str, Any]:

@@ -62,3 +62,28 @@ async def test_a_site_profile_in_the_editor(tmp_path):
         assert await _codes(client, uri, {"JS653", "JS654"}) == {"JS653", "JS654"}
     finally:
         await client.shutdown_session()
+
+
+async def test_a_broken_profile_is_said_once_and_the_rest_works(tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(SITE, site)
+    (site / "zz.toml").write_text("[queues.gpu]\nrequire = ['x']\n")
+    client = await CONFIG.start()
+    try:
+        await client.initialize_session(
+            T.InitializeParams(
+                capabilities=capabilities(),
+                initialization_options={"jobspec": {"site": str(site)}},
+            )
+        )
+        first = await open_doc(client, "broken-site-a.sh", SCRIPT, language="shellscript")
+        second = await open_doc(client, "broken-site-b.sh", SCRIPT, language="shellscript")
+        for uri in (first, second):  # checked without the site: no JS65x, no crash
+            assert not [d for d in client.diagnostics[uri] if d.code.startswith("JS65")]
+        said = [m.message for m in client.messages if "site profile" in m.message]
+        assert len(said) == 1 and "zz.toml:2" in said[0] and "'require'" in said[0]
+        # put right: the profile is read again and its checks come back
+        (site / "zz.toml").unlink()
+        assert await _codes(client, first, {"JS653"}) == {"JS653"}
+    finally:
+        await client.shutdown_session()
