@@ -326,3 +326,34 @@ def test_a_lone_surrogate_character_is_a_diagnostic_not_an_exception(language):
     (d,) = doc.problems
     assert d.code == "JS911" and text[d.start : d.end] == "\ud800"
     assert [x.code for x in check(text, language=language)] == ["JS911"]
+
+
+def test_reading_a_big_document_leaves_the_collector_as_it_was():
+    """Big documents are read with the cyclic collector off (its pauses made reading grow
+    faster than the text: docs/performance.md); it is on again after, and stays off for a
+    caller that had it off."""
+    import gc
+    import threading
+
+    from jobspec_lsp.text.pauses import no_gc_pauses
+
+    big = "version: 1\nresources:\n" + "".join(
+        f"  - type: slot\n    count: {i + 1}\n    label: s{i}\n" for i in range(3000)
+    )
+    assert len(big) > 50_000
+    assert gc.isenabled()
+    assert parse(big).root is not None and gc.isenabled()
+    gc.disable()
+    try:
+        parse(big)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    # nested and concurrent readings: on again only when the last one ends
+    inner_done = threading.Event()
+    with no_gc_pauses():
+        t = threading.Thread(target=lambda: (parse(big), inner_done.set()))
+        t.start()
+        t.join()
+        assert inner_done.is_set() and not gc.isenabled()
+    assert gc.isenabled()

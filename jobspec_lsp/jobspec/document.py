@@ -38,6 +38,7 @@ from jobspec_lsp.diagnostics import Diagnostic, Family, Severity
 from jobspec_lsp.jobspec.json_errors import describe
 from jobspec_lsp.notations.formats import python_int
 from jobspec_lsp.text.brackets import open_brackets
+from jobspec_lsp.text.pauses import no_gc_pauses
 from jobspec_lsp.text.positions import LineIndex
 
 # the C loader is what Flux uses and what makes us fast (the pure one without libyaml)
@@ -350,7 +351,10 @@ def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Docu
             "character: the text has no UTF-8 form and cannot be read"
         )
         return _unread(text, lines, language, NOT_TEXT, message, lone.start(), lone.end())
-    return _Parser(text, lines, language).run()
+    if len(text) < 50_000:  # small: the collector's pauses are nothing here
+        return _Parser(text, lines, language).run()
+    with no_gc_pauses():
+        return _Parser(text, lines, language).run()
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
