@@ -527,3 +527,17 @@ if given is not None:
                     assert err.start == err.end == len(text)
                 assert err.message and "\n" not in err.message
                 assert "__" not in err.message and "$END" not in err.message
+
+
+@settings(max_examples=3000)
+@given(st.text(alphabet="0123456789.eE+-smhdinftyINFTY ", max_size=10))
+def test_the_duration_fast_path_reads_the_grammars_language(text):
+    """parse_fsd reads a well-formed duration with one regular expression (no parser to
+    load: the CLI starts faster) and everything else with grammars/fsd.lark: the two take
+    exactly the same texts."""
+    try:
+        formats._parse("fsd", text)
+        grammar = True
+    except formats.FormatError:
+        grammar = False
+    assert (formats._FSD_TEXT.match(text) is not None) == grammar

@@ -243,3 +243,15 @@ def test_the_slurm_submit_directory_gets_a_name_flux_keeps():
     assert "SLURM_" not in out
     pbs = convert.convert("#!/bin/bash\n#PBS -l nodes=1 -o o -e e\ncd $PBS_O_WORKDIR\n").text
     assert "#flux: --env=PBS_O_WORKDIR=$PWD\n" in pbs and "cd $PBS_O_WORKDIR" in pbs
+
+
+def test_the_words_that_load_the_conversion_are_the_tables_words():
+    """script/sbatch.py checks a script without loading the conversion when it holds
+    none of FOREIGN: the three schedulers' sentinels, variable prefixes and commands."""
+    from jobspec_lsp.migrate import convert as migrate_convert
+    from jobspec_lsp.script import sbatch
+
+    words = {"#SBATCH", "#BSUB", "#PBS"}
+    for mod in migrate_convert.SCHEDULERS.values():
+        words |= set(mod.VARIABLE_PREFIXES) | set(mod.COMMANDS)
+    assert set(sbatch.FOREIGN) == words

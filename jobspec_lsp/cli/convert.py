@@ -17,7 +17,6 @@ import os
 import sys
 from pathlib import Path
 
-from jobspec_lsp import convert
 from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.jobspec.document import parse, to_python
 from jobspec_lsp.text.positions import LineIndex
@@ -124,6 +123,8 @@ _SCHEDULERS = ("slurm", "lsf", "pbs", "sbatch")
 
 
 def cmd_convert(args) -> int:
+    from jobspec_lsp import convert  # deferred: the converters, only where one runs
+
     if args.source == "auto":
         args.source = "jobspec"
         if args.to is None and args.file != "-":
@@ -286,6 +287,8 @@ def _write(text: str, path: str | None) -> int:
 def new_main(argv: list[str]) -> int:
     """`jobspec new ARGS`, its options read by flux-submit's rules (argparse would
     otherwise take the command's own options after the first positional)."""
+    from jobspec_lsp import convert  # deferred: the converters, only where one runs
+
     if argv[:1] == ["--from-batch"] or any(a.startswith("--from-batch=") for a in argv[:1]):
         return _from_batch(argv)
     if argv[:1] in (["-h"], ["--help"]):
@@ -430,6 +433,7 @@ def _from_batch(argv: list[str]) -> int:
 
 
 def _from_batch_read(path: str, fmt: str, extra: list[str]) -> int:
+    from jobspec_lsp import convert  # deferred: the converters, only where one runs
     from jobspec_lsp.script import batch  # deferred: each command imports what it needs (start-up)
 
     try:

@@ -173,10 +173,6 @@ def _flux_version(text: str) -> str:
 
 
 def cmd_check(args) -> int:
-    from jobspec_lsp.features.fixes import (  # deferred: each command imports what it needs (start-up)
-        apply_fixes,  # deferred: each command imports what it needs (start-up)
-    )
-
     cli_select = _codes(args.select, "--select")
     cli_ignore = _codes(args.ignore, "--ignore") or []
     status = 0
@@ -217,6 +213,10 @@ def cmd_check(args) -> int:
         text = data.decode("utf-8", "replace")
         doc, diags = _diagnose(text, data, path, language, args, cfg, select, ignore)
         if (args.fix or args.unsafe_fixes) and not any(p.code == "JS911" for p in diags):
+            from jobspec_lsp.features.fixes import (  # deferred: only with --fix
+                apply_fixes,  # deferred: only with --fix
+            )
+
             analyse = functools.partial(
                 _rediagnose,
                 path=path,

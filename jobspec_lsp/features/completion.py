@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from jobspec_lsp.jobspec import docs_text, vocabulary
 from jobspec_lsp.jobspec.context import Cursor, cursor_context, kind_of, node_at_path
 from jobspec_lsp.jobspec.document import Mapping, Scalar
-from jobspec_lsp.rules import analysis
 
 
 @dataclass(frozen=True)
@@ -159,10 +158,14 @@ def _values(cur: Cursor, v1: bool) -> list[Candidate]:
 
 
 def _slot_labels(doc) -> list[str]:
+    from jobspec_lsp.rules import analysis  # deferred: the rule families, only on a jobspec
+
     return analysis.slot_labels(analysis.model(doc)) if doc else []
 
 
 def _types_in_slot(doc, task_path) -> list[str]:
+    from jobspec_lsp.rules import analysis  # deferred: the rule families, only on a jobspec
+
     task = node_at_path(doc.root, task_path)
     slot = task.get("slot") if isinstance(task, Mapping) else None
     if not (isinstance(slot, Scalar) and isinstance(slot.value, str)):

@@ -9,7 +9,6 @@ from jobspec_lsp.jobspec import docs_text
 from jobspec_lsp.jobspec.context import kind_of, node_at
 from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, to_python
 from jobspec_lsp.notations import formats
-from jobspec_lsp.rules import analysis
 
 
 @dataclass(frozen=True)
@@ -20,6 +19,8 @@ class Hover:
 
 
 def hover(doc: Document, offset: int) -> Hover | None:
+    from jobspec_lsp.rules import analysis  # deferred: the rule families, only on a jobspec
+
     path, node, role = node_at(doc, offset)
     if node is None or not path and role != "key":
         return None

@@ -182,6 +182,9 @@ def parser(name: str) -> Any:  # a lark Lark
         propagate_positions=name == "shape",
         maybe_placeholders=False,
         import_paths=_import_paths(),
+        # the analysed grammar kept in the temporary directory (keyed by the grammar's
+        # text and lark's version): a new process loads it instead of building it again
+        cache=True,
     )
 
 
@@ -651,6 +654,13 @@ def hostlist_count(s: str) -> int:
 
 # --------------------------------------------------------------------------- FSD
 _UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+# grammars/fsd.lark as one regular expression (a test holds the two to the same language):
+# the common case of a well-formed duration needs no parser; the rest goes to the grammar
+# for its positioned message
+_FSD_TEXT = re.compile(
+    r"(?:(?P<number>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)(?P<unit>ms|s|m|h|d)?"
+    r"|(?P<inf>(?i:inf(?:inity)?)))\Z"
+)
 
 
 def parse_fsd(s: str) -> float:
@@ -658,6 +668,16 @@ def parse_fsd(s: str) -> float:
 
     As strtod does, a number too large for a double is infinite; with a unit
     it is refused, as Flux refuses a unit after infinity."""
+    m = _FSD_TEXT.match(s) if isinstance(s, str) else None
+    if m is not None:  # the grammar's whole language, read without loading lark
+        if m.group("inf"):
+            return float("inf")
+        value = float(m.group("number"))
+        unit = m.group("unit")
+        if unit is None:
+            return value
+        if value * _UNITS[unit] != float("inf"):
+            return value * _UNITS[unit]
     tree = _parse("fsd", s)
     toks = list(tree.scan_values(lambda v: True))
     if toks[0].type == "FSD_INF":

@@ -20,7 +20,6 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from jobspec_lsp import convert
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Family, Severity, matches
 from jobspec_lsp.features.completion import Candidate
 from jobspec_lsp.features.hover import human_duration
@@ -33,7 +32,7 @@ from jobspec_lsp.fluxcli.values import Limit, Refused, value_problem
 from jobspec_lsp.jobspec import document as jobspec_document
 from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.notations import formats
-from jobspec_lsp.rules import analysis, suppress
+from jobspec_lsp.rules import suppress
 from jobspec_lsp.rules.targets import _FluxCore
 from jobspec_lsp.script import directives, sbatch, shellread
 
@@ -430,6 +429,8 @@ def _ingest_refusals(dumped: str) -> tuple[tuple[str, ...], ...]:
     """(path..., message) of each error flux-core's ingest gives the built jobspec
     ``dumped`` (JSON), this tool's own reading limits (JS9xx) left out."""
 
+    from jobspec_lsp.rules import analysis  # deferred: only for a --setattr/--setopt/--conf
+
     doc = parse(dumped, "json")
     out = []
     for d in analysis.check(doc, language="json", target="flux-core"):
@@ -803,6 +804,8 @@ def shown_jobspec(text: str, path: str, fmt: str = "yaml", read_files: bool = Fa
         os.path.dirname(path) or ".",
         read_files=read_files,
     )
+    from jobspec_lsp import convert  # deferred: only where the jobspec is shown
+
     out = convert.dump(js, fmt)
     if fmt == "json":
         return out

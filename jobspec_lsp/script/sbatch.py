@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Family, Severity
-from jobspec_lsp.migrate import body, tables
-from jobspec_lsp.migrate import convert as migrate
+
+if TYPE_CHECKING:
+    from jobspec_lsp.migrate import convert as migrate
 from jobspec_lsp.script.shellread import shell_literals, written_heredocs
 
 __all__ = ["diagnostics", "convert_script", "has_directives", "shell_literals", "written_heredocs"]
@@ -153,6 +155,14 @@ _CODE = {
     "launch": (SLURM_COMMAND, W),
     "refused": (NOT_CONVERTIBLE, W),
 }
+# every word the three schedulers' tables look for in a script (their directive sentinels,
+# variable prefixes and commands; a test holds this to the tables): a script holding none
+# of them is checked without loading the conversion
+FOREIGN = (
+    "#SBATCH", "#BSUB", "#PBS", "LSB_", "LS_", "PBS_", "SLURM_", "bhosts", "bjobs", "bkill",
+    "bpeek", "bqueues", "bsub", "bwait", "pbsnodes", "qdel", "qstat", "qsub", "sacct",
+    "salloc", "sattach", "sbatch", "scancel", "scontrol", "sinfo", "squeue", "srun",
+)  # fmt: skip
 _ANY_SBATCH = re.compile(r"^#SBATCH(?=[ \t\r]|$)", re.M)
 
 
@@ -163,6 +173,10 @@ def has_directives(text: str) -> bool:
 
 def convert_script(text: str, source: str = "auto") -> migrate.Conversion:
     """The whole script converted (see :mod:`jobspec_lsp.migrate.convert`)."""
+    from jobspec_lsp.migrate import (
+        convert as migrate,  # deferred: the conversion, only for a script that needs it
+    )
+
     return migrate.convert(text, source)
 
 
@@ -170,6 +184,15 @@ def convert_script(text: str, source: str = "auto") -> migrate.Conversion:
 def diagnostics(text: str, source: str = "auto") -> tuple[Diagnostic, ...]:
     """JS589-JS599 for a script: each converted directive line (a hint whose fix is the
     whole conversion), what cannot be carried, and the scheduler left in the body."""
+    if not any(w in text for w in FOREIGN):  # nothing of theirs: the tables stay unloaded
+        return ()
+    from jobspec_lsp.migrate import (  # deferred: the conversion, only for a script that needs it
+        body,
+    )
+    from jobspec_lsp.migrate import (
+        convert as migrate,  # deferred: the conversion, only for a script that needs it
+    )
+
     out: list[Diagnostic] = []
     if not migrate.has_directives(text):
         out.extend(_body_only(text))
@@ -221,6 +244,13 @@ def diagnostics(text: str, source: str = "auto") -> tuple[Diagnostic, ...]:
 def _body_only(text: str) -> list[Diagnostic]:
     """A script without scheduler directives (a Flux script, half migrated by hand): the
     schedulers' variables and commands its body still uses."""
+    from jobspec_lsp.migrate import (  # deferred: the conversion, only for a script that needs it
+        body,
+    )
+    from jobspec_lsp.migrate import (
+        convert as migrate,  # deferred: the conversion, only for a script that needs it
+    )
+
     out: list[Diagnostic] = []
     for mod in migrate.SCHEDULERS.values():
         for name, a, b, bare in body.variables(text, mod):
@@ -255,6 +285,13 @@ def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
     """(markdown, start, end) for a Slurm, LSF or PBS directive line under ``offset``: what
     the conversion writes for it, and the option under the cursor with its Flux form and
     the reference it follows."""
+    from jobspec_lsp.migrate import (
+        convert as migrate,  # deferred: the conversion, only for a script that needs it
+    )
+    from jobspec_lsp.migrate import (  # deferred: the conversion, only for a script that needs it
+        tables,
+    )
+
     ls = text.rfind("\n", 0, offset) + 1
     if not text.startswith(("#SBATCH", "#BSUB", "#PBS"), ls):
         return None
