@@ -541,3 +541,19 @@ def test_the_duration_fast_path_reads_the_grammars_language(text):
     except formats.FormatError:
         grammar = False
     assert (formats._FSD_TEXT.match(text) is not None) == grammar
+
+
+def test_the_grammar_cache_is_only_ever_in_the_users_own_directory(tmp_path, monkeypatch):
+    """Lark's cache is a pickle (code runs when it loads): kept in the user's own cache
+    folder (0700), never where someone else could plant one (a /tmp of a login node)."""
+    import os
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    where = formats._private_cache("fsd")
+    folder = tmp_path / "jobspec-lsp" / "lark"
+    assert isinstance(where, str) and os.path.dirname(where) == str(folder)
+    assert (folder.stat().st_mode & 0o777) == 0o700
+    folder.chmod(0o777)  # writable by others: no cache at all
+    assert formats._private_cache("fsd") is False
+    monkeypatch.setenv("XDG_CACHE_HOME", "/proc/nowhere")  # cannot be made: no cache
+    assert formats._private_cache("fsd") is False

@@ -182,10 +182,35 @@ def parser(name: str) -> Any:  # a lark Lark
         propagate_positions=name == "shape",
         maybe_placeholders=False,
         import_paths=_import_paths(),
-        # the analysed grammar kept in the temporary directory (keyed by the grammar's
-        # text and lark's version): a new process loads it instead of building it again
-        cache=True,
+        # the analysed grammar kept between processes: a new one loads it instead of
+        # building it again (never in a shared directory: lark's cache is a pickle)
+        cache=_private_cache(name),
     )
+
+
+def _private_cache(name: str) -> str | bool:
+    """Where lark may keep grammar ``name`` analysed: a file in the user's own cache
+    directory (``$XDG_CACHE_HOME`` or ``~/.cache``, ``jobspec-lsp/lark``, mode 0700, owned
+    by the user), named by the grammar's text and lark's version; False (no cache) when
+    there is no such directory. Lark's cache is a pickle, which runs code when loaded: it
+    is never read from a directory anyone else can write to (such as /tmp on a cluster's
+    login node)."""
+    import hashlib  # deferred: only when a grammar is first used
+    import os  # deferred: only when a grammar is first used
+
+    import lark  # deferred: lark, only when a grammar is first used
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "jobspec-lsp", "lark")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.stat(folder)
+        if st.st_uid != os.getuid() or st.st_mode & 0o077:
+            return False
+    except (OSError, AttributeError):  # no home, a read-only one, no getuid (Windows)
+        return False
+    key = hashlib.sha256(f"{lark.__version__}\0{grammar_text(name)}".encode()).hexdigest()
+    return os.path.join(folder, f"{name}-{key[:32]}.pickle")
 
 
 # --------------------------------------------------------------------------- syntax errors
