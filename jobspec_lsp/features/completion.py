@@ -142,13 +142,12 @@ def _values(cur: Cursor, v1: bool) -> list[Candidate]:
     kind = kind_of(cur.path)
     key = cur.key
     if kind == "task" and key == "slot":
-        return [Candidate(label, "value", "slot label") for label in _slot_labels(cur.doc)]
+        labels = cur.labels if cur.labels is not None else _slot_labels(cur.doc)
+        return [Candidate(label, "value", "slot label") for label in labels]
     if kind == "task.count.per_resource" and key == "type":
         task_path = cur.path[:2]
-        return [
-            Candidate(t, "value", "resource type in the slot")
-            for t in _types_in_slot(cur.doc, task_path)
-        ]
+        types = cur.types if cur.types is not None else _types_in_slot(cur.doc, task_path)
+        return [Candidate(t, "value", "resource type in the slot") for t in types]
     if kind == "constraint":
         return []
     options = docs_text.VALUES.get((kind or "", key or ""), [])

@@ -134,6 +134,10 @@ class Cursor:
     block: bool = True  # block context (not inside [] or {})
     indent: int = 0  # column where a new key at the cursor starts
     json: bool = False  # a JSON document: insert JSON text
+    # a big document is read around the cursor only (``doc`` holds that part): the slot
+    # labels and resource types of the whole text, read from its lines
+    labels: tuple[str, ...] | None = None
+    types: tuple[str, ...] | None = None
 
 
 _WORD = re.compile(r"[A-Za-z0-9_\-.+*^/]*\Z")
@@ -183,6 +187,10 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
             repl = head + MARKER + ": x"
         block = True
     repaired = text[:line_start] + repl + text[line_end:]
+    if block and len(repaired) > WINDOW_FROM:
+        got = _windowed(repaired, line_start, language, head, prefix, word_start, word_end)
+        if got is not None:
+            return got
     doc = parse(repaired, language)
     if doc.root is None and block:
         # another line is broken too: leave out the top-level sections that do not
@@ -203,6 +211,101 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     return _at_marker(
         doc, Cursor((), "", None, prefix, word_start, word_end, set(), doc, block, indent)
     )
+
+
+WINDOW_FROM = 100_000  # characters: a bigger block document is read around the cursor
+_LABEL = re.compile(r"^[ \t-]*label:[ \t]*[\"']?([^\"'\s#,}]+)", re.M)
+_TYPE = re.compile(r"^[ \t-]*type:[ \t]*[\"']?([^\"'\s#,}]+)", re.M)
+
+
+def _windowed(
+    repaired: str, line_start: int, language: str, head: str, prefix: str, start: int, end: int
+) -> Cursor | None:
+    """The cursor of a big block document, read from the lines that decide it: the
+    top-level lines, the cursor line's ancestors, and the keys of the mapping it is in
+    (not their nested blocks). Reading a 1 MB document whole for each completion took
+    about 300 ms; this reads a few dozen lines (what it costs is walking back to the
+    section's start). None when that part does not parse (the caller reads it whole)."""
+    lines = _window_lines(repaired, line_start)
+    if lines is None:
+        return None
+    doc = parse("".join(lines), language)
+    if doc.root is None:
+        return None
+    indent = len(head) - len(head.lstrip(" -"))
+    if head.lstrip().startswith("-"):
+        indent = len(head)
+    labels = tuple(dict.fromkeys(_LABEL.findall(repaired)))
+    types = tuple(dict.fromkeys(_TYPE.findall(repaired)))
+    where = Cursor((), "", None, prefix, start, end, set(), doc, True, indent, False, labels, types)
+    return _at_marker(doc, where)
+
+
+def _line_at(text: str, start: int) -> tuple[str, int]:
+    """The line starting at ``start`` (without its break) and where the next one starts."""
+    end = text.find("\n", start)
+    return (text[start:], len(text)) if end < 0 else (text[start:end], end + 1)
+
+
+def _depth(line: str) -> tuple[int, int] | None:
+    """(indentation, content column) of a line; None for a blank or comment line. A list
+    item's content column is after its dashes."""
+    body = line.lstrip(" ")
+    if not body or body.startswith("#"):
+        return None
+    ind = len(line) - len(body)
+    rest = body
+    while rest.startswith("- ") or rest == "-":
+        rest = rest[2:].lstrip(" ")
+    return ind, len(line) - len(rest)
+
+
+def _window_lines(text: str, line_start: int) -> list[str] | None:
+    cur, after = _line_at(text, line_start)
+    mine = _depth(cur)
+    if mine is None or "\t" in text[max(0, line_start - 2000) : line_start + 2000]:
+        return None
+    level = mine[1] if cur.lstrip(" ").startswith("- ") else mine[0]
+    # the keys of the cursor's mapping after it, up to the end of its block
+    below: list[str] = []
+    pos, n = after, 0
+    while pos < len(text) and n < 2000:
+        line, nxt = _line_at(text, pos)
+        d = _depth(line)
+        if d is not None:
+            if d[0] < level or (d[0] == level and line.lstrip(" ").startswith("- ")):
+                break
+            if d[0] == level:
+                below.append(line + "\n")
+        pos, n = nxt, n + 1
+    # its keys before it, its ancestors, and every top-level line
+    above: list[str] = []
+    want, in_block = level, True
+    pos = line_start
+    while pos > 0:
+        begin = text.rfind("\n", 0, pos - 1) + 1
+        line = text[begin : pos - 1]
+        pos = begin
+        d = _depth(line)
+        if d is None:
+            continue
+        ind, content = d
+        item = line.lstrip(" ").startswith("- ")
+        if ind == 0 and not item:
+            above.append(line + "\n")  # top level: a key (its value, when inline)
+            in_block = False
+            want = 0
+            continue
+        if in_block and ind == level and not item:
+            above.append(line + "\n")  # a key of the cursor's own mapping
+        elif in_block and item and content == level:
+            above.append(line + "\n")  # the list item the cursor's mapping starts with
+            want, in_block = ind, False
+        elif ind < want:
+            above.append(line + "\n")  # an ancestor
+            want = ind
+            in_block = False
+    return [*reversed(above), cur + "\n", *below]
 
 
 def _at_marker(doc: Document, where: Cursor) -> Cursor | None:
