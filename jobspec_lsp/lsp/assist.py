@@ -32,8 +32,10 @@ async def on_completion(ls: JobspecServer, params: T.CompletionParams):
     text = ls.workspace.get_text_document(uri).source  # this version, whatever comes next
     encoding, options = ls.encoding, ls.options(uri)
 
+    got = ls.cache.get(uri)  # this version's analysis, when there is one: its line index
+
     def compute():
-        lines = LineIndex(text)
+        lines = got.doc.lines if got is not None and got.doc.text is text else LineIndex(text)
         offset = lines.offset(params.position.line, params.position.character, encoding=encoding)
         return lines, offset, kind.complete(text, offset, options)
 
