@@ -299,14 +299,26 @@ def test_json_strings_are_decoded_as_json_decodes_them():
     assert all(d.code == "JS901" and "surrogate" in d.message for d in doc.problems)
 
 
-def test_a_document_above_the_limit_gets_one_diagnostic_and_is_not_parsed():
+def test_a_document_above_the_limit_is_read_in_streaming_mode():
+    """No tree above the limit (memory stays bounded), but its events are read one at a
+    time: JS912 says what is skipped, and a syntax error and the top-level keys are still
+    reported at their places."""
     from jobspec_lsp.jobspec.document import MAX_CHARS
 
     text = "version: 1\n" + "#" * MAX_CHARS + "\n"
     doc = parse(text)
-    assert doc.root is None and [d.code for d in doc.problems] == ["JS912"]
+    assert doc.root is None and [d.code for d in doc.problems] == ["JS912", "JS101"]
     assert (doc.problems[0].start, doc.problems[0].end) == (0, len("version: 1"))
-    assert parse("version: 1\n" + "#" * 100 + "\n").problems == []
+    assert "streaming mode" in doc.problems[0].message and "skipped" in doc.problems[0].message
+    assert "resources, tasks, attributes" in doc.problems[1].message
+    assert parse("version: 1\n" + "#" * 100 + "\n").root is not None  # small: read whole
+    whole = "version: 1\nresources: []\ntasks: []\nattributes: {}\n"
+    big = whole + "note: x\n" + "# pad\n" * 20
+    got = [(d.code, big[d.start : d.end]) for d in parse(big, max_chars=60).problems]
+    assert got == [("JS912", "version: 1"), ("JS102", "note")]
+    broken = whole.replace("tasks: []", "tasks: [") + "# pad\n" * 20
+    got = [(d.code, d.start) for d in parse(broken, max_chars=60).problems]
+    assert got[0][0] == "JS912" and got[1][0] == "JS901" and len(got) == 2
 
 
 def test_a_number_beyond_pythons_digit_limit_is_a_short_diagnostic():

@@ -143,14 +143,17 @@ NOT_TEXT = family.error(
     encoding="latin-1",
 )
 
-MAX_CHARS = 16 * 1024 * 1024  # characters analysed; a bigger document gets JS912 alone
+MAX_CHARS = 16 * 1024 * 1024  # characters read into a tree; a bigger one is streamed (JS912)
 TOO_LARGE = family.error(
     """JS912 document-too-large: The document is too large to analyse.
 
-    Above 16 Mi characters a document is not analysed (the language server's memory and every
-    editor request stay bounded); it gets this one diagnostic. A jobspec that large is almost
-    always generated: check the generator's output in parts, or its template. (The examples
-    here use a limit of 60 characters.)""",
+    Above 16 Mi characters a document is not read into a tree (the language server's memory
+    and every editor request stay bounded). It is read in streaming mode instead, its YAML
+    events one at a time and none kept: a syntax error (JS901) and the top-level keys
+    (JS101, JS102) are still reported; every rule that needs the whole tree (counts, labels,
+    tasks, attributes) is skipped, which this diagnostic says. A jobspec that large is
+    almost always generated: check the generator's output in parts, or its template. (The
+    examples here use a limit of 60 characters.)""",
     bad="version: 1\nresources: []\ntasks: []\nattributes:\n  system:\n    duration: 3600\n",
     max_chars=60,
 )
@@ -333,17 +336,23 @@ class Document:
 
 def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Document:
     """Parse ``text``; never raises for any input. Above ``max_chars`` characters the
-    document is not parsed: it gets JS912 alone, on its first line."""
+    document is not read into a tree: JS912 on its first line says so, and what reading its
+    events one at a time finds (a syntax error, the top-level keys) is reported too."""
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte order mark is not content; editors do not show it either
     lines = LineIndex(text)
     if len(text) > max_chars:
         end = len(lines.line_text(0)) or min(len(text), 1)
+        found = _Parser(text, lines, language).stream()
         message = (
-            f"{len(text):,} characters: larger than the {max_chars:,} analysed; "
-            "this document is not checked"
+            f"{len(text):,} characters: larger than the {max_chars:,} read into a tree; "
+            "read in streaming mode instead: its YAML syntax and its top-level keys are "
+            "checked, every rule that needs the whole tree (counts, labels, tasks, "
+            "attributes) is skipped"
         )
-        return _unread(text, lines, language, TOO_LARGE, message, 0, end)
+        doc = _unread(text, lines, language, TOO_LARGE, message, 0, end)
+        doc.problems.extend(found)
+        return doc
     lone = _LONE_SURROGATE.search(text)
     if lone is not None:  # no UTF-8 form: neither libyaml nor Flux can read the text
         message = (
@@ -683,6 +692,63 @@ class _Parser:
             start,
             max(end, start + 1),
         )
+
+    def stream(self) -> list[Diagnostic]:
+        """What a document too large for a tree shows when its events are read one at a
+        time, none kept: a YAML syntax error (JS901, at its place), and the top-level
+        keys — missing (JS101) or unknown (JS102) ones. Memory stays bounded whatever the
+        size; libyaml's reading is the cost (about 75 ns per character here)."""
+        keys: list[tuple[str, int, int]] = []
+        depth, expect_key, kind = 0, False, None
+        loader = _Loader(self.text)
+        try:
+            while loader.check_event():
+                ev = loader.get_event()
+                cls = type(ev)
+                if cls in (MappingStartEvent, SequenceStartEvent):
+                    if depth == 0:
+                        kind = cls
+                    if depth == 1 and kind is MappingStartEvent and expect_key:
+                        expect_key = False  # a collection as a top-level key's value
+                    depth += 1
+                    expect_key = depth == 1 and cls is MappingStartEvent
+                elif cls in (MappingEndEvent, SequenceEndEvent):
+                    depth -= 1
+                    expect_key = depth == 1 and kind is MappingStartEvent
+                elif cls is ScalarEvent or cls is AliasEvent:
+                    if depth == 1 and kind is MappingStartEvent:
+                        if expect_key and cls is ScalarEvent:
+                            keys.append((ev.value, ev.start_mark.index, ev.end_mark.index))
+                        expect_key = not expect_key
+        except yaml.MarkedYAMLError as exc:
+            self._syntax_error(exc)
+            return self.problems
+        except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors
+            self.report(SYNTAX, f"invalid YAML: {exc}", 0, 0)
+            return self.problems
+        finally:
+            loader.dispose()
+        if kind is not MappingStartEvent:
+            return self.problems
+        allowed = ("version", "resources", "tasks", "attributes")
+        for name, start, end in keys:
+            if name not in allowed:
+                self.report(
+                    "JS102",
+                    f"unknown key {name!r} in the jobspec (allowed: {', '.join(allowed)})",
+                    start,
+                    end,
+                )
+        missing = [k for k in allowed if k not in {name for name, _, _ in keys}]
+        if missing:
+            self.report(
+                "JS101",
+                f"missing required top-level key{'s' if len(missing) > 1 else ''}: "
+                + ", ".join(missing),
+                0,
+                len(self.lines.line_text(0)),
+            )
+        return self.problems
 
     def _check_json(self) -> bool:
         try:
