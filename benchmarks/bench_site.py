@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import tempfile
-import time
 from pathlib import Path
+
+from bench_batch import best  # best of n, the benchmarks' one timer
 
 from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.rules import analysis
@@ -46,15 +47,6 @@ attributes:
 SCRIPT = "#!/bin/sh\n#flux: -N2 -n8 -c8 -g1 -q gpu -t 1h --requires=a100\nflux run ./app\n"
 
 
-def best(fn, n=200) -> float:
-    times = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
 def big_site(directory: Path) -> None:
     """10,000 CPU nodes in four queues and 1,000 GPU nodes: a big centre's shape."""
     lite = [
@@ -84,15 +76,15 @@ def main() -> None:
                  "10,000 + 1,000 nodes": profile.load(big_dir)}  # fmt: skip
     doc = parse(JOB)
     data = json.loads(json.dumps(analysis.to_python(doc.root)))
-    t_plain = best(lambda: analysis.check(doc, target="flux-core"))
-    t_script = best(lambda: batch.check_script(SCRIPT))
+    t_plain = best(lambda: analysis.check(doc, target="flux-core"), n=200)
+    t_script = best(lambda: batch.check_script(SCRIPT), n=200)
     print(f"load the 11,000-node profile (TOML + R as node classes): {t_load_big * 1000:.2f} ms")
     print(f"reference: check the jobspec without a site: {t_plain * 1000:.3f} ms")
     print(f"reference: check the script without a site: {t_script * 1000:.3f} ms")
     for name, site in sites.items():
-        t_checks = best(lambda site=site: checks.check(site, data))
-        t_doc = best(lambda site=site: analysis.check(doc, target="flux-core", site=site))
-        t_sh = best(lambda site=site: batch.check_script(SCRIPT, site=site))
+        t_checks = best(lambda site=site: checks.check(site, data), n=200)
+        t_doc = best(lambda site=site: analysis.check(doc, target="flux-core", site=site), n=200)
+        t_sh = best(lambda site=site: batch.check_script(SCRIPT, site=site), n=200)
         print(
             f"{name}: {len(site.classes)} node classes; the site checks alone "
             f"{t_checks * 1000:.3f} ms; jobspec with the site {t_doc * 1000:.3f} ms "

@@ -300,6 +300,10 @@ def test_a_profile_is_loaded_again_when_its_files_change(tmp_path):
     assert sites.changed() and not sites.changed()
     again, _ = sites.get(str(site_dir))
     assert again is not first and again.queues["batch"].limits.duration == 4 * 3600
+    # a check that loads it again first: changed() still says so once (the server then
+    # checks every open document again)
+    os.utime(toml, ns=(2, 2))
+    assert sites.get(str(site_dir))[0] is not again and sites.changed() and not sites.changed()
     (site_dir / "broken.toml").write_text("[queues.x]\nrequire = []\n")
     assert sites.changed()
     site, error = sites.get(str(site_dir))

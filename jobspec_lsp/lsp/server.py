@@ -214,8 +214,6 @@ class JobspecServer(LanguageServer):
         kind = self.kind(uri)
         if not kind.offers("diagnostics"):
             return None
-        if self.sites.changed():  # a profile's files changed: every analysis is stale
-            self.refresh_all()
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
@@ -231,8 +229,6 @@ class JobspecServer(LanguageServer):
         event loop when the document is big (so no request waits on another's work)."""
         if not self.kind(uri).offers("diagnostics"):
             return None
-        if self.sites.changed():  # a profile's files changed: every analysis is stale
-            self.refresh_all()
         tdoc = self.workspace.get_text_document(uri)
         got = self.cache.get(uri)
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:

@@ -356,27 +356,47 @@ def _submission_site_checks(text: str, site, select, ignore) -> list[Diagnostic]
     the site (JS587, JS588)."""
     if directives.read(text).sentinel is not None or "flux" not in text:
         return []
-    from jobspec_lsp.fluxcli import submit  # deferred: only with a site profile
-    from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
-
     out: list[Diagnostic] = []
+    # each line's findings kept by its text (offsets from the line's start) and the
+    # reading in force: an edit elsewhere in the script is not checked again
+    seen = site.cache.setdefault("submissions", {})
+    if len(seen) > 4096:
+        seen.clear()
     for cl in shell.find(text, shellread.shell_literals(text)):
         if cl.tool not in ("submit", "run", "alloc") or cl.dynamic or not cl.words:
             continue
-        words = [w.value for w in cl.words]
-        try:
-            ns, _ = submit.read(words if cl.tool != "alloc" else [*words, "true"])
-            js, _ = build.submit_jobspec(ns)
-        except (submit.NewUsageError, Refused, RecursionError):
-            continue  # the command line's own findings (JS584, JS585) say why
-        given = argv.read(submit.command(), cl.words).given
-        whole = (cl.start, cl.tool_end)
-
-        def locate(f, given=given, whole=whole) -> tuple[int, int]:
-            return site_rules.locate_option(f, given, whole, text)
-
-        out += site_rules.diagnostics(site, js, locate, select, ignore)
+        key = (
+            text[cl.start : cl.end], cl.tool, _model.reading_key(),
+            tuple(select or ()), tuple(ignore or ()),
+        )  # fmt: skip
+        if key not in seen:
+            seen[key] = _submission_findings(text, cl, site, select, ignore)
+        out += [
+            Diagnostic(d.code, d.severity, d.message, d.start + cl.start, d.end + cl.start, d.data)
+            for d in seen[key]
+        ]
     return out
+
+
+def _submission_findings(text: str, cl, site, select, ignore) -> list[Diagnostic]:
+    """:func:`_submission_site_checks` of one command line, offsets from its start."""
+    from jobspec_lsp.fluxcli import submit  # deferred: only with a site profile
+    from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
+
+    words = [w.value for w in cl.words]
+    try:
+        ns, _ = submit.read(words if cl.tool != "alloc" else [*words, "true"])
+        js, _ = build.submit_jobspec(ns)
+    except (submit.NewUsageError, Refused, RecursionError):
+        return []  # the command line's own findings (JS584, JS585) say why
+    given = argv.read(submit.command(), cl.words).given
+    whole = (cl.start, cl.tool_end)
+
+    def locate(f) -> tuple[int, int]:
+        a, b = site_rules.locate_option(f, given, whole, text)
+        return a - cl.start, b - cl.start
+
+    return site_rules.diagnostics(site, js, locate, select, ignore)
 
 
 def _value_range(g: Given) -> tuple[int, int]:

@@ -41,6 +41,7 @@ class Sites:
 
     def __init__(self) -> None:
         self.loaded: dict[str, tuple[tuple, profile.Site | None, str | None]] = {}
+        self.reloaded = False  # a profile was loaded again since changed() last said
 
     def get(self, directory: str) -> tuple[profile.Site | None, str | None]:
         """(the profile, None) or (None, why it cannot be loaded)."""
@@ -48,6 +49,7 @@ class Sites:
         got = self.loaded.get(key)
         if got is not None and got[0] == _stamp(key, got[1].r_path if got[1] else None):
             return got[1], got[2]
+        self.reloaded = self.reloaded or got is not None
         try:
             site, error = profile.load(key), None
         except profile.ProfileError as err:
@@ -56,8 +58,9 @@ class Sites:
         return site, error
 
     def changed(self) -> bool:
-        """Whether a loaded profile's files changed since it was loaded (each changed one
-        is loaded again here, so the next call says False)."""
+        """Whether a loaded profile's files changed since the last call: found stale here
+        (and loaded again), or already loaded again by :meth:`get` (a check that asked for
+        it first); the next call says False."""
         stale = [
             key
             for key, (stamp, site, _) in self.loaded.items()
@@ -65,4 +68,5 @@ class Sites:
         ]
         for key in stale:
             self.get(key)
-        return bool(stale)
+        again, self.reloaded = self.reloaded, False
+        return again

@@ -122,14 +122,7 @@ def _walk(v: dict[str, Any], path: Path, above: int, slot: Path | None, out: Sha
 
 
 # --------------------------------------------------------------------------- wording
-def duration_text(seconds: float) -> str:
-    """A duration as a person writes it (90 -> 1.5m, 7200 -> 2h)."""
-    if math.isinf(seconds):
-        return "unlimited"
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.4g}{unit}"
-    return f"{seconds:.4g}s"
+duration_text = notation.duration_text
 
 
 _where = selection.where

@@ -56,6 +56,17 @@ def fsd(text: str) -> float:
 RANGE = 1 << 20  # the most hosts Flux's hostlist takes in one range
 
 
+def duration_text(seconds: float) -> str:
+    """A duration as a person writes it: 7200 -> 2h, 90 -> 1.5m; 0 or infinite: unlimited
+    (as Flux's limits read 0)."""
+    if seconds == 0 or seconds == float("inf"):
+        return "unlimited"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.4g}{unit}"
+    return f"{seconds:.4g}s"
+
+
 def hostlist(text: str) -> list[str]:
     """Every host an RFC 29 hostlist names, in order (``node[0-2,5]`` -> four names)."""
     return list(hosts(text))

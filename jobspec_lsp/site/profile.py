@@ -420,14 +420,7 @@ def _compress(names: list[str]) -> str:
 
 
 def _fmt_duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    if seconds == 0:
-        return "unlimited"
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds % size == 0:
-            return f"{int(seconds // size)}{unit}"
-    return f"{seconds:g}s"
+    return "-" if seconds is None else notation.duration_text(seconds)
 
 
 def _fmt_size(limits: Limits) -> str:

@@ -43,3 +43,20 @@ def test_the_profile_is_read_as_flux_reads_it(flux_exe, site):
         for r in range(lo, hi + 1)
     ]
     assert sorted(ranks) == list(range(nodes))
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("ranges", ["0-1048575", "1-1048576", "0-1048576", "5-1048581"])
+def test_the_hostlist_range_cap_is_fluxs(flux_exe, ranges):
+    """formats.hostlist_range_problem refuses exactly the single ranges flux-core's own
+    hostlist refuses ("Invalid hostlist": more than 2**20 hosts in one range)."""
+    probe = (
+        "import sys\nfrom flux.hostlist import Hostlist\n"
+        "try:\n    Hostlist(sys.argv[1]); print('ok')\nexcept Exception as e: print('refused', e)\n"
+    )
+    got = subprocess.run(
+        [flux_exe, "python", "-c", probe, f"n[{ranges}]"], capture_output=True, text=True
+    )
+    assert got.returncode == 0, got.stderr
+    flux_refuses = got.stdout.startswith("refused")
+    assert (formats.hostlist_range_problem(f"n[{ranges}]") is not None) == flux_refuses

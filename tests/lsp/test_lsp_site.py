@@ -22,17 +22,22 @@ async def _codes(client, uri, want, tries=500):
     return {d.code for d in client.diagnostics.get(uri, [])}
 
 
+async def _client_with(site):
+    """A real LSP client of a server whose `jobspec.site` setting is ``site``."""
+    client = await CONFIG.start()
+    await client.initialize_session(
+        T.InitializeParams(
+            capabilities=capabilities(), initialization_options={"jobspec": {"site": str(site)}}
+        )
+    )
+    return client
+
+
 async def test_a_site_profile_in_the_editor(tmp_path):
     site = tmp_path / "site"
     shutil.copytree(SITE, site)
-    client = await CONFIG.start()
+    client = await _client_with(site)
     try:
-        await client.initialize_session(
-            T.InitializeParams(
-                capabilities=capabilities(),
-                initialization_options={"jobspec": {"site": str(site)}},
-            )
-        )
         uri = await open_doc(client, "site-job.sh", SCRIPT, language="shellscript")
         assert await _codes(client, uri, {"JS653"}) == {"JS653"}
         (d,) = client.diagnostics[uri]
@@ -68,14 +73,8 @@ async def test_a_broken_profile_is_said_once_and_the_rest_works(tmp_path):
     site = tmp_path / "site"
     shutil.copytree(SITE, site)
     (site / "zz.toml").write_text("[queues.gpu]\nrequire = ['x']\n")
-    client = await CONFIG.start()
+    client = await _client_with(site)
     try:
-        await client.initialize_session(
-            T.InitializeParams(
-                capabilities=capabilities(),
-                initialization_options={"jobspec": {"site": str(site)}},
-            )
-        )
         first = await open_doc(client, "broken-site-a.sh", SCRIPT, language="shellscript")
         second = await open_doc(client, "broken-site-b.sh", SCRIPT, language="shellscript")
         for uri in (first, second):  # checked without the site: no JS65x, no crash
