@@ -28,8 +28,9 @@ def ask_flux(flux_exe: str, mode: str, items: list, timeout: int = 900) -> list[
 
 def strip_submitter(js: dict) -> dict:
     """``js`` without what Flux copies from the submitting process (environment,
-    working directory, resource limits); a begin time computed from "now" kept to the
-    minute, since each side reads the clock itself."""
+    working directory, resource limits); a begin time held as a `_Clock`, equal to
+    another within two minutes, since each side reads the clock itself (rounding both
+    to the minute still disagrees when the two reads straddle a minute)."""
     system = js.get("attributes", {}).get("system", {})
     system.pop("environment", None)
     system.pop("cwd", None)
@@ -39,5 +40,17 @@ def strip_submitter(js: dict) -> dict:
         system.pop("shell")
     for dep in system.get("dependencies", []):
         if dep.get("scheme") == "begin-time":
-            dep["value"] = round(float(dep["value"]) / 60)
+            dep["value"] = _Clock(dep["value"])
     return js
+
+
+class _Clock(float):
+    """A begin time read from two clocks: equal when within two minutes."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (int, float)) and abs(float(self) - float(other)) < 120
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = float.__hash__
