@@ -18,6 +18,7 @@ from pathlib import PurePath
 from typing import Any
 
 from jobspec_lsp.diagnostics import Diagnostic
+from jobspec_lsp.jobspec import incremental
 from jobspec_lsp.jobspec.document import Document, parse, parse_bytes
 from jobspec_lsp.text.positions import LineIndex
 from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
@@ -82,6 +83,12 @@ class Kind:
         """The document model of ``text`` (a script is held as its text)."""
         return Document(text, LineIndex(text), None, [], self.language or "script")
 
+    def reread(self, text: str, previous: Document | None, consume: bool = False) -> Document:
+        """:meth:`read` of ``text``, an edit of ``previous`` (a document of this kind that
+        :meth:`reread` or :meth:`read` built; only what changed may be read again;
+        ``consume``: the caller gives ``previous`` up, see :mod:`.incremental`)."""
+        return self.read(text)
+
     def read_bytes(self, data: bytes) -> Document:
         """:meth:`read` of a file's bytes (not UTF-8: the replacement character)."""
         return self.read(data.decode("utf-8", errors="replace"))
@@ -102,6 +109,11 @@ class Kind:
 class JobspecKind(Kind):
     def read(self, text: str) -> Document:
         return parse(text, self.language)
+
+    def reread(self, text: str, previous: Document | None, consume: bool = False) -> Document:
+        if previous is None or previous.language != self.language:
+            return parse(text, self.language)
+        return incremental.reparse(previous, text, self.language, consume=consume)
 
     def read_bytes(self, data: bytes) -> Document:
         """The bytes decoded as UTF-8, where they are not said (JS9xx) at the byte."""

@@ -321,6 +321,7 @@ class Document:
     problems: list[Any] = field(default_factory=list)  # parser diagnostics (JS9xx)
     language: str = "yaml"
     node_count: int = 0
+    entangled: bool = False  # anchors, aliases, merge keys or a dropped pair: read edits whole
     # what is derived from the document once, on first use (the resource model, ...):
     # the document never changes, so neither does any of it
     derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -507,6 +508,8 @@ class _Parser:
         self.problems: list[Diagnostic] = []
         self.count = 0
         self.sizes: dict[int, int] = {}
+        self.depth_base = 0  # levels above the text read (a block entry read alone: incremental)
+        self.entangled = False  # an anchor, alias or merge key met, or a pair dropped
 
     def report(
         self,
@@ -583,8 +586,9 @@ class _Parser:
                 self.count += 1
                 if ev.anchor is not None:
                     anchors[ev.anchor] = node
+                    self.entangled = True
             elif cls is MappingStartEvent or cls is SequenceStartEvent:
-                if len(stack) >= MAX_DEPTH:
+                if len(stack) + self.depth_base >= MAX_DEPTH:
                     start = ev.start_mark.index
                     self.report(
                         TOO_DEEP,
@@ -608,6 +612,7 @@ class _Parser:
                 )
                 if ev.anchor is not None:
                     open_anchors.add(ev.anchor)
+                    self.entangled = True
                 self.count += 1
                 continue
             elif cls is MappingEndEvent or cls is SequenceEndEvent:
@@ -624,6 +629,7 @@ class _Parser:
                     anchors[frame.anchor] = node
                     open_anchors.discard(frame.anchor)
             elif cls is AliasEvent:
+                self.entangled = True
                 name = ev.anchor
                 start, end = ev.start_mark.index, ev.end_mark.index
                 if name in open_anchors:
@@ -675,7 +681,13 @@ class _Parser:
     def _doc(self, root: Any) -> Document:
         self.problems.sort(key=Diagnostic.sort_key)
         return Document(
-            self.text, self.lines, root, self.problems, "json" if self.json else "yaml", self.count
+            self.text,
+            self.lines,
+            root,
+            self.problems,
+            "json" if self.json else "yaml",
+            self.count,
+            self.entangled,
         )
 
     def _multiple_documents(self, at: int) -> None:
@@ -932,6 +944,7 @@ class _Parser:
             ctor = _SCALAR_CONSTRUCTORS.get(tag)
             if ctor is None:
                 if tag == _MERGE:
+                    self.entangled = True
                     return Scalar(start, end, "<<", style, tag)
                 self.report(
                     UNSAFE_TAG,
@@ -1066,6 +1079,7 @@ class _Parser:
                 merged.append(v)
                 continue
             if not isinstance(k, Scalar):
+                self.entangled = True  # the pair is dropped: counts no longer follow pairs
                 self.report(
                     NOT_JSON_VALUE,
                     f"a mapping key must be a plain value, not a {k.kind}; Flux cannot use it",

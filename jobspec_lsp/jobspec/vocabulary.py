@@ -11,6 +11,7 @@ checks that they agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 
@@ -329,11 +330,13 @@ MAPPINGS: dict[str, tuple[Key, ...]] = {
 }
 
 
+@cache
 def keys(kind: str) -> tuple[str, ...]:
     """The keys of a kind of mapping, in canonical order."""
     return tuple(k.name for k in MAPPINGS.get(kind, ()))
 
 
+@cache  # asked once per vertex and task: the table does not change
 def required(kind: str) -> tuple[str, ...]:
     return tuple(k.name for k in MAPPINGS.get(kind, ()) if k.required)
 

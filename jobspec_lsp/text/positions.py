@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate, repeat
+from operator import add
 from typing import Any
 
 
@@ -40,18 +42,39 @@ class LineIndex:
 
     __slots__ = ("text", "_starts")
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, starts: list[int] | None = None):
         self.text = text
-        starts = [0]
-        if "\r" in text:
-            starts.extend(m.end() for m in _BREAK.finditer(text))
-        else:
-            find = text.find
-            i = find("\n")
-            while i != -1:
-                starts.append(i + 1)
-                i = find("\n", i + 1)
+        if starts is None:
+            if "\r" in text:
+                starts = [0]
+                starts.extend(m.end() for m in _BREAK.finditer(text))
+            else:  # the lines' lengths summed, in C (a third faster than find in a loop)
+                lengths = map(add, map(len, text.split("\n")), repeat(1))
+                starts = list(accumulate(lengths, initial=0))
+                starts.pop()
         self._starts = starts
+
+    def edited(self, text: str, start: int, old_end: int, new_end: int) -> LineIndex:
+        """The index of ``text``: this index's text with ``[start, old_end)`` replaced by
+        ``text[start:new_end]``. Only the edited lines are looked at again; the lines
+        after move by the edit's length (in C)."""
+        old = self._starts
+        if (
+            "\r" in text[max(start - 1, 0) : new_end + 1]
+            or "\r" in self.text[max(start - 1, 0) : old_end + 1]
+        ):
+            return LineIndex(text)  # a \r\n pair may be joined or split at the edges
+        first = bisect_right(old, start)  # lines starting at or before start are kept
+        after = bisect_right(old, old_end)  # lines starting after old_end move
+        starts = old[:first]
+        find = text.find
+        i = find("\n", start, new_end)
+        while i != -1:
+            starts.append(i + 1)
+            i = find("\n", i + 1, new_end)
+        delta = new_end - old_end
+        starts.extend(map(add, old[after:], repeat(delta)) if delta else old[after:])
+        return LineIndex(text, starts)
 
     @property
     def line_count(self) -> int:
