@@ -5,10 +5,12 @@ one typical edits take (or the speed it exists for is gone while every test pass
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -207,3 +209,78 @@ def test_the_line_index_of_an_edit(old, start, cut, new):
     text = old[:start] + new + old[end:]
     edited = LineIndex(old).edited(text, start, end, start + len(new))
     assert edited._starts == LineIndex(text)._starts
+
+
+@pytest.mark.parametrize("pending", [3, incremental.MAX_PENDING])
+def test_a_long_typing_session_read_against_its_own_tree(monkeypatch, pending):
+    """200 edits, each read against the document before it and giving it up: the
+    nodes a later edit moves are moved only when read (a few edits at a time here, all
+    of them at the end), and caught up all together every ``MAX_PENDING`` edits."""
+    monkeypatch.setattr(incremental, "MAX_PENDING", pending)
+    text = generate(40_000)
+    doc = parse(text)
+    rng = random.Random(3)
+    places = [m.start(1) for m in re.finditer(r"(?:count|VAR_\d+): \"?([0-9a-z])", text)]
+    ways = set()
+    for step in range(200):
+        at = rng.choice(places)
+        at = min(at, len(doc.text) - 1)
+        text = doc.text
+        new = text[:at] + rng.choice(["7", "77", ""]) + text[at + (text[at].isalnum()) :]
+        doc = incremental.reparse(doc, new, consume=True)
+        ways.add(incremental.how(doc))
+        if step % 37 == 0 or step == 199:
+            assert same(doc, parse(new)), step
+    assert "entry" in ways
+
+
+def _found(diags):
+    return sorted((d.code, d.start, d.end, d.message, repr(d.data)) for d in diags)
+
+
+LABEL_EDITS = [
+    ("label: s1\n", "label: s0\n"),  # a duplicate label
+    ("slot: s2\n", "slot: sx\n"),  # a task's unknown slot
+    ("count: 4\n", "count: 0\n"),
+    ("type: core\n", "type: cores\n"),
+    ("- type: gpu\n", "- typo: gpu\n"),
+    ("count: {per_slot: 1}", "count: {per_resource: {type: core, count: 1}}"),
+    ("label: s3\n", "label: s3\n        label: s3b\n"),
+    ("  - command: [app, --rank, '4']\n", "  - command: [app]\n    bogus: 1\n"),
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(LABEL_EDITS), st.integers(0, 5), st.booleans()),
+        min_size=1,
+        max_size=8,
+    ),
+    v1=st.booleans(),
+)
+def test_what_rules_remember_of_untouched_parts_is_what_they_would_find(steps, v1):
+    """The rule families remember their findings per top-level vertex, count and task
+    (rules.base.Memo) across edits read entry by entry: each version's findings are
+    the ones a whole reading and checking gives."""
+    from jobspec_lsp.rules import analysis
+
+    text = generate(25_000)
+    if v1:
+        text = text.replace("version: 999", "version: 1")
+    doc = parse(text)
+    analysis.check(doc)
+    for (old, new), nth, back in steps:
+        at = -1
+        for _ in range(nth + 1):
+            at = doc.text.find(old, at + 1)
+        if at < 0:
+            continue
+        text = doc.text[:at] + new + doc.text[at + len(old) :]
+        if back:  # and undone: the same nodes come back to the same places
+            text2 = text
+            doc = incremental.reparse(doc, text2, min_chars=0, consume=True)
+            analysis.check(doc)
+            text = text2[:at] + old + text2[at + len(new) :]
+        doc = incremental.reparse(doc, text, min_chars=0, consume=True)
+        assert _found(analysis.check(doc)) == _found(analysis.check(parse(text)))

@@ -37,6 +37,7 @@ from jobspec_lsp.jobspec.document import (
     Node,
     Scalar,
     Sequence,
+    Shifts,
     _Abort,
     _Parser,
     parse,
@@ -50,6 +51,7 @@ _LOCAL = frozenset({"JS905", "JS906", "JS910"})
 # characters libyaml reads as line breaks where LSP (and LineIndex) do not; a byte order mark
 _OTHER_BREAKS = ("\x85", "\u2028", "\u2029", "\ufeff")
 _CHUNK = 4096
+MAX_PENDING = 64  # edits a tree's nodes may owe (then all are caught up, a pass over the tree)
 _MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|\Z)|^%", re.M)
 
 
@@ -142,8 +144,13 @@ class _Level:
 
 def _splice(old: Document, text: str, consume: bool) -> Document | None:
     p, oe, ne = changed(old.text, text)
+    root: Any = old.root
+    if not consume:
+        root = _copy(root, Shifts())  # the previous document keeps its own tree
+    elif root._shifts is None:
+        _adopt(root, Shifts())  # the first edit of a tree read whole
     levels: list[_Level] = []
-    node: Any = old.root
+    node: Any = root
     start, end, depth = 0, len(old.text), 0
     while isinstance(node, (Mapping, Sequence)) and not node.flow:
         level = _entry(old, node, start, end, p, oe, depth)
@@ -165,28 +172,35 @@ def _entry(
     """The entry of ``coll`` whose lines hold the change [p, oe), or None."""
     lines, text = doc.lines, doc.text
     is_map = isinstance(coll, Mapping)
-    starts = [k.start for k, _ in coll.pairs] if is_map else [n.start for n in coll.items]
-    if not starts:
+    entries: list[Any] = coll.pairs if is_map else coll.items
+    if not entries:
         return None
+
+    def start_of(j: int) -> int:  # a few offsets read, not every entry's (each may catch up)
+        e = entries[j]
+        return int(e[0].start if is_map else e.start)
+
+    n = len(entries)
     first = lines.line_start(lines.position(coll.start).line)
     column = coll.start - first
-    i = bisect_right(starts, p) - 1
-    if i + 1 < len(starts) and _line_of(lines, starts[i + 1]) <= p:
+    key = (lambda e: e[0].start) if is_map else (lambda e: e.start)
+    i = bisect_right(entries, p, key=key) - 1
+    if i + 1 < n and _line_of(lines, start_of(i + 1)) <= p:
         i += 1
     if i < 0:
         i = 0
-    rs = _line_of(lines, starts[i])
-    re = _line_of(lines, starts[i + 1]) if i + 1 < len(starts) else hi
+    rs = _line_of(lines, start_of(i))
+    re = _line_of(lines, start_of(i + 1)) if i + 1 < n else hi
     if not (rs >= lo and rs + column <= p and oe <= re and (p < re or re == len(text))):
         # (an edit before the entry's first token moves where the entry before it ends:
         # libyaml ends a block collection at the next token)
         return None
-    for at in (rs, re if i + 1 < len(starts) else None):
+    for at in (rs, re if i + 1 < n else None):
         if at is None:
             continue
         if text[at : at + column].strip(" ") or not _opens(text, at + column, is_map):
             return None
-    if is_map and starts[i] != rs + column:
+    if is_map and start_of(i) != rs + column:
         return None
     return _Level(coll, i, rs, re, depth, column)
 
@@ -226,7 +240,7 @@ def _again(
         return None
     if _MARKER.search(piece):
         return None  # a document marker or directive means what it means in the whole text
-    parser = _Parser(piece, LineIndex(piece), "yaml")
+    parser = _Parser(piece, LineIndex(piece), "yaml")  # its nodes: on no Shifts yet
     parser.depth_base = level.depth
     try:
         sub = parser._build()
@@ -264,24 +278,33 @@ def _again(
             index.pop(k.value, None)
         if len(set(names)) < len(names) or any(n in index for n in names):
             return None
-    move = _shift_in_place if consume else _moved
+    shifts: Shifts = coll._shifts
     if isinstance(coll, Mapping):
-        pairs = (
-            coll.pairs[:i]
-            + fresh
-            + [(move(k, delta), move(v, delta)) for k, v in coll.pairs[i + 1 :]]
-        )
+        pairs = coll.pairs[:i] + fresh + coll.pairs[i + 1 :]
         index = {k.value: j for j, (k, _) in enumerate(pairs)}
         first_start = fresh[0][0].start if i == 0 else coll.start
         node: Any = Mapping(first_start, coll.end + delta, pairs, index, False)
         removed = sum(_count(k) + _count(v) for k, v in coll.pairs[i : i + 1])
     else:
-        items = coll.items[:i] + fresh + [move(n, delta) for n in coll.items[i + 1 :]]
+        items = coll.items[:i] + fresh + coll.items[i + 1 :]
         first_start = sub.start + rs if i == 0 else coll.start
         node = Sequence(first_start, coll.end + delta, items, False)
         removed = _count(coll.items[i])
+    made = [node]
     for up in range(at - 1, -1, -1):
-        node = _replace(levels[up], node, delta, move)
+        node = _replace(levels[up], node, delta)
+        made.append(node)
+    # every node after the edit moves by delta: written once, applied when one is read
+    if delta:
+        shifts.edits.append((oe, delta))
+    v = len(shifts.edits)
+    for n in made:
+        n._shifts, n._v = shifts, v
+    for entry in fresh:
+        for n in entry if isinstance(sub, Mapping) else (entry,):
+            _adopt(n, shifts, v)
+    if len(shifts.edits) > MAX_PENDING:
+        _adopt(node, Shifts())  # every node caught up, on a new, empty list
     problems = [d for d in old.problems if d.start < rs]
     problems += [_shift(d, rs) for d in parser.problems]
     problems += [_shift(d, delta) for d in old.problems if d.start >= level.end]
@@ -299,19 +322,15 @@ def _again(
     return doc
 
 
-def _replace(level: _Level, child: Any, delta: int, move: Any) -> Any:
-    """``level.node`` with its entry ``level.index`` holding ``child`` and every later
-    entry moved by ``delta`` (with ``move``)."""
+def _replace(level: _Level, child: Any, delta: int) -> Any:
+    """``level.node`` with its entry ``level.index`` holding ``child``, ``delta``
+    characters longer (its later entries move with the tree's :class:`Shifts`)."""
     coll, i = level.node, level.index
     if isinstance(coll, Mapping):
         k, _ = coll.pairs[i]
-        pairs = (
-            coll.pairs[:i]
-            + [(k, child)]
-            + [(move(a, delta), move(b, delta)) for a, b in coll.pairs[i + 1 :]]
-        )
+        pairs = coll.pairs[:i] + [(k, child)] + coll.pairs[i + 1 :]
         return Mapping(coll.start, coll.end + delta, pairs, coll.index, False)
-    items = coll.items[:i] + [child] + [move(n, delta) for n in coll.items[i + 1 :]]
+    items = coll.items[:i] + [child] + coll.items[i + 1 :]
     return Sequence(coll.start, coll.end + delta, items, False)
 
 
@@ -352,57 +371,34 @@ def _place(node: Any, base: int, end_of_piece: int, tail: int) -> None:
             stack.extend(n.items)
 
 
-def _shift_in_place(node: Any, delta: int) -> Any:
-    """``node`` and everything under it moved ``delta`` characters later, in place (the
-    previous document is given up: ``consume``). Scalars, most of a tree, are moved
-    where they are met, without a trip through the stack."""
-    if not delta:
-        return node
-    scalar, mapping = Scalar, Mapping
-    node.start += delta
-    node.end += delta
-    stack = [node] if type(node) is not scalar else []
-    pop, push = stack.pop, stack.append
+def _adopt(node: Any, shifts: Shifts, v: int = 0) -> None:
+    """``node`` and everything under it on ``shifts`` (``v`` of its edits applied), their
+    offsets caught up first."""
+    stack = [node]
     while stack:
-        n = pop()
-        if type(n) is mapping:
-            for k, v in n.pairs:
-                k.start += delta
-                k.end += delta
-                v.start += delta
-                v.end += delta
-                if type(v) is not scalar:
-                    push(v)
-        else:
-            for v in n.items:
-                v.start += delta
-                v.end += delta
-                if type(v) is not scalar:
-                    push(v)
-    return node
+        n = stack.pop()
+        s, e = n.start, n.end  # caught up with the list they were on
+        n._s, n._e, n._shifts, n._v = s, e, shifts, v
+        if type(n) is Mapping:
+            for k, val in n.pairs:
+                stack.append(k)
+                stack.append(val)
+        elif type(n) is Sequence:
+            stack.extend(n.items)
 
 
-def _moved(node: Any, delta: int) -> Any:
-    """A copy of ``node`` and everything under it, ``delta`` characters later."""
-    if delta == 0:
-        return node
+def _copy(node: Any, shifts: Shifts) -> Any:
+    """A copy of ``node`` and everything under it, on ``shifts``."""
     cls = type(node)
     if cls is Scalar:
-        out = Scalar.__new__(Scalar)
-        out.start, out.end = node.start + delta, node.end + delta
-        out.value, out.style, out.tag = node.value, node.style, node.tag
-        return out
-    if cls is Mapping:
-        m = Mapping.__new__(Mapping)
-        m.start, m.end = node.start + delta, node.end + delta
-        m.pairs = [(_moved(k, delta), _moved(v, delta)) for k, v in node.pairs]
-        m.index, m.flow = node.index, node.flow
-        return m
-    s = Sequence.__new__(Sequence)
-    s.start, s.end = node.start + delta, node.end + delta
-    s.items = [_moved(i, delta) for i in node.items]
-    s.flow = node.flow
-    return s
+        out: Any = Scalar(node.start, node.end, node.value, node.style, node.tag)
+    elif cls is Mapping:
+        pairs = [(_copy(k, shifts), _copy(v, shifts)) for k, v in node.pairs]
+        out = Mapping(node.start, node.end, pairs, node.index, node.flow)
+    else:
+        out = Sequence(node.start, node.end, [_copy(i, shifts) for i in node.items], node.flow)
+    out._shifts = shifts
+    return out
 
 
 def _count(node: Node) -> int:

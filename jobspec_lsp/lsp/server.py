@@ -80,8 +80,9 @@ class LspTextDocument(TextDocument):
         encoding = str(getattr(self._position_codec, "encoding", None) or "utf-16")
         r = change.range
         a = _at(index, r.start.line, r.start.character, encoding)
-        b = _at(index, r.end.line, r.end.character, encoding)
-        self._source = source[:a] + change.text + source[max(a, b) :]
+        b = max(a, _at(index, r.end.line, r.end.character, encoding))
+        self._source = source[:a] + change.text + source[b:]
+        self._index_of = index.edited(self._source, a, b, a + len(change.text))
 
 
 def _at(index: LineIndex, line: int, character: int, encoding: str) -> int:

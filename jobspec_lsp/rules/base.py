@@ -37,6 +37,72 @@ class Vertex:
             stack.extend(reversed(v.children))
 
 
+class Memo:
+    """What a rule family found for each part of a tree an edit left alone (issue 26).
+
+    An edit of a big document gives a tree whose untouched parts are the same node
+    objects as before (:mod:`jobspec_lsp.jobspec.incremental`), only later in the text.
+    A family that checks such a part (a top-level resource vertex, a task) alone asks
+    ``get(node)``: what it found last time, moved to where the node is now, or None; and
+    says ``put(node, found)`` after checking it. Parts not asked about this time are
+    forgotten. A node whose findings depend on more than itself is asked about with a
+    ``key`` that holds the rest (the labels a task can refer to)."""
+
+    __slots__ = ("_old", "_new", "_home", "_name")
+
+    def __init__(self, ctx: Context, family: str) -> None:
+        root = ctx.doc.root
+        shifts = getattr(root, "_shifts", None)
+        self._home = shifts.memo if shifts is not None else None
+        self._name = (family, ctx.v1, ctx.select, ctx.ignore)
+        self._old = self._home.get(self._name, {}) if self._home is not None else {}
+        self._new: dict[int, Any] = {}
+
+    def get(self, node: Any, key: Any = None) -> tuple[list[Diagnostic], Any] | None:
+        if self._home is None:
+            return None
+        hit = self._old.get(id(node))
+        if hit is None or hit[0] is not node or (hit[1] is not key and hit[1] != key):
+            return None
+        self._new[id(node)] = hit
+        _, _, found, then, extra = hit
+        if not found:
+            return found, extra  # (most parts: nothing found, no offset read)
+        delta = node.start - then
+        if delta:
+            found = [
+                Diagnostic(d.code, d.severity, d.message, d.start + delta, d.end + delta, d.data)
+                for d in found
+            ]
+        return found, extra
+
+    def put(self, node: Any, found: list[Diagnostic], key: Any = None, extra: Any = None) -> None:
+        if self._home is not None and not any(_holds_offsets(d) for d in found):
+            self._new[id(node)] = (node, key, found, node.start if found else 0, extra)
+
+    def same(self, key: Any) -> Any:
+        """``key``, or the equal one given last time (so that each ``get`` compares it
+        by identity, not item by item)."""
+        if self._home is None:
+            return key
+        old = self._old.get(-1)
+        if old is not None and old[0] == key:
+            key = old[0]
+        self._new[-1] = (key,)
+        return key
+
+    def done(self) -> None:
+        """Keep what was asked about or found this time, forget the rest."""
+        if self._home is not None:
+            self._home[self._name] = self._new
+
+
+def _holds_offsets(d: Diagnostic) -> bool:
+    """Findings whose data point elsewhere (related places) are not remembered: the
+    places would not move with them."""
+    return bool(d.data) and "related" in d.data  # type: ignore[operator]
+
+
 class Context:
     """State of one check run: the document, the options, the findings."""
 

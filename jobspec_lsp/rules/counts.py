@@ -9,6 +9,7 @@ from jobspec_lsp.jobspec.document import Mapping, Scalar
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules.base import (
     Context,
+    Memo,
     anchor_for_missing,
     check_keys,
     describe,
@@ -143,10 +144,18 @@ DICT_KEYS = ("min", "max", "operator", "operand")
 
 
 def check(ctx: Context) -> None:
+    memo = Memo(ctx, "counts")  # a count's findings depend on the count alone
     for v in ctx.vertices:
         pair = v.node.pair("count")
         if pair is not None:
+            got = memo.get(pair[1])
+            if got is not None:
+                ctx.diagnostics.extend(got[0])
+                continue
+            d = len(ctx.diagnostics)
             check_count(ctx, *pair)
+            memo.put(pair[1], ctx.diagnostics[d:])
+    memo.done()
 
 
 def check_count(ctx: Context, key: Any, value: Any) -> None:

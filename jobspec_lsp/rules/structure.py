@@ -10,6 +10,7 @@ from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.rules.base import (
     Context,
+    Memo,
     Vertex,
     anchor_for_missing,
     check_keys,
@@ -221,8 +222,29 @@ def _shape_data(text: str) -> Any:
 
 
 def _walk_vertices(ctx: Context, seq: Sequence, parent: Vertex | None) -> None:
+    if parent is None:  # the top level: each vertex's subtree checked alone, remembered
+        memo = Memo(ctx, "structure")
+        for i, item in enumerate(seq.items):
+            got = memo.get(item, i)
+            if got is not None:
+                found, vertices = got
+                ctx.diagnostics.extend(found)
+                ctx.top.append(vertices[0])
+                ctx.vertices.extend(vertices)
+                continue
+            d, v = len(ctx.diagnostics), len(ctx.vertices)
+            _walk_items(ctx, seq, parent, i, i + 1)
+            if len(ctx.vertices) > v:
+                memo.put(item, ctx.diagnostics[d:], i, ctx.vertices[v:])
+        memo.done()
+        return
+    _walk_items(ctx, seq, parent, 0, len(seq.items))
+
+
+def _walk_items(ctx: Context, seq: Sequence, parent: Vertex | None, lo: int, hi: int) -> None:
     out = ctx.top if parent is None else parent.children
-    for i, item in enumerate(seq.items):
+    for i in range(lo, hi):
+        item = seq.items[i]
         if not isinstance(item, Mapping):
             ctx.report(
                 VERTEX_NOT_MAPPING,

@@ -10,6 +10,7 @@ from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
 from jobspec_lsp.rules.base import (
     Context,
+    Memo,
     Suggester,
     anchor_for_missing,
     check_keys,
@@ -238,8 +239,25 @@ def check(ctx: Context) -> None:
                 if v.type == "slot":
                     slots[v.label] = v
     near = Suggester(slots)
+    # a task's findings depend on it and on the labels it can refer to (and, with a
+    # per_resource count, on what its slot holds: those are not remembered)
+    memo = Memo(ctx, "tasks")
+    env = memo.same(tuple(sorted((name, v.type) for name, v in labels.items())))
     for task in ctx.tasks:
+        got = memo.get(task, env)
+        if got is not None:
+            ctx.diagnostics.extend(got[0])
+            continue
+        d = len(ctx.diagnostics)
         _check_task(ctx, task, labels, slots, near)
+        if not _per_resource(task):
+            memo.put(task, ctx.diagnostics[d:], env)
+    memo.done()
+
+
+def _per_resource(task: Any) -> bool:
+    count = task.get("count") if isinstance(task, Mapping) else None
+    return isinstance(count, Mapping) and "per_resource" in count
 
 
 def _free(ctx: Context) -> str:
