@@ -18,7 +18,6 @@ from pathlib import PurePath
 from typing import Any
 
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.jobspec import incremental
 from jobspec_lsp.jobspec.document import Document, parse, parse_bytes
 from jobspec_lsp.text.positions import LineIndex
 from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
@@ -113,6 +112,8 @@ class JobspecKind(Kind):
     def reread(self, text: str, previous: Document | None, consume: bool = False) -> Document:
         if previous is None or previous.language != self.language:
             return parse(text, self.language)
+        from jobspec_lsp.jobspec import incremental  # deferred: only an editor reads again
+
         return incremental.reparse(previous, text, self.language, consume=consume)
 
     def read_bytes(self, data: bytes) -> Document:
