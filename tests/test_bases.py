@@ -19,11 +19,11 @@ def test_a_base_nobody_reads_is_given_up_and_one_being_read_is_not():
     doc = parse(TEXT)
     bases.keep("u", doc)
     with bases.reading(doc):
-        got, consume = bases.take("u")
+        got, consume = bases.take("u", "edited")
         assert got is doc and not consume  # read meanwhile: copied, not moved
-    assert bases.take("u") == (None, False)  # one analysis at a time has it
+    assert bases.take("u", "edited") == (None, False)  # one analysis at a time has it
     bases.keep("u", doc)
-    got, consume = bases.take("u")
+    got, consume = bases.take("u", "edited")
     assert got is doc and consume
     with pytest.raises(Stale), bases.reading(doc):
         pass
@@ -33,7 +33,9 @@ def test_an_unchanged_text_gives_its_base_back_readable():
     bases = Bases()
     doc = parse(TEXT)
     bases.keep("u", doc)
-    base, consume = bases.take("u")
+    base, consume = bases.take("u", TEXT)  # the same text: not given up, not taken
+    assert base is doc and not consume
+    assert bases.take("u", TEXT) == (doc, False)
     again = incremental.reparse(base, TEXT, consume=consume)
     assert again is doc
     bases.keep("u", again)
@@ -58,7 +60,7 @@ def test_the_previous_tree_stays_whole_while_a_thread_reads_it():
     t = threading.Thread(target=reader)
     t.start()
     started.wait(5)
-    base, consume = bases.take("u")
+    base, consume = bases.take("u", "edited")
     new = incremental.reparse(
         base, "# a comment\n" + TEXT.replace('V5: "x"', 'V5: "xy"'), consume=consume
     )

@@ -73,7 +73,12 @@ PIECES = [
     "2024-01-01",
     "---\n",
     "\r\n",
+    "\r",
     "é",
+    "? ",
+    "!!map\n",
+    "!!str ",
+    "&x ",
 ]
 
 
@@ -284,3 +289,66 @@ def test_what_rules_remember_of_untouched_parts_is_what_they_would_find(steps, v
             text = text2[:at] + old + text2[at + len(new) :]
         doc = incremental.reparse(doc, text, min_chars=0, consume=True)
         assert _found(analysis.check(doc)) == _found(analysis.check(parse(text)))
+
+
+# found by a review: each read alone once, read whole now (and always equal to it)
+REVIEWED = {
+    "a %TAG directive gives handles a piece would not have": (
+        "%TAG !! tag:example.com,2000:\n---\na: 1\nb: 2\n",
+        "%TAG !! tag:example.com,2000:\n---\na: 1\nb: !!int 3\n",
+    ),
+    "a tag on a line of its own, before an entry": ("a: 1\nb:\n  c: 2\n", "a: 1\n!!map\n  c: 2\n"),
+    "a tagged mapping's first entry": ("y:\n- !!map\n  b: 1\n", "y:\n- !!map\n  b: 11\n"),
+    "an explicit key's empty value": ("a:\n  - 1\n  - 2\n", "a:\n  - ? 1\n  - 2\n"),
+    "an explicit key starting a mapping": ("a:\n  x: 1\nb: 2\n", "a:\n  ? x\n# c\nb: 2\n"),
+    "a lone CR before a document end marker": (
+        "a:\n  b: 1\n  c: 2\nd: 3\n",
+        "a:\n  b: 1\r...\n  c: 2\nd: 3\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("why", REVIEWED)
+@pytest.mark.parametrize("consume", [False, True])
+def test_what_a_review_found(why, consume):
+    old, new = REVIEWED[why]
+    assert same(incremental.reparse(parse(old), new, min_chars=0, consume=consume), parse(new))
+
+
+def test_a_task_remembered_with_resources_is_not_reused_without_them():
+    from jobspec_lsp.rules import analysis
+
+    a = (
+        "version: 1\nresources:\n- type: node\n  count: 1\ntasks:\n- command: [a]\n"
+        "  slot: foo\n  count: {per_slot: 1}\nattributes:\n  system:\n    duration: 1\n"
+    )
+    a2 = a.replace("duration: 1", "duration: 2")
+    b = a2.replace("- type: node\n  count: 1\n", "- 5\n")
+    doc = parse(a)
+    analysis.check(doc)
+    for text in (a2, b):
+        doc = incremental.reparse(doc, text, min_chars=0, consume=True)
+        got = analysis.check(doc)
+    assert _found(got) == _found(analysis.check(parse(b)))
+
+
+def test_the_shared_model_does_not_keep_its_document_alive():
+    """Hover and navigation keep the resource model in the document; it must not point
+    back at it, or a document becomes a cycle only the collector frees (and the server
+    keeps big trees out of the collector's scans)."""
+    import gc
+    import weakref
+
+    from jobspec_lsp.rules import analysis
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        doc = parse(generate(3_000))
+        analysis.model(doc)
+        ref = weakref.ref(doc)
+        del doc
+        assert ref() is None
+    finally:
+        if was:
+            gc.enable()

@@ -97,7 +97,7 @@ def diagnostic_hover(code: str) -> str:
 
 # --------------------------------------------------------------------------- helpers
 def _vertex_for(ctx, path):
-    target = _node(ctx.doc.root, path)
+    target = _node(ctx.root, path)
     for v in ctx.vertices:
         if v.node is target:
             return v

@@ -242,16 +242,17 @@ class Node:
         # offsets already moved
         with _catching_up:
             edits = self._shifts.edits  # type: ignore[union-attr]  # called only with one
-            if self._v == len(edits):
+            n = len(edits)  # (an edit appended meanwhile is applied by the next read)
+            if self._v >= n:
                 return
             s, e = self._s, self._e
-            for at, delta in edits[self._v :]:
+            for at, delta in edits[self._v : n]:
                 if s >= at:
                     s += delta
                 if e > at:
                     e += delta
             self._s, self._e = s, e
-            self._v = len(edits)
+            self._v = n
 
     @property
     def start(self) -> int:

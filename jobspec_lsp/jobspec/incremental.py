@@ -52,6 +52,9 @@ _LOCAL = frozenset({"JS905", "JS906", "JS910"})
 _OTHER_BREAKS = ("\x85", "\u2028", "\u2029", "\ufeff")
 _CHUNK = 4096
 MAX_PENDING = 64  # edits a tree's nodes may owe (then all are caught up, a pass over the tree)
+_LONE_CR = re.compile(r"\r(?!\n)")
+_EXPLICIT_KEY = re.compile(r"(?:^|[\s\[{,])\?(?:[ \t\r\n]|\Z)", re.M)
+_DIRECTIVE = re.compile(r"^%", re.M)
 _MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|\Z)|^%", re.M)
 
 
@@ -104,6 +107,7 @@ def _can_splice(doc: Document) -> bool:
             and not doc.entangled
             and all(d.code in _LOCAL for d in doc.problems)
             and not any(c in doc.text for c in _OTHER_BREAKS)
+            and _DIRECTIVE.search(doc.text) is None  # %TAG handles a piece would not have
             and _LONE_SURROGATE.search(doc.text) is None
         )
         doc.derived["spliceable"] = ok
@@ -238,8 +242,11 @@ def _again(
     piece = text[rs:new_re]
     if any(c in piece for c in _OTHER_BREAKS) or _LONE_SURROGATE.search(piece):
         return None
-    if _MARKER.search(piece):
-        return None  # a document marker or directive means what it means in the whole text
+    if _MARKER.search(piece) or _LONE_CR.search(piece) or _EXPLICIT_KEY.search(piece):
+        # a document marker or directive means what it means in the whole text; a lone
+        # \r is a line break to libyaml, not to the marker search; an explicit key (`?`)
+        # places its empty value by what follows
+        return None
     parser = _Parser(piece, LineIndex(piece), "yaml")  # its nodes: on no Shifts yet
     parser.depth_base = level.depth
     try:
@@ -252,6 +259,7 @@ def _again(
         or type(sub) is not type(coll)
         or sub.flow
         or sub.start != level.column
+        or _opening(sub, piece) != sub.start
     ):
         # (the entry's first token stays where it was, on the first line: the entry
         # before it ends there, as libyaml ends a block collection at the next token)
@@ -282,13 +290,12 @@ def _again(
     if isinstance(coll, Mapping):
         pairs = coll.pairs[:i] + fresh + coll.pairs[i + 1 :]
         index = {k.value: j for j, (k, _) in enumerate(pairs)}
-        first_start = fresh[0][0].start if i == 0 else coll.start
-        node: Any = Mapping(first_start, coll.end + delta, pairs, index, False)
+        # (where the collection starts stays: its first token is where it was)
+        node: Any = Mapping(coll.start, coll.end + delta, pairs, index, False)
         removed = sum(_count(k) + _count(v) for k, v in coll.pairs[i : i + 1])
     else:
         items = coll.items[:i] + fresh + coll.items[i + 1 :]
-        first_start = sub.start + rs if i == 0 else coll.start
-        node = Sequence(first_start, coll.end + delta, items, False)
+        node = Sequence(coll.start, coll.end + delta, items, False)
         removed = _count(coll.items[i])
     made = [node]
     for up in range(at - 1, -1, -1):
@@ -320,6 +327,15 @@ def _again(
     doc.derived["spliceable"] = True
     doc.derived["spliced"] = True
     return doc
+
+
+def _opening(sub: Any, piece: str) -> int:
+    """Where the piece's first entry begins: its first key, or its first ``-``. A
+    collection that starts elsewhere (a tag or an anchor written before its first entry)
+    is the piece's own, not the document's: it is not read alone."""
+    if isinstance(sub, Mapping):
+        return int(sub.pairs[0][0].start) if sub.pairs else -1
+    return sub.start if piece[sub.start : sub.start + 1] == "-" else -1
 
 
 def _replace(level: _Level, child: Any, delta: int) -> Any:

@@ -31,14 +31,18 @@ class Bases:
         self._base: dict[str, Any] = {}
         self._readers: dict[int, int] = {}  # id(document) -> requests reading it
 
-    def take(self, uri: str) -> tuple[Any, bool]:
-        """``(document, consume)``: the base of ``uri``'s next reading (no other analysis
-        gets it) and whether it may be given up (no request reads it); ``(None, False)``
-        when there is none."""
+    def take(self, uri: str, text: str) -> tuple[Any, bool]:
+        """``(document, consume)``: the base of ``uri``'s next reading of ``text`` (no
+        other analysis gets it) and whether it may be given up (no request reads it);
+        ``(None, False)`` when there is none. A base of the same text is not taken (it
+        is that reading already: a settings change analyses it again)."""
         with self._lock:
-            doc = self._base.pop(uri, None)
+            doc = self._base.get(uri)
             if doc is None:
                 return None, False
+            if doc.text == text:
+                return doc, False
+            del self._base[uri]
             if self._readers.get(id(doc)):
                 return doc, False
             doc.derived["consumed"] = True

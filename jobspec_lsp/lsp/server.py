@@ -197,15 +197,20 @@ class JobspecServer(LanguageServer):
         if got is not None and got.version == tdoc.version and got.doc.text == tdoc.source:
             return got
         text = tdoc.source
-        # the last document an edit can be read against (entry by entry: issue 26)
-        base, consume = self.bases.take(uri)
+        # the last document an edit can be read against (entry by entry: issue 26); it
+        # is given back only after the check, so no newer reading gives it up meanwhile
+        base, consume = self.bases.take(uri, text)
         doc = kind.reread(text, base, consume)
+        result = Analysis(tdoc.version, doc, kind.check(doc, self.options(uri)), kind)
+        if not self.opened(uri):
+            return result  # closed meanwhile: nothing of it is kept
         if incremental.good_base(doc):
             self.bases.keep(uri, doc)
-        result = Analysis(tdoc.version, doc, kind.check(doc, self.options(uri)), kind)
         self.cache[uri] = result
-        if len(text) > BIG and incremental.how(doc) == "whole":
-            pauses.keep_out_of_collections()  # no full scans of this tree while typing
+        if len(text) > BIG and uri not in self.frozen:
+            # the first big tree of a document: out of the collector's full scans, which
+            # every few edits otherwise took 1 s at 5 MB (given back when it is closed)
+            pauses.keep_out_of_collections()
             self.frozen.add(uri)
         return result
 

@@ -37,7 +37,10 @@ class LspTextDocument(TextDocument):
         index = self._index_of
         if index is None or index.text is not source:
             index = self._index_of = LineIndex(source)
-        encoding = str(getattr(self._position_codec, "encoding", None) or "utf-16")
+        # pygls holds the negotiated encoding as a PositionEncodingKind (a str enum whose
+        # str() is its name, not "utf-16") or, from some clients, as a plain string
+        negotiated = getattr(self._position_codec, "encoding", None)
+        encoding = str(getattr(negotiated, "value", negotiated) or "utf-16")
         r = change.range
         a = _at(index, r.start.line, r.start.character, encoding)
         b = max(a, _at(index, r.end.line, r.end.character, encoding))

@@ -158,7 +158,11 @@ def model(doc: Document) -> base.Context:
     ctx = base.Context(doc, uses_v1(doc))
     if doc.root is not None:
         structure.check(ctx)
-    doc.derived["model"] = ctx  # built once per document, shared by every feature
+    # built once per document, shared by every feature; kept in the document, so it
+    # does not point back at it (a cycle only the collector frees, and the server keeps
+    # a big document's tree out of its scans)
+    ctx.doc = None  # type: ignore[assignment]
+    doc.derived["model"] = ctx
     return ctx
 
 

@@ -239,10 +239,11 @@ def check(ctx: Context) -> None:
                 if v.type == "slot":
                     slots[v.label] = v
     near = Suggester(slots)
-    # a task's findings depend on it and on the labels it can refer to (and, with a
-    # per_resource count, on what its slot holds: those are not remembered)
+    # a task's findings depend on it, on the labels it can refer to (in document order:
+    # a suggestion's ties go to the first), on whether there are resources at all (and,
+    # with a per_resource count, on what its slot holds: those are not remembered)
     memo = Memo(ctx, "tasks")
-    env = memo.same(tuple(sorted((name, v.type) for name, v in labels.items())))
+    env = memo.same((bool(ctx.vertices), tuple((name, v.type) for name, v in labels.items())))
     for task in ctx.tasks:
         got = memo.get(task, env)
         if got is not None:

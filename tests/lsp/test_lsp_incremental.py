@@ -82,3 +82,29 @@ async def test_typing_in_a_big_document_gives_a_whole_readings_diagnostics(clien
         text = text[:start] + new + text[end:]
         got = await wait_published(client, uri, version, timeout=30)
         assert _got(got) == _expected(text), (version, line, col, new)
+
+
+def test_a_ranged_edit_counts_columns_in_the_negotiated_units():
+    """pygls holds the encoding as PositionEncodingKind when the client names none (UTF-16,
+    LSP's default); its str() is not "utf-16", and a splice counting UTF-8 units put every
+    edit after a non-ASCII character on its line in the wrong place."""
+    from pygls.workspace import TextDocument
+    from pygls.workspace.position_codec import PositionCodec
+
+    from jobspec_lsp.lsp.textsync import LspTextDocument
+
+    change = T.TextDocumentContentChangePartial(
+        range=T.Range(T.Position(0, 8), T.Position(0, 11)), text=""
+    )
+    texts = []
+    for cls in (LspTextDocument, TextDocument):
+        d = cls(
+            "file:///x.yaml",
+            source='n: "é😀" zz\n',
+            version=1,
+            position_codec=PositionCodec(),
+            sync_kind=T.TextDocumentSyncKind.Incremental,
+        )
+        d.apply_change(change)
+        texts.append(d.source)
+    assert texts == ['n: "é😀"\n', 'n: "é😀"\n']
