@@ -29,6 +29,7 @@ from jobspec_lsp.fmt import layout as _layout
 from jobspec_lsp.fmt.layout import ORDER
 from jobspec_lsp.jobspec.context import kind_of
 from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence, parse, to_python
+from jobspec_lsp.text.pauses import no_gc_pauses
 
 __all__ = ["ORDER", "FormatError", "FormatOptions", "FormatResult", "format_result", "format_text"]
 
@@ -135,6 +136,15 @@ def format_result(
     text: str, language: str = "yaml", options: FormatOptions | None = None
 ) -> FormatResult:
     """:func:`format_text`, saying which layout was used and why the others were not."""
+    if len(text) < 50_000:
+        return _format_result(text, language, options)
+    # the layout's syntax tree and the readings that check it: many objects kept until
+    # the end, which the collector would scan again and again (issue 26)
+    with no_gc_pauses():
+        return _format_result(text, language, options)
+
+
+def _format_result(text: str, language: str, options: FormatOptions | None) -> FormatResult:
     options = options or FormatOptions()
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom) :]
