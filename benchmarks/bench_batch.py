@@ -13,6 +13,7 @@ import shlex
 import time
 
 from jobspec_lsp.fluxcli import values
+from jobspec_lsp.migrate import convert as migrate_convert
 from jobspec_lsp.script import batch, directives, sbatch
 
 DIRECTIVES = [
@@ -57,7 +58,7 @@ def main() -> None:
         directives._split.cache_clear()
         values._value_problem.cache_clear()
         sbatch.diagnostics.cache_clear()
-        sbatch.convert_script.cache_clear()
+        migrate_convert.convert.cache_clear()  # what sbatch.convert_script asks
         batch.check_script(text)
 
     t_cold = best(cold)
@@ -92,7 +93,7 @@ def main() -> None:
 
     def edited():  # a new text: the Slurm findings are computed again, the splits cached
         sbatch.diagnostics.cache_clear()
-        sbatch.convert_script.cache_clear()
+        migrate_convert.convert.cache_clear()  # what sbatch.convert_script asks
         batch.check_script(slurm)
 
     print(f"check_script again after an edit, with Slurm left in it: {best(edited) * 1000:.2f} ms")

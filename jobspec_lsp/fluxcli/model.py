@@ -128,6 +128,7 @@ def versions() -> dict[str, dict[str, Any]]:
     return table
 
 
+@functools.cache  # asked for every command line read: the table does not change
 def default_version() -> str:
     """The newest Flux in the table (versions compare as numbers: 0.88 < 0.100)."""
     return max(versions(), key=_version_key)
