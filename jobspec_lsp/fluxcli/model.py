@@ -128,10 +128,17 @@ def versions() -> dict[str, dict[str, Any]]:
     return table
 
 
-@functools.cache  # asked for every command line read: the table does not change
 def default_version() -> str:
-    """The newest Flux in the table (versions compare as numbers: 0.88 < 0.100)."""
-    return max(versions(), key=_version_key)
+    """The newest Flux in the table (versions compare as numbers: 0.88 < 0.100);
+    computed once per table (it is asked for every command line read)."""
+    global _newest
+    table = versions()
+    if _newest is None or _newest[0] is not table:
+        _newest = (table, max(table, key=_version_key))
+    return _newest[1]
+
+
+_newest: tuple[dict[str, Any], str] | None = None
 
 
 def _version_key(v: str) -> tuple[int, ...]:
