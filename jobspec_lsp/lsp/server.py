@@ -542,9 +542,10 @@ def did_close(ls: JobspecServer, params: T.DidCloseTextDocumentParams):
     uri = params.text_document.uri
     ls.cache.pop(uri, None)
     ls.bases.drop(uri)
-    if uri in ls.frozen:  # its tree is gone: what was frozen with it is collected again
+    if uri in ls.frozen:
         ls.frozen.discard(uri)
-        pauses.rejoin_collections()
+        if not ls.frozen:  # no big document left (freezing is process-wide): give back
+            pauses.rejoin_collections()
     ls.kinds.pop(uri, None)  # it holds the text: a closed document keeps nothing
     ls.project_flux.pop(uri, None)
     ls.project_targets.pop(uri, None)

@@ -44,9 +44,12 @@ def keep_out_of_collections() -> None:
     hundreds of thousands of nodes were otherwise scanned again by the next full
     collection, which the few objects each later edit promotes set off now and then
     (0.3-0.5 s, a typing pause, at 3 MB). The trees hold no reference cycles: when one
-    is dropped, reference counting frees it, frozen or not. :func:`rejoin_collections`
-    gives the frozen objects back (a closed document), so cyclic garbage that was alive
-    when they were frozen is collected after all."""
+    is dropped, reference counting frees it, frozen or not. The young generations are
+    collected first, so that the cyclic garbage a check has just left (vertices and their
+    parents) is not frozen with it. :func:`rejoin_collections` gives the frozen objects
+    back (when no big document is open any more), so whatever cyclic garbage was frozen
+    is collected after all."""
+    gc.collect(1)
     gc.freeze()
 
 
