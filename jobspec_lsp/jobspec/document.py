@@ -19,6 +19,7 @@ import json
 import math
 import re
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -342,6 +343,21 @@ class Sequence(Node):
 
     def __repr__(self) -> str:
         return f"Sequence({len(self.items)} items@{self.start}:{self.end})"
+
+
+def iter_nodes(node: Node) -> Iterator[Any]:
+    """``node`` and every node under it (depth first, keys before their values), with an
+    explicit stack: no recursion limit whatever the nesting."""
+    stack: list[Any] = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if type(n) is Mapping:
+            for k, v in reversed(n.pairs):
+                stack.append(v)
+                stack.append(k)
+        elif type(n) is Sequence:
+            stack.extend(reversed(n.items))
 
 
 def to_python(node: Node | None) -> Any:

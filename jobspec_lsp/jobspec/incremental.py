@@ -6,8 +6,9 @@ common beginning and end of the two texts), the smallest entry of a block mappin
 block list whose lines hold the change, and reads only that entry's lines, alone,
 with libyaml: a block entry read alone keeps its indentation, so it is read exactly
 as inside the document. The entry's new nodes replace the old ones; nodes after it
-are copied with their offsets moved by the edit's length (the previous document is
-never changed: requests may still be reading it). The result is the document
+move by the edit's length, recorded once in the tree's ``Shifts`` and applied to a node
+when its offsets are read (``consume``: the caller gives the previous document up;
+otherwise its tree is copied first, and it never changes). The result is the document
 :func:`parse` would build, node for node and problem for problem: a hypothesis test
 holds the two equal over random edits.
 
@@ -17,7 +18,8 @@ column (the edit changed the structure), the entry has an error, an anchor, an
 alias or a merge key (one part of the document may stand for another) or a key that
 is not a plain value (its pair is dropped), a key repeats a sibling's, an end inside
 the entry's lines (a document marker, a closing collection) may now mean something
-else, or the previous document had a problem whose words hold line numbers. Small documents are read whole: finding the change costs about as much.
+else, or the previous document had a problem whose words hold line numbers. Small
+documents are read whole: finding the change costs about as much.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from jobspec_lsp.jobspec.document import (
     Shifts,
     _Abort,
     _Parser,
+    iter_nodes,
     parse,
 )
 from jobspec_lsp.text.pauses import no_gc_pauses
@@ -264,14 +267,10 @@ def _again(
         # (the entry's first token stays where it was, on the first line: the entry
         # before it ends there, as libyaml ends a block collection at the next token)
         return None
-    # the new entries, at their place in the new text
     tail = _next_token(text, new_re)
     fresh: list[Any] = sub.pairs if isinstance(sub, Mapping) else sub.items
     if not fresh:
         return None
-    for entry in fresh:
-        for n in entry if isinstance(sub, Mapping) else (entry,):
-            _place(n, rs, len(piece), tail)
     # every old offset at or after the edit's end moves by delta; the ancestors get new ends
     # (an end inside the entry's lines, such as a root closed by `...` there, may mean
     # something else now: the whole reading says)
@@ -307,9 +306,9 @@ def _again(
     v = len(shifts.edits)
     for n in made:
         n._shifts, n._v = shifts, v
-    for entry in fresh:
+    for entry in fresh:  # the new entries, at their place in the new text
         for n in entry if isinstance(sub, Mapping) else (entry,):
-            _adopt(n, shifts, v)
+            _place(n, rs, len(piece), tail, shifts, v)
     if len(shifts.edits) > MAX_PENDING:
         _adopt(node, Shifts())  # every node caught up, on a new, empty list
     problems = [d for d in old.problems if d.start < rs]
@@ -367,40 +366,22 @@ def _next_token(text: str, at: int) -> int:
     return n
 
 
-def _place(node: Any, base: int, end_of_piece: int, tail: int) -> None:
+def _place(node: Any, base: int, end_of_piece: int, tail: int, shifts: Shifts, v: int) -> None:
     """Move a freshly read node (not shared with any document) from the piece's offsets
-    to the text's. A block collection the piece's end closed is closed in the text by
-    the next token after it (libyaml's end mark)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if type(n) is not Scalar and not n.flow and n.end == end_of_piece:
-            n.end = tail
-        else:
-            n.end += base
-        n.start += base
-        if type(n) is Mapping:
-            for k, v in n.pairs:
-                stack.append(k)
-                stack.append(v)
-        elif type(n) is Sequence:
-            stack.extend(n.items)
+    to the text's, on the tree's ``shifts``. A block collection the piece's end closed is
+    closed in the text by the next token after it (libyaml's end mark)."""
+    for n in iter_nodes(node):
+        closed = type(n) is not Scalar and not n.flow and n._e == end_of_piece
+        n._s, n._e = n._s + base, tail if closed else n._e + base
+        n._shifts, n._v = shifts, v
 
 
 def _adopt(node: Any, shifts: Shifts, v: int = 0) -> None:
     """``node`` and everything under it on ``shifts`` (``v`` of its edits applied), their
     offsets caught up first."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    for n in iter_nodes(node):
         s, e = n.start, n.end  # caught up with the list they were on
         n._s, n._e, n._shifts, n._v = s, e, shifts, v
-        if type(n) is Mapping:
-            for k, val in n.pairs:
-                stack.append(k)
-                stack.append(val)
-        elif type(n) is Sequence:
-            stack.extend(n.items)
 
 
 def _copy(node: Any, shifts: Shifts) -> Any:
@@ -418,18 +399,7 @@ def _copy(node: Any, shifts: Shifts) -> Any:
 
 
 def _count(node: Node) -> int:
-    total = 0
-    stack: list[Any] = [node]
-    while stack:
-        n = stack.pop()
-        total += 1
-        if type(n) is Mapping:
-            for k, v in n.pairs:
-                stack.append(k)
-                stack.append(v)
-        elif type(n) is Sequence:
-            stack.extend(n.items)
-    return total
+    return sum(1 for _ in iter_nodes(node))
 
 
 def _shift(d: Diagnostic, delta: int) -> Diagnostic:

@@ -7,31 +7,12 @@ import random
 
 from lsp_support import open_doc, wait_published
 from lsprotocol import types as T
+from test_lsp_diagnostics import BROKEN as DIAGNOSED
 
 from jobspec_lsp.rules import analysis
 from jobspec_lsp.text.positions import LineIndex
 
-BROKEN = """version: 1
-resources:
-  - type: node
-    count: 2
-    with:
-      - type: slot
-        count: 1
-        label: task
-        with:
-          - type: core
-            count: 0
-tasks:
-  - command: [app]
-    slot: tsak
-    count:
-      per_slot: 1
-attributes:
-  system:
-    duration: 1h
-    environment:
-"""
+BROKEN = DIAGNOSED + "    environment:\n"  # a mapping to grow: one variable per line
 
 
 def _expected(text: str):
