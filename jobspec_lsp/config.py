@@ -12,15 +12,14 @@ their own.
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import functools
 import re
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from jobspec_lsp.diagnostics import CodeList, read_codes, unknown_code
 from jobspec_lsp.fluxcli.values import toml_reader
+from jobspec_lsp.record import Frozen
 from jobspec_lsp.settings import BY_TOML, SETTINGS, Invalid
 
 # every key, its expected type in words, and what it does (docs/configuration.md): the
@@ -35,39 +34,81 @@ KEYS: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Frozen):
+    __slots__ = ("path", "line", "column", "message")
     path: Path
     line: int  # 1-based
     column: int
     message: str
 
+    def __init__(self, path: Path, line: int, column: int, message: str) -> None:
+        put = object.__setattr__
+        put(self, "path", path)
+        put(self, "line", line)
+        put(self, "column", column)
+        put(self, "message", message)
+
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}: {self.message}"
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(Frozen):
+    __slots__ = ("table", "path", "warning")
     table: dict | None  # the configuration, None when no file has one
     path: Path | None  # the file it came from
-    warning: str | None = None  # the file could not be read
+    warning: str | None  # the file could not be read
+
+    def __init__(self, table: dict | None, path: Path | None, warning: str | None = None):
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "warning", warning)
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Frozen):
     """The project's settings for one file, checked."""
 
-    path: Path | None = None  # the configuration file, None for none
-    select: tuple[str, ...] | None = None
-    ignore: tuple[str, ...] = ()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    target: str | None = None
-    flux_version: str | None = None
-    version_rules: str | None = None
-    exit_non_zero_on_warning: bool = False
-    queues: tuple[str, ...] = ()
-    site: str | None = None  # a site profile's directory (absolute, or as given)
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    __slots__ = (
+        "path", "select", "ignore", "per_file_ignores", "target", "flux_version",
+        "version_rules", "exit_non_zero_on_warning", "queues", "site", "problems",
+    )  # fmt: skip
+    path: Path | None  # the configuration file, None for none
+    select: tuple[str, ...] | None
+    ignore: tuple[str, ...]
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
+    target: str | None
+    flux_version: str | None
+    version_rules: str | None
+    exit_non_zero_on_warning: bool
+    queues: tuple[str, ...]
+    site: str | None  # a site profile's directory (absolute, or as given)
+    problems: tuple[Problem, ...]
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        select: tuple[str, ...] | None = None,
+        ignore: tuple[str, ...] = (),
+        per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        target: str | None = None,
+        flux_version: str | None = None,
+        version_rules: str | None = None,
+        exit_non_zero_on_warning: bool = False,
+        queues: tuple[str, ...] = (),
+        site: str | None = None,
+        problems: tuple[Problem, ...] = (),
+    ) -> None:
+        put = object.__setattr__
+        put(self, "path", path)
+        put(self, "select", select)
+        put(self, "ignore", ignore)
+        put(self, "per_file_ignores", per_file_ignores)
+        put(self, "target", target)
+        put(self, "flux_version", flux_version)
+        put(self, "version_rules", version_rules)
+        put(self, "exit_non_zero_on_warning", exit_non_zero_on_warning)
+        put(self, "queues", queues)
+        put(self, "site", site)
+        put(self, "problems", problems)
 
     def ignored_for(self, file: Path | str | None) -> tuple[str, ...]:
         """``ignore`` plus the per-file-ignores whose glob matches ``file``."""
@@ -222,6 +263,8 @@ def _build(cfg: Path | None, table: dict) -> Config:
 
     for key, value in table.items():
         if key not in KEYS:
+            import difflib  # deferred: start-up; only for a suggestion
+
             close = difflib.get_close_matches(key, list(KEYS), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(KEYS)})"
             bad(key, f"{where} has no key {key!r}{hint}")

@@ -9,14 +9,16 @@ can use.  How it is shown (terminal, JSON, LSP) is the edges' business.
 
 from __future__ import annotations
 
-import difflib
 import enum
 import importlib
-import inspect
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+
+from jobspec_lsp.record import Frozen
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Severity(enum.IntEnum):
@@ -48,11 +50,23 @@ SAFETIES = ("repair", "cosmetic", "unsafe")
 TAG_NAMES = ("deprecated", "unnecessary")  # LSP diagnostic tags: struck through, faded
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(Frozen):
     """One rule, declared once next to its check: everything the CLI, the server, the
     configuration, suppression comments, docs/rules.md and the schemas know of it."""
 
+    __slots__ = (
+        "code", "name", "severity", "summary", "why", "bad", "good",
+        # which version rules apply: "all", "v1" (only with V1 rules), "canonical"
+        "applies",
+        # extra arguments for checking the examples (e.g. {"language": "json"})
+        "example_options",
+        # the fix: the name of its strategy in :mod:`.fixes` (None: no fix), and its safety
+        "fix", "safety",
+        "tags", "kinds",
+        # the RFC whose text the rule enforces: named when a --target accepts what it
+        # forbids ("RFC 25 requires this; flux-core accepts it"); None for rules of no RFC
+        "rfc",
+    )  # fmt: skip
     code: str
     name: str
     severity: Severity
@@ -60,18 +74,46 @@ class Rule:
     why: str
     bad: str
     good: str
-    # Which version rules apply: "all", "v1" (only with V1 rules), "canonical".
-    applies: str = "all"
-    # Extra arguments for checking the examples (e.g. {"language": "json"}).
-    example_options: dict = field(default_factory=dict)
-    # the fix: the name of its strategy in :mod:`.fixes` (None: no fix), and its safety
-    fix: str | None = None
-    safety: str = "unsafe"
-    tags: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = JOBSPEC_KINDS
-    # the RFC whose text the rule enforces: named when a --target accepts what it
-    # forbids ("RFC 25 requires this; flux-core accepts it"); None for rules of no RFC
-    rfc: str | None = None
+    applies: str
+    example_options: dict
+    fix: str | None
+    safety: str
+    tags: tuple[str, ...]
+    kinds: tuple[str, ...]
+    rfc: str | None
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        severity: Severity,
+        summary: str,
+        why: str,
+        bad: str,
+        good: str,
+        applies: str = "all",
+        example_options: dict | None = None,
+        fix: str | None = None,
+        safety: str = "unsafe",
+        tags: tuple[str, ...] = (),
+        kinds: tuple[str, ...] = JOBSPEC_KINDS,
+        rfc: str | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "code", code)
+        put(self, "name", name)
+        put(self, "severity", severity)
+        put(self, "summary", summary)
+        put(self, "why", why)
+        put(self, "bad", bad)
+        put(self, "good", good)
+        put(self, "applies", applies)
+        put(self, "example_options", {} if example_options is None else example_options)
+        put(self, "fix", fix)
+        put(self, "safety", safety)
+        put(self, "tags", tags)
+        put(self, "kinds", kinds)
+        put(self, "rfc", rfc)
 
     @property
     def for_scripts(self) -> bool:
@@ -83,21 +125,36 @@ class Rule:
         return self.fix is not None and self.safety in ("repair", "cosmetic")
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(Frozen):
+    __slots__ = ("code", "severity", "message", "start", "end", "data")
     code: str
     severity: Severity
     message: str
     start: int
     end: int
-    data: dict[str, Any] | None = None
+    data: dict[str, Any] | None
 
-    def __post_init__(self):
+    def __init__(
+        self,
+        code: str,
+        severity: Severity,
+        message: str,
+        start: int,
+        end: int,
+        data: dict[str, Any] | None = None,
+    ) -> None:
         # A message quotes the user's text; a word of it may be kilobytes long (a
         # 40 KB directive word, a 4,400-digit number). Every message is held to a
         # readable size here, once, whatever rule wrote it.
-        if len(self.message) > MESSAGE_LIMIT:
-            object.__setattr__(self, "message", brief_message(self.message))
+        if len(message) > MESSAGE_LIMIT:
+            message = brief_message(message)
+        put = object.__setattr__
+        put(self, "code", code)
+        put(self, "severity", severity)
+        put(self, "message", message)
+        put(self, "start", start)
+        put(self, "end", end)
+        put(self, "data", data)
 
     def sort_key(self):
         return (self.start, self.end, self.code)
@@ -212,6 +269,7 @@ def define(
 
 _UNSET: Any = object()
 _HEAD = re.compile(r"(JS\d{3}) ([a-z0-9]+(?:-[a-z0-9]+)*): (\S.*)")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")  # between paragraphs (indented or not)
 
 
 def read_doc(doc: str) -> tuple[str, str, str, str]:
@@ -219,15 +277,14 @@ def read_doc(doc: str) -> tuple[str, str, str, str]:
 
     The first paragraph is ``CODE name: summary``; the paragraphs after it are the
     explanation (lines of a paragraph joined, paragraphs kept apart)."""
-    paragraphs = [" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n")]
+    paragraphs = [" ".join(p.split()) for p in _BLANK_LINE.split(doc.strip())]
     m = _HEAD.fullmatch(paragraphs[0])
     if m is None or len(paragraphs) < 2:
         raise ValueError(f"a rule's text starts 'JSnnn name: summary' and explains it: {doc!r}")
     return m[1], m[2], m[3], "\n\n".join(p for p in paragraphs[1:] if p)
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(Frozen):
     """What the rules declared in one module share (the RFC they enforce, the document
     kinds and version rules they apply to, the fixed example most of them have), so that
     each declaration says only what is its own::
@@ -244,10 +301,24 @@ class Family:
     ``bad`` and ``good`` are its examples, which the tests check; a keyword given to a
     declaration overrides the family's."""
 
-    rfc: str | None = None
-    applies: str = "all"
-    kinds: tuple[str, ...] = JOBSPEC_KINDS
-    good: str | None = None
+    __slots__ = ("rfc", "applies", "kinds", "good")
+    rfc: str | None
+    applies: str
+    kinds: tuple[str, ...]
+    good: str | None
+
+    def __init__(
+        self,
+        rfc: str | None = None,
+        applies: str = "all",
+        kinds: tuple[str, ...] = JOBSPEC_KINDS,
+        good: str | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "rfc", rfc)
+        put(self, "applies", applies)
+        put(self, "kinds", kinds)
+        put(self, "good", good)
 
     def _declare(self, severity: Severity, doc: str, **kw: Any) -> str:
         code, name, summary, why = read_doc(doc)
@@ -277,12 +348,16 @@ def matches(code: str, patterns) -> bool:
 
 
 # ------------------------------------------------------------------- lists of codes
-@dataclass(frozen=True)
-class CodeList:
+class CodeList(Frozen):
     """A list of rule codes or prefixes as a user wrote it, read (``read_codes``)."""
 
+    __slots__ = ("codes", "unknown")
     codes: tuple[str, ...]  # the ones that name a rule or a family, upper case, in order
     unknown: tuple[str, ...]  # the ones that name no rule, as written (blanks stripped)
+
+    def __init__(self, codes: tuple[str, ...], unknown: tuple[str, ...]) -> None:
+        object.__setattr__(self, "codes", codes)
+        object.__setattr__(self, "unknown", unknown)
 
     def problems(self) -> list[str]:
         return [unknown_code(u) for u in self.unknown]
@@ -326,6 +401,8 @@ def unknown_code(word: str) -> str:
     if family != code and is_code_or_prefix(family):
         every = family + "x" * (len(code) - len(family))
         return f"unknown rule code or prefix {word!r}; did you mean {family} (every {every})?"
+    import difflib  # deferred: start-up; only for a suggestion
+
     close = difflib.get_close_matches(code, list(RULES), n=1, cutoff=0.6)
     hint = (
         f"; did you mean {close[0]}?"

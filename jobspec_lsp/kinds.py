@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any
 
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.jobspec.document import Document, parse, parse_bytes
+from jobspec_lsp.jobspec.tree import Document
+from jobspec_lsp.record import Frozen
 from jobspec_lsp.text.positions import LineIndex
 from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 KINDS = (
     "jobspec-yaml",
@@ -41,31 +44,57 @@ FEATURES = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(Frozen):
     """What a check is asked for: the rule selection, the target, the version rules of
     a jobspec, the Flux version of a script's options, the queues to complete. One
     value for the CLI and the server, made from their flags, settings and the project
     configuration."""
 
-    select: tuple[str, ...] | None = None
-    ignore: tuple[str, ...] = ()
-    target: str = "rfc"
-    version_rules: str = "auto"
-    flux_version: str | None = None
-    queues: tuple[str, ...] = ()
-    site: Any = None  # a site profile (jobspec_lsp.site.profile.Site): JS65x check against it
+    __slots__ = ("select", "ignore", "target", "version_rules", "flux_version", "queues", "site")
+    select: tuple[str, ...] | None
+    ignore: tuple[str, ...]
+    target: str
+    version_rules: str
+    flux_version: str | None
+    queues: tuple[str, ...]
+    site: Any  # a site profile (jobspec_lsp.site.profile.Site): JS65x check against it
+
+    def __init__(
+        self,
+        select: tuple[str, ...] | None = None,
+        ignore: tuple[str, ...] = (),
+        target: str = "rfc",
+        version_rules: str = "auto",
+        flux_version: str | None = None,
+        queues: tuple[str, ...] = (),
+        site: Any = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "select", select)
+        put(self, "ignore", ignore)
+        put(self, "target", target)
+        put(self, "version_rules", version_rules)
+        put(self, "flux_version", flux_version)
+        put(self, "queues", queues)
+        put(self, "site", site)
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(Frozen):
     """A kind of document and what is done with it. The methods are the features: each
     kind answers them its own way (a kind that lacks a feature answers empty)."""
 
+    __slots__ = ("name", "language", "features", "summary")
     name: str
     language: str  # the reader: "yaml", "json", "script" or "" (none)
     features: frozenset[str]
     summary: str
+
+    def __init__(self, name: str, language: str, features: frozenset[str], summary: str):
+        put = object.__setattr__
+        put(self, "name", name)
+        put(self, "language", language)
+        put(self, "features", features)
+        put(self, "summary", summary)
 
     @property
     def is_jobspec(self) -> bool:
@@ -104,20 +133,27 @@ class Kind:
         return [], offset, offset
 
 
-@dataclass(frozen=True)
 class JobspecKind(Kind):
+    __slots__ = ()
+
     def read(self, text: str) -> Document:
+        from jobspec_lsp.jobspec.document import parse  # deferred: libyaml, only for a jobspec
+
         return parse(text, self.language)
 
     def reread(self, text: str, previous: Document | None, consume: bool = False) -> Document:
         if previous is None or previous.language != self.language:
-            return parse(text, self.language)
+            return self.read(text)
         from jobspec_lsp.jobspec import incremental  # deferred: only an editor reads again
 
         return incremental.reparse(previous, text, self.language, consume=consume)
 
     def read_bytes(self, data: bytes) -> Document:
         """The bytes decoded as UTF-8, where they are not said (JS9xx) at the byte."""
+        from jobspec_lsp.jobspec.document import (  # deferred: libyaml, only for a jobspec
+            parse_bytes,  # deferred: libyaml, only for a jobspec
+        )
+
         return parse_bytes(data, self.language)
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
@@ -170,11 +206,12 @@ def _plugins(options: Options):
     return cliplugins.for_site(options.site)[0] or None
 
 
-@dataclass(frozen=True)
 class ScriptKind(Kind):
     """A batch script: its directives read as `flux batch` reads them (RFC 36), the
     Slurm ones converted, its flux command lines read as Flux reads them, all with the
     options of the chosen Flux version."""
+
+    __slots__ = ()
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
         from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used

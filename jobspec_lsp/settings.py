@@ -11,12 +11,15 @@ Pure: no files, no LSP.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 from jobspec_lsp.diagnostics import VERSION_RULES, read_codes, unknown_code
 from jobspec_lsp.fluxcli import model
+from jobspec_lsp.record import Frozen
 from jobspec_lsp.rules.targets import TARGETS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Invalid(ValueError):
@@ -24,25 +27,51 @@ class Invalid(ValueError):
     beyond the setting's ``want``."""
 
 
-@dataclass(frozen=True)
-class Read:
+class Read(Frozen):
     """What a reader made of a value: the value to use, and what was left out of it
     (each with the word of the value it is about, for positions in a file)."""
 
+    __slots__ = ("value", "left_out")
     value: Any
-    left_out: tuple[tuple[str, str | None], ...] = ()
+    left_out: tuple[tuple[str, str | None], ...]
+
+    def __init__(self, value: Any, left_out: tuple[tuple[str, str | None], ...] = ()) -> None:
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "left_out", left_out)
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(Frozen):
+    __slots__ = ("attr", "want", "doc", "read", "toml", "editor", "flag", "extra")
+    _uncompared = ("extra",)
     attr: str  # the name in Python (Config, Settings, Options)
     want: str  # the values it takes, in words
     doc: str
     read: Callable[[Any], Read]
-    toml: str | None = None  # the key in the project configuration
-    editor: str | None = None  # the key under "jobspec" in the editor's settings
-    flag: str | None = None  # the command-line option
-    extra: dict = field(default_factory=dict, compare=False)
+    toml: str | None  # the key in the project configuration
+    editor: str | None  # the key under "jobspec" in the editor's settings
+    flag: str | None  # the command-line option
+    extra: dict
+
+    def __init__(
+        self,
+        attr: str,
+        want: str,
+        doc: str,
+        read: Callable[[Any], Read],
+        toml: str | None = None,
+        editor: str | None = None,
+        flag: str | None = None,
+        extra: dict | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "attr", attr)
+        put(self, "want", want)
+        put(self, "doc", doc)
+        put(self, "read", read)
+        put(self, "toml", toml)
+        put(self, "editor", editor)
+        put(self, "flag", flag)
+        put(self, "extra", {} if extra is None else extra)
 
 
 def _codes(value: Any) -> Read:

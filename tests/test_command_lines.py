@@ -9,7 +9,7 @@ from helpers import run_cli
 
 from jobspec_lsp.features import fixes
 from jobspec_lsp.fluxcli import shell
-from jobspec_lsp.jobspec.document import Document
+from jobspec_lsp.jobspec.tree import Document
 from jobspec_lsp.script import batch
 from jobspec_lsp.text.positions import LineIndex
 

@@ -14,7 +14,8 @@ from helpers import REPO, own_rfc_file, rfc_files, rfc_id, run_cli
 from jobspec_lsp import convert
 from jobspec_lsp.diagnostics import RULES, Severity
 from jobspec_lsp.fluxcli import values
-from jobspec_lsp.jobspec.document import parse, to_python
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import to_python
 from jobspec_lsp.rules.analysis import check
 
 DATA = REPO / "tests" / "data" / "convert"

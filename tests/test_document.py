@@ -4,7 +4,8 @@ import datetime
 
 import pytest
 
-from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence, parse, parse_bytes, to_python
+from jobspec_lsp.jobspec.document import parse, parse_bytes
+from jobspec_lsp.jobspec.tree import Mapping, Scalar, Sequence, to_python
 from jobspec_lsp.rules.analysis import check
 from jobspec_lsp.text.positions import LineIndex
 

@@ -37,7 +37,8 @@ from helpers import REPO, SHARED
 
 from jobspec_lsp.diagnostics import RULES, Severity
 from jobspec_lsp.features import fixes
-from jobspec_lsp.jobspec.document import Document, Mapping, Sequence, parse
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Document, Mapping, Sequence
 from jobspec_lsp.kinds import detect
 from jobspec_lsp.notations import shape
 from jobspec_lsp.rules.analysis import check

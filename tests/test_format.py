@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 import jobspec_lsp.fmt.format as fmt
 from jobspec_lsp.fmt import layout
 from jobspec_lsp.fmt.format import FormatError, FormatOptions, format_text, load_options
-from jobspec_lsp.jobspec.document import parse, to_python
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import to_python
 
 DATA = REPO / "tests" / "data" / "format"
 FIXTURES = sorted(DATA.glob("*.in.*"))

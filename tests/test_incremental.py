@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jobspec_lsp.jobspec import incremental
-from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, parse
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Document, Mapping, Scalar
 from jobspec_lsp.text.positions import LineIndex
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

@@ -334,7 +334,7 @@ def test_fmt_touches_only_jobspec_files(tmp_path):
 def test_check_fix_on_4000_slurm_variables_analyses_a_few_times():
     """slurm-variable-fixes-linear: the document was re-analysed per fix (13 s)."""
     text = "#!/bin/bash\n#flux: -n1\n" + "echo $SLURM_JOB_ID\n" * 4000
-    from jobspec_lsp.jobspec.document import Document
+    from jobspec_lsp.jobspec.tree import Document
     from jobspec_lsp.text.positions import LineIndex
 
     calls = []

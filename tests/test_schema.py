@@ -15,6 +15,7 @@ import pytest
 from helpers import RFC_DATA, rfc_files, run_cli
 
 from jobspec_lsp.cli import schema as schema_cli
+from jobspec_lsp.jobspec.schema_export import schema_text
 
 KINDS = ("canonical", "v1")
 
@@ -77,7 +78,7 @@ def test_schema_cli_prints_the_packaged_schemas():
         buf = io.StringIO()
         with redirect_stdout(buf):
             assert args.func(args) == 0
-        assert buf.getvalue() == schema_cli.schema_text(kind)
+        assert buf.getvalue() == schema_text(kind)
         assert json.loads(buf.getvalue())["$schema"] == "http://json-schema.org/draft-07/schema#"
     with pytest.raises(SystemExit):
         parser.parse_args(["schema", "--canonical", "--v1"])
@@ -89,14 +90,14 @@ def test_schema_cli_writes_a_file(tmp_path):
     out = tmp_path / "jobspec-v1.schema.json"
     args = parser.parse_args(["schema", "--v1", "-o", str(out)])
     assert args.func(args) == 0
-    assert out.read_text(encoding="utf-8") == schema_cli.schema_text("v1")
+    assert out.read_text(encoding="utf-8") == schema_text("v1")
     args = parser.parse_args(["schema", "-o", str(tmp_path / "no" / "such" / "dir.json")])
     assert args.func(args) == 2
 
 
 def test_installed_command_prints_the_same_schemas(schemas):
     for kind in KINDS:
-        assert schemas[kind].read_text(encoding="utf-8") == schema_cli.schema_text(kind)
+        assert schemas[kind].read_text(encoding="utf-8") == schema_text(kind)
 
 
 # ------------------------------------------------------------------ the schemas themselves
@@ -198,9 +199,7 @@ def test_patterns_mean_the_same_in_javascript_and_python(schemas):
 def test_count_string_pattern():
     import re
 
-    pattern = json.loads(schema_cli.schema_text("canonical"))["definitions"]["count_string"][
-        "pattern"
-    ]
+    pattern = json.loads(schema_text("canonical"))["definitions"]["count_string"]["pattern"]
     good = {
         "4",
         "1-5",

@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.jobspec.document import parse, to_python
 from jobspec_lsp.text.positions import LineIndex
 from jobspec_lsp.text.sources import CannotRead, language_of, read_text, write_in_place
 
@@ -183,6 +182,9 @@ def cmd_convert(args) -> int:
     assert out is not None  # conv.ok
     fmt = args.format or out_language
     if fmt != out_language:
+        from jobspec_lsp.jobspec.document import parse  # deferred: libyaml, where YAML is read
+        from jobspec_lsp.jobspec.tree import to_python  # deferred: with the reading above
+
         data = to_python(parse(out, out_language).root)
         if args.to == "psij":
             out = (
@@ -359,7 +361,8 @@ def _site_option(argv: list[str]) -> tuple[list[str], str | None | bool]:  # Fal
 def site_findings(argv: list[str], text: str, site) -> list:
     """JS65x of the jobspec ``text`` (JSON or YAML) `jobspec new ARGV` built, each
     message led by the option that causes it."""
-    from jobspec_lsp.jobspec.document import parse, to_python  # deferred: only with a site profile
+    from jobspec_lsp.jobspec.document import parse  # deferred: only with a site profile
+    from jobspec_lsp.jobspec.tree import to_python  # deferred: only with a site profile
     from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
 
     doc = parse(text, "json" if text.lstrip().startswith("{") else "yaml")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from jobspec_lsp.jobspec.schema_export import schema_text
-
 
 def run(args: argparse.Namespace) -> int:
+    from jobspec_lsp.jobspec.schema_export import (  # deferred: only for `jobspec schema`
+        schema_text,  # deferred: only for `jobspec schema`
+    )
+
     text = schema_text("v1" if args.v1 else "canonical")
     if args.output and args.output != "-":
         try:

@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass, field
 
 from jobspec_lsp.diagnostics import Diagnostic, Severity
-from jobspec_lsp.jobspec.document import Mapping, Node, Scalar, Sequence, parse
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Mapping, Node, Scalar, Sequence
 from jobspec_lsp.rules import analysis
 from jobspec_lsp.rules import convert as codes
 from jobspec_lsp.rules import v1 as v1_rules

@@ -22,7 +22,8 @@ from jobspec_lsp.convert.common import (
 )
 from jobspec_lsp.diagnostics import Diagnostic, Severity
 from jobspec_lsp.fluxcli import build
-from jobspec_lsp.jobspec.document import Document, Mapping, parse, to_python
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Document, Mapping, to_python
 from jobspec_lsp.rules import convert as codes
 from jobspec_lsp.rules.base import head
 

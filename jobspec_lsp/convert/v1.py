@@ -28,7 +28,8 @@ from jobspec_lsp.convert.common import (
     dump,
 )
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, parse, to_python
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence, to_python
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules import analysis
 from jobspec_lsp.rules import convert as codes

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from jobspec_lsp.jobspec import docs_text, vocabulary
 from jobspec_lsp.jobspec.context import Cursor, cursor_context, kind_of, node_at_path
-from jobspec_lsp.jobspec.document import Mapping, Scalar
+from jobspec_lsp.jobspec.tree import Mapping, Scalar
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, replace
 
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
-from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, Sequence
 from jobspec_lsp.jobspec.document import parse as _parse
+from jobspec_lsp.jobspec.tree import Document, Mapping, Scalar, Sequence
 from jobspec_lsp.script import directives
 
 

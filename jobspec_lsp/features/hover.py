@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from jobspec_lsp.diagnostics import RULES
 from jobspec_lsp.jobspec import docs_text
 from jobspec_lsp.jobspec.context import kind_of, node_at
-from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, to_python
+from jobspec_lsp.jobspec.tree import Document, Mapping, Scalar, to_python
 from jobspec_lsp.notations import formats
 
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from jobspec_lsp.jobspec.context import node_at
-from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence
+from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence
 from jobspec_lsp.rules import analysis
 from jobspec_lsp.rules.base import Vertex
 

@@ -15,50 +15,92 @@ problem keeps the range of the text responsible. The tests hold this reading to 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from jobspec_lsp.fluxcli.model import Command, Option
+from jobspec_lsp.record import Frozen, Record
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(Frozen):
     """One word of a command line: its value and where its text is."""
 
+    __slots__ = ("value", "start", "end")
     value: str
     start: int
     end: int
 
+    def __init__(self, value: str, start: int, end: int) -> None:
+        put = object.__setattr__
+        put(self, "value", value)
+        put(self, "start", start)
+        put(self, "end", end)
 
-@dataclass
-class Given:
+
+class Given(Record):
     """One option as a command line gives it."""
 
+    __slots__ = ("option", "name", "value", "value_start", "value_end")
     option: Option
     name: Word  # the word holding the option's name
     value: str | None
     value_start: int
     value_end: int
 
+    def __init__(
+        self, option: Option, name: Word, value: str | None, value_start: int, value_end: int
+    ) -> None:
+        self.option = option
+        self.name = name
+        self.value = value
+        self.value_start = value_start
+        self.value_end = value_end
 
-@dataclass(frozen=True)
-class Problem:
+
+class Problem(Frozen):
     """Why Flux refuses part of a command line. ``kind``: "unknown" (no such option;
     ``name`` is what was written), "needs-value", "takes-no-value", "rest" (the words
     from the first that is not an option: the command or arguments)."""
 
+    __slots__ = ("kind", "message", "start", "end", "name", "option")
     kind: str
     message: str
     start: int
     end: int
-    name: str = ""
-    option: Option | None = None
+    name: str
+    option: Option | None
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        start: int,
+        end: int,
+        name: str = "",
+        option: Option | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "kind", kind)
+        put(self, "message", message)
+        put(self, "start", start)
+        put(self, "end", end)
+        put(self, "name", name)
+        put(self, "option", option)
 
 
-@dataclass
-class Reading:
-    given: list[Given] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    rest: list[Word] = field(default_factory=list)  # the command and its arguments
+class Reading(Record):
+    __slots__ = ("given", "problems", "rest")
+    given: list[Given]
+    problems: list[Problem]
+    rest: list[Word]  # the command and its arguments
+
+    def __init__(
+        self,
+        given: list[Given] | None = None,
+        problems: list[Problem] | None = None,
+        rest: list[Word] | None = None,
+    ) -> None:
+        self.given = [] if given is None else given
+        self.problems = [] if problems is None else problems
+        self.rest = [] if rest is None else rest
 
 
 _NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")  # argparse's own test (Unicode digits too)

@@ -16,13 +16,16 @@ import json
 import math
 import os
 import stat
-from typing import Any
 
 from jobspec_lsp.fluxcli import values
 from jobspec_lsp.fluxcli.argv import Given
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.values import Refused
 from jobspec_lsp.notations import formats
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 TASK_LABEL = "task"  # the slot label flux-core's tools write
 SCRIPT_MODE = 0o100700  # a regular file, rwx for its owner: what flux batch writes

@@ -8,25 +8,61 @@ import contextvars
 import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from importlib import resources
-from typing import Any
+
+from jobspec_lsp import data_text
+from jobspec_lsp.record import Frozen, Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Frozen):
+    __slots__ = (
+        "long", "short", "value", "doc", "repeat", "optional_value", "aliases", "integer",
+        "hidden", "dest", "action", "choices",
+    )  # fmt: skip
     long: str  # its first long name, without the dashes
     short: str | None
     value: str | None  # its metavar; None for a flag
     doc: str
-    repeat: bool = False  # append, count or Flux's own accumulating actions
-    optional_value: bool = False  # --dump[=FILE]
-    aliases: tuple[str, ...] = ()  # other long names (--broker-opt for --broker-opts)
-    integer: bool = False  # Flux's parser reads the value with int()
-    hidden: bool = False  # left out of --help, but taken
-    dest: str = ""
-    action: str = "store"
-    choices: tuple[str, ...] | None = None  # the values argparse takes (a site plugin's)
+    repeat: bool  # append, count or Flux's own accumulating actions
+    optional_value: bool  # --dump[=FILE]
+    aliases: tuple[str, ...]  # other long names (--broker-opt for --broker-opts)
+    integer: bool  # Flux's parser reads the value with int()
+    hidden: bool  # left out of --help, but taken
+    dest: str
+    action: str
+    choices: tuple[str, ...] | None  # the values argparse takes (a site plugin's)
+
+    def __init__(
+        self,
+        long: str,
+        short: str | None,
+        value: str | None,
+        doc: str,
+        repeat: bool = False,
+        optional_value: bool = False,
+        aliases: tuple[str, ...] = (),
+        integer: bool = False,
+        hidden: bool = False,
+        dest: str = "",
+        action: str = "store",
+        choices: tuple[str, ...] | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "long", long)
+        put(self, "short", short)
+        put(self, "value", value)
+        put(self, "doc", doc)
+        put(self, "repeat", repeat)
+        put(self, "optional_value", optional_value)
+        put(self, "aliases", aliases)
+        put(self, "integer", integer)
+        put(self, "hidden", hidden)
+        put(self, "dest", dest)
+        put(self, "action", action)
+        put(self, "choices", choices)
 
 
 # The project's words for each option, by its first long name. Which options exist and
@@ -101,16 +137,34 @@ DOCS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(Frozen):
     """One command's options, as its parser takes them."""
 
+    __slots__ = ("name", "version", "options", "by_long", "by_short", "raw")
+    _uncompared = _unshown = ("by_long", "by_short", "raw")
     name: str
     version: str
     options: tuple[Option, ...]
-    by_long: dict[str, Option] = field(hash=False, compare=False, repr=False)
-    by_short: dict[str, Option] = field(hash=False, compare=False, repr=False)
-    raw: dict[str, Any] = field(hash=False, compare=False, repr=False)
+    by_long: dict[str, Option]
+    by_short: dict[str, Option]
+    raw: dict[str, Any]
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        options: tuple[Option, ...],
+        by_long: dict[str, Option],
+        by_short: dict[str, Option],
+        raw: dict[str, Any],
+    ) -> None:
+        put = object.__setattr__
+        put(self, "name", name)
+        put(self, "version", version)
+        put(self, "options", options)
+        put(self, "by_long", by_long)
+        put(self, "by_short", by_short)
+        put(self, "raw", raw)
 
     def by_name(self, name: str) -> Option | None:
         """``--long`` or ``-s`` exactly (no abbreviation)."""
@@ -123,7 +177,7 @@ class Command:
 def versions() -> dict[str, dict[str, Any]]:
     """Flux version -> command -> its parser's description (flux_options.json)."""
 
-    raw = resources.files(__package__).joinpath("flux_options.json").read_text("utf-8")
+    raw = data_text(__package__, "flux_options.json")
     table: dict[str, dict[str, Any]] = json.loads(raw)["versions"]
     return table
 
@@ -214,10 +268,14 @@ def command(name: str, version: str | None = None) -> Command:
 # jobspec_lsp.site.cliplugins), in force inside `with extra_options(...)`. A context
 # variable like the version; unset (None) means Flux's own options only, and command()
 # returns the cached table as it always did.
-@dataclass
-class _Extra:
+class _Extra(Record):
+    __slots__ = ("table", "built")
     table: tuple[tuple[str, tuple[Option, ...]], ...]  # command -> its added options
-    built: dict[tuple[str, str], Command] = field(default_factory=dict)  # (name, version)
+    built: dict[tuple[str, str], Command]  # (name, version)
+
+    def __init__(self, table: tuple[tuple[str, tuple[Option, ...]], ...]) -> None:
+        self.table = table
+        self.built = {}
 
 
 _EXTRA: contextvars.ContextVar[_Extra | None] = contextvars.ContextVar(

@@ -13,9 +13,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 
 from jobspec_lsp.fluxcli.argv import Word
+from jobspec_lsp.record import Record
 
 TOOLS = ("run", "submit", "alloc", "batch", "bulksubmit")
 _START = re.compile(
@@ -26,15 +26,33 @@ _PREFIX = re.compile(r"(?:\s*(?:\w+=\S*|exec|time|nohup|command|then|do|else|\{|
 _SEPARATOR = re.compile(r"[;&|(`][^;&|(`]*\Z")
 
 
-@dataclass
-class CommandLine:
+class CommandLine(Record):
+    __slots__ = ("tool", "start", "tool_end", "words", "dynamic", "mini", "end")
     tool: str  # run, submit, ...
     start: int  # the `flux` word
     tool_end: int  # the end of the subcommand word
-    words: list[Word] = field(default_factory=list)  # after the subcommand
-    dynamic: set[int] = field(default_factory=set)  # indexes of words with an expansion
-    mini: tuple[int, int] | None = None  # the removed `mini ` word, with its blank
-    end: int = 0  # where the command ends
+    words: list[Word]  # after the subcommand
+    dynamic: set[int]  # indexes of words with an expansion
+    mini: tuple[int, int] | None  # the removed `mini ` word, with its blank
+    end: int  # where the command ends
+
+    def __init__(
+        self,
+        tool: str,
+        start: int,
+        tool_end: int,
+        words: list[Word] | None = None,
+        dynamic: set[int] | None = None,
+        mini: tuple[int, int] | None = None,
+        end: int = 0,
+    ) -> None:
+        self.tool = tool
+        self.start = start
+        self.tool_end = tool_end
+        self.words = [] if words is None else words
+        self.dynamic = set() if dynamic is None else dynamic
+        self.mini = mini
+        self.end = end
 
 
 _LOGICAL_LINE = re.compile(r"(?:\\\n|[^\n])*")

@@ -15,28 +15,24 @@ Pure: no LSP; files are looked at only for ``--conf`` names, as Flux looks.
 
 from __future__ import annotations
 
-import copy
-import datetime as dt
-import difflib
 import fnmatch
 import functools
 import json
 import math
 import os
-import pathlib
 import re
-import signal as signals
-import string
 import threading
 import time
 from types import ModuleType
-from typing import Any
-from urllib.parse import parse_qs
 
 from jobspec_lsp.fluxcli.argv import Given
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.model import Option
 from jobspec_lsp.notations import formats
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Refused(ValueError):
@@ -175,6 +171,7 @@ def env_problem(value: str, remove: bool = False) -> str | None:
     does not compile, or a VALUE whose ``$`` is not a variable (``$1``, a trailing
     ``$``). A variable the environment may lack is not judged: only the submitting
     process knows, and ``^FILE`` rules are read when the job is submitted."""
+    import string  # deferred: start-up; only for an --env value
 
     if remove or value.startswith("-"):
         pattern = value if remove else value[1:]
@@ -251,6 +248,7 @@ def signal_option(value: str) -> dict[str, Any]:
     """``--signal=[SIG][@TIME]`` as the job shell option flux-core writes: SIG a number
     (as int() reads it) or a signal name in capitals, with or without SIG (SIGTERM,
     TERM); TIME a number of seconds or a Flux Standard Duration."""
+    import signal as signals  # deferred: start-up; only for a --signal value
 
     sig, _, when = value.partition("@")
     signum = int(signals.SIGUSR1)
@@ -304,6 +302,8 @@ def rlimit_problem(value: str) -> str | None:
             continue
         if not hasattr(resource, f"RLIMIT_{name}".upper()):
             known = ", ".join(n[7:].lower() for n in sorted(names))
+            import difflib  # deferred: start-up; only for a suggestion
+
             close = difflib.get_close_matches(name.lower(), known.split(", "), n=1)
             hint = f"; did you mean {close[0]}?" if close else f" (one of {known})"
             return f"--rlimit: {_brief(name)} is not a resource limit{hint}"
@@ -320,6 +320,8 @@ def conf_problem(value: str) -> str | None:
     line break is TOML or JSON; else KEY=VALUE; else a path ending in .toml/.json
     (read when the job is submitted); else a named configuration looked up in the
     submitter's Flux configuration directories."""
+    import pathlib  # deferred: start-up; only for a --conf value
+
     if "\n" in value:
         try:
             json.loads(value)
@@ -373,6 +375,7 @@ def begin_timestamp(value: str, now: float | None = None) -> float:
     the day starting at midnight (``8pm tomorrow``, ``noon``, ``2030-01-20 12:34``, a
     bare date keeping the current time of day). :class:`Refused` with "Invalid
     datetime" when Flux refuses the text."""
+    import datetime as dt  # deferred: start-up; only for a --begin-time value
 
     now = time.time() if now is None else now
     if value == "now":
@@ -401,6 +404,7 @@ def begin_timestamp(value: str, now: float | None = None) -> float:
 def _parsed_datetime(value: str, source: time.struct_time) -> float | None:
     """What flux-core's parse_datetime makes of ``value`` at ``source`` (a local
     time), as a time stamp; None where it raises."""
+    import datetime as dt  # deferred: start-up; only for a --begin-time value
 
     cal = _calendar()
     try:
@@ -454,6 +458,8 @@ def parse_dependency(uri: str) -> dict[str, Any]:
     """An RFC 26 dependency URI ``scheme:value[?key=val[&key=val]]`` -> its
     JSON object, as flux-core builds it (numbers in the query become numbers,
     a repeated key a list; ``singleton`` alone has an empty value)."""
+    from urllib.parse import parse_qs  # deferred: start-up; only for a --dependency value
+
     scheme, colon, rest = uri.partition(":")
     if not _SCHEME.match(scheme):
         raise Refused(f"--dependency {uri!r}: expected scheme:value[?key=val&...]")
@@ -489,6 +495,7 @@ def parse_requires(expr: str) -> dict[str, Any]:
     """A ``--requires`` constraint query (RFC 35) -> its RFC 31 object, as
     :mod:`jobspec_lsp.notations.constraint` compiles it; :class:`Refused` with the column
     when it has none. (A fresh copy each time: the parse is cached by the query.)"""
+    import copy  # deferred: start-up; only for a --requires value
 
     return copy.deepcopy(_parse_requires(expr))
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from jobspec_lsp.fmt import layout as _layout
 from jobspec_lsp.fmt.layout import ORDER
 from jobspec_lsp.jobspec.context import kind_of
-from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence, parse, to_python
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Mapping, Scalar, Sequence, to_python
 from jobspec_lsp.text.pauses import no_gc_pauses
 
 __all__ = ["ORDER", "FormatError", "FormatOptions", "FormatResult", "format_result", "format_text"]

@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, parse
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence
 from jobspec_lsp.text.brackets import open_brackets
 
 MARKER = "jslsp_cursor_marker"

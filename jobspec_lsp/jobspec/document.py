@@ -18,10 +18,6 @@ import datetime
 import json
 import math
 import re
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -38,10 +34,21 @@ from yaml.resolver import Resolver
 
 from jobspec_lsp.diagnostics import Diagnostic, Family, Severity
 from jobspec_lsp.jobspec.json_errors import describe
+from jobspec_lsp.jobspec.tree import (
+    Document,
+    Mapping,
+    Node,
+    Scalar,
+    Sequence,
+)
 from jobspec_lsp.notations.formats import python_int
 from jobspec_lsp.text.brackets import open_brackets
 from jobspec_lsp.text.pauses import no_gc_pauses
 from jobspec_lsp.text.positions import LineIndex
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 # the C loader is what Flux uses and what makes us fast (the pure one without libyaml)
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -147,15 +154,18 @@ NOT_TEXT = family.error(
 
 MAX_CHARS = 16 * 1024 * 1024  # characters read into a tree; a bigger one is streamed (JS912)
 TOO_LARGE = family.error(
-    """JS912 document-too-large: The document is too large to analyse.
+    """JS912 document-too-large: The document is too large to analyse whole.
 
     Above 16 Mi characters a document is not read into a tree (the language server's memory
     and every editor request stay bounded). It is read in streaming mode instead, its YAML
     events one at a time and none kept: a syntax error (JS901) and the top-level keys
-    (JS101, JS102) are still reported; every rule that needs the whole tree (counts, labels,
-    tasks, attributes) is skipped, which this diagnostic says. A jobspec that large is
-    almost always generated: check the generator's output in parts, or its template. (The
-    examples here use a limit of 60 characters.)""",
+    (JS101, JS102) are still reported. Its `resources`, and its `tasks` with them, are then
+    read alone when each holds at most a quarter of the limit (a huge jobspec is almost
+    always huge in its attributes: environment, files): their structure, counts and labels
+    are checked (JS1xx, JS2xx, JS3xx) at their places. What is not read -- the attributes, a
+    section above its share, V1's rules and the `--target` checks -- is named in this
+    diagnostic. A jobspec that large is almost always generated: check the generator's
+    output in parts, or its template. (The examples here use a limit of 60 characters.)""",
     bad="version: 1\nresources: []\ntasks: []\nattributes:\n  system:\n    duration: 3600\n",
     max_chars=60,
 )
@@ -199,230 +209,6 @@ _SCALAR_CONSTRUCTORS = {
 }
 
 
-# --------------------------------------------------------------------------- nodes
-class Shifts:
-    """The edits a tree's nodes have not all been moved for yet (issue 26).
-
-    An edit of a big document re-reads one entry (:mod:`.incremental`); every node after
-    it moves by the edit's length. Moving each one at once cost a pass over the whole
-    tree per keystroke (0.1 s at 5 MB). Instead the edit is written here, once, and a
-    node applies the edits it has not seen when its offsets are read (few are: the
-    rules read a node's offsets only to report it). ``edits`` holds ``(at, delta)``:
-    a start at or after ``at``, an end after it, moves by ``delta``, each edit in the
-    offsets of the text before it.
-
-    ``memo`` holds what rule families found in parts of the tree that an edit leaves
-    alone (the same node objects, version after version; :func:`rules.base.remembered`):
-    a tree read whole has no :class:`Shifts`, so nothing is remembered for it."""
-
-    __slots__ = ("edits", "memo")
-
-    def __init__(self) -> None:
-        self.edits: list[tuple[int, int]] = []
-        self.memo: dict[Any, dict[int, Any]] = {}
-
-
-_catching_up = threading.Lock()
-
-
-class Node:
-    """A positioned YAML node.  ``start``/``end`` are code-point offsets (read through
-    the edits of its tree's :class:`Shifts` it has not applied yet)."""
-
-    __slots__ = ("_s", "_e", "_v", "_shifts")
-    kind = "node"
-
-    def __init__(self, start: int, end: int):
-        self._s = start
-        self._e = end
-        self._v = 0  # the edits of _shifts already applied
-        self._shifts: Shifts | None = None
-
-    def _catch_up(self) -> None:
-        # one thread at a time; _v written last, so a reader that sees it current reads
-        # offsets already moved
-        with _catching_up:
-            edits = self._shifts.edits  # type: ignore[union-attr]  # called only with one
-            n = len(edits)  # (an edit appended meanwhile is applied by the next read)
-            if self._v >= n:
-                return
-            s, e = self._s, self._e
-            for at, delta in edits[self._v : n]:
-                if s >= at:
-                    s += delta
-                if e > at:
-                    e += delta
-            self._s, self._e = s, e
-            self._v = n
-
-    @property
-    def start(self) -> int:
-        shifts = self._shifts
-        if shifts is not None and self._v != len(shifts.edits):
-            self._catch_up()
-        return self._s
-
-    @start.setter
-    def start(self, value: int) -> None:
-        if self._shifts is not None and self._v != len(self._shifts.edits):
-            self._catch_up()
-        self._s = value
-
-    @property
-    def end(self) -> int:
-        shifts = self._shifts
-        if shifts is not None and self._v != len(shifts.edits):
-            self._catch_up()
-        return self._e
-
-    @end.setter
-    def end(self, value: int) -> None:
-        if self._shifts is not None and self._v != len(self._shifts.edits):
-            self._catch_up()
-        self._e = value
-
-
-class Scalar(Node):
-    __slots__ = ("value", "style", "tag")
-    kind = "scalar"
-
-    def __init__(
-        self, start: int, end: int, value: Any, style: str | None, tag: str | None
-    ) -> None:
-        super().__init__(start, end)
-        self.value = value
-        self.style = style  # None (plain), "'", '"', "|", ">"
-        self.tag = tag
-
-    def __repr__(self) -> str:
-        return f"Scalar({self.value!r}@{self.start}:{self.end})"
-
-
-class Mapping(Node):
-    __slots__ = ("pairs", "index", "flow")
-    kind = "mapping"
-
-    def __init__(
-        self, start: int, end: int, pairs: list[tuple[Any, Any]], index: dict[Any, int], flow: bool
-    ) -> None:
-        super().__init__(start, end)
-        self.pairs = pairs  # [(key Node, value Node)], effective (merged) pairs, unique keys
-        self.index = index  # {key value: pair position}
-        self.flow = flow
-
-    def get(self, key: object, default: Any = None) -> Any:
-        i = self.index.get(key)
-        return self.pairs[i][1] if i is not None else default
-
-    def key_node(self, key: object) -> Any:
-        i = self.index.get(key)
-        return self.pairs[i][0] if i is not None else None
-
-    def pair(self, key: object) -> Any:
-        i = self.index.get(key)
-        return self.pairs[i] if i is not None else None
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.index
-
-    def keys(self) -> Any:
-        return self.index.keys()
-
-    def __repr__(self) -> str:
-        return f"Mapping({len(self.pairs)} keys@{self.start}:{self.end})"
-
-
-class Sequence(Node):
-    __slots__ = ("items", "flow")
-    kind = "sequence"
-
-    def __init__(self, start: int, end: int, items: list[Any], flow: bool) -> None:
-        super().__init__(start, end)
-        self.items = items
-        self.flow = flow
-
-    def __repr__(self) -> str:
-        return f"Sequence({len(self.items)} items@{self.start}:{self.end})"
-
-
-def iter_nodes(node: Node) -> Iterator[Any]:
-    """``node`` and every node under it (depth first, keys before their values), with an
-    explicit stack: no recursion limit whatever the nesting."""
-    stack: list[Any] = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        if type(n) is Mapping:
-            for k, v in reversed(n.pairs):
-                stack.append(v)
-                stack.append(k)
-        elif type(n) is Sequence:
-            stack.extend(reversed(n.items))
-
-
-def to_python(node: Node | None) -> Any:
-    """The plain Python value Flux would load (aliases share objects)."""
-    memo: dict[int, object] = {}
-
-    def conv(n: Any) -> Any:
-        if isinstance(n, Scalar):
-            return n.value
-        got = memo.get(id(n))
-        if got is not None:
-            return got
-        if isinstance(n, Mapping):
-            out: dict[Any, Any] = {}
-            memo[id(n)] = out
-            for k, v in n.pairs:
-                out[k.value if isinstance(k, Scalar) else repr(k)] = conv(v)
-            return out
-        out_list: list[Any] = []
-        memo[id(n)] = out_list
-        out_list.extend(conv(i) for i in n.items)
-        return out_list
-
-    return None if node is None else conv(node)
-
-
-def type_name(node: Node | None) -> str:
-    """A user-facing name for what a node holds ("a string", "a list", ...)."""
-    if node is None:
-        return "nothing"
-    if isinstance(node, Mapping):
-        return "a mapping"
-    if isinstance(node, Sequence):
-        return "a list"
-    v = node.value  # type: ignore[attr-defined]  # a Scalar: the others returned
-    if v is None:
-        return "null"
-    # bool before int: a YAML boolean is a Python int too
-    names = ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string"))
-    return next((name for t, name in names if isinstance(v, t)), f"a {type(v).__name__}")
-
-
-# --------------------------------------------------------------------------- document
-@dataclass(frozen=True)
-class Document:
-    text: str
-    lines: LineIndex
-    root: Node | None
-    problems: list[Any] = field(default_factory=list)  # parser diagnostics (JS9xx)
-    language: str = "yaml"
-    node_count: int = 0
-    entangled: bool = False  # anchors, aliases, merge keys or a dropped pair: read edits whole
-    # what is derived from the document once, on first use (the resource model, ...):
-    # the document never changes, so neither does any of it
-    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def ok(self) -> bool:
-        """True when a tree exists for the rules to check."""
-        return self.root is not None
-
-    def source(self, node: Node) -> str:
-        return self.text[node.start : node.end]
-
-
 def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Document:
     """Parse ``text``; never raises for any input. Above ``max_chars`` characters the
     document is not read into a tree: JS912 on its first line says so, and what reading its
@@ -432,15 +218,17 @@ def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Docu
     lines = LineIndex(text)
     if len(text) > max_chars:
         end = len(lines.line_text(0)) or min(len(text), 1)
-        found = _Parser(text, lines, language).stream()
-        message = (
-            f"{len(text):,} characters: larger than the {max_chars:,} read into a tree; "
-            "read in streaming mode instead: its YAML syntax and its top-level keys are "
-            "checked, every rule that needs the whole tree (counts, labels, tasks, "
-            "attributes) is skipped"
-        )
+        parser = _Parser(text, lines, language)
+        found = parser.stream()
+        sections = _sections_read_alone(parser.spans, found, max_chars)
+        message = f"{len(text):,} characters: {_streamed_words(parser.spans, sections, max_chars)}"
         doc = _unread(text, lines, language, TOO_LARGE, message, 0, end)
         doc.problems.extend(found)
+        doc.derived["streamed"] = {
+            "spans": parser.spans,
+            "read": sections,
+            "flow": parser.flow_root,
+        }
         return doc
     lone = _LONE_SURROGATE.search(text)
     if lone is not None:  # no UTF-8 form: neither libyaml nor Flux can read the text
@@ -456,6 +244,42 @@ def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Docu
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_STREAM_READS = ("resources", "tasks")  # a streamed document's sections read alone
+
+
+def _sections_read_alone(
+    spans: dict[Any, tuple[int, int]], found: list[Diagnostic], max_chars: int
+) -> tuple[str, ...]:
+    """The sections of a document too large for a tree that are read into one alone (by
+    ``rules.streamed``): ``resources``, and ``tasks`` with it, each when it holds at most
+    a quarter of ``max_chars`` characters; none after a syntax error."""
+    if any(d.code == SYNTAX for d in found):
+        return ()
+    small = [k for k in _STREAM_READS if k in spans and _size(spans[k]) <= max_chars // 4]
+    return tuple(small) if "resources" in small else ()
+
+
+def _size(span: tuple[int, int]) -> int:
+    return span[1] - span[0]
+
+
+def _streamed_words(spans: dict[Any, tuple[int, int]], read: tuple[str, ...], limit: int) -> str:
+    """What JS912 says a streamed document gets: what is checked, what is skipped."""
+    said = (
+        f"larger than the {limit:,} read into a tree; read in streaming mode instead: "
+        "its YAML syntax and its top-level keys are checked"
+    )
+    if read:
+        said += f", and {' and '.join(read)} read alone (their structure, counts, labels)"
+    skipped = [
+        f"{k} ({_size(spans[k]):,} characters)"
+        for k in _STREAM_READS
+        if k in spans and k not in read
+    ]
+    if "attributes" in spans:
+        skipped.append("attributes")
+    skipped.append("V1's rules and the --target checks")
+    return f"{said}; skipped: {', '.join(skipped)}"
 
 
 def _unread(
@@ -598,6 +422,8 @@ class _Parser:
         self.sizes: dict[int, int] = {}
         self.depth_base = 0  # levels above the text read (a block entry read alone: incremental)
         self.entangled = False  # an anchor, alias or merge key met, or a pair dropped
+        self.spans: dict[Any, tuple[int, int]] = {}  # streamed: each top-level key's value
+        self.flow_root = False  # streamed: the top level is a flow (JSON) mapping
 
     def report(
         self,
@@ -800,6 +626,8 @@ class _Parser:
         size; libyaml's reading is the cost (about 75 ns per character here)."""
         keys: list[tuple[str, int, int]] = []
         depth, expect_key, kind = 0, False, None
+        value_start = 0  # of the top-level value being read
+        spans = self.spans
         loader = _Loader(self.text)
         try:
             while loader.check_event():
@@ -808,17 +636,22 @@ class _Parser:
                 if cls in (MappingStartEvent, SequenceStartEvent):
                     if depth == 0:
                         kind = cls
-                    if depth == 1 and kind is MappingStartEvent and expect_key:
-                        expect_key = False  # a collection as a top-level key's value
+                        self.flow_root = bool(ev.flow_style)
+                    if depth == 1 and kind is MappingStartEvent and not expect_key:
+                        value_start = ev.start_mark.index  # a collection as a top-level value
                     depth += 1
                     expect_key = depth == 1 and cls is MappingStartEvent
                 elif cls in (MappingEndEvent, SequenceEndEvent):
                     depth -= 1
                     expect_key = depth == 1 and kind is MappingStartEvent
+                    if expect_key and keys:
+                        spans[keys[-1][0]] = (value_start, ev.end_mark.index)
                 elif cls is ScalarEvent or cls is AliasEvent:
                     if depth == 1 and kind is MappingStartEvent:
                         if expect_key and cls is ScalarEvent:
                             keys.append((ev.value, ev.start_mark.index, ev.end_mark.index))
+                        elif not expect_key and keys:
+                            spans[keys[-1][0]] = (ev.start_mark.index, ev.end_mark.index)
                         expect_key = not expect_key
         except yaml.MarkedYAMLError as exc:
             self._syntax_error(exc)

@@ -26,27 +26,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Any
 
 import yaml
 
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.jobspec.document import (
-    _LONE_SURROGATE,
-    MAX_CHARS,
-    Document,
-    Mapping,
-    Node,
-    Scalar,
-    Sequence,
-    Shifts,
-    _Abort,
-    _Parser,
-    iter_nodes,
-    parse,
-)
+from jobspec_lsp.jobspec.document import _LONE_SURROGATE, MAX_CHARS, _Abort, _Parser, parse
+from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence, Shifts, iter_nodes
 from jobspec_lsp.text.pauses import no_gc_pauses
 from jobspec_lsp.text.positions import LineIndex
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_CHARS = 20_000  # below this, reading the whole text costs about what finding the edit does
 # parser findings about one scalar whose words hold no position: they move with it

@@ -12,7 +12,6 @@ reader's message at its offset.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 
@@ -86,6 +85,8 @@ def _describe(text: str, msg: str, pos: int) -> tuple[str, int, int] | None:
                     pos,
                     m.end(),
                 )
+            import difflib  # deferred: start-up; only for a suggestion
+
             near = difflib.get_close_matches(word.lower(), ["true", "false", "null"], 1, 0.6)
             if near:
                 return f"{word} is not a JSON value; did you mean {near[0]}?", pos, m.end()

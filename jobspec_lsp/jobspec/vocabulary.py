@@ -10,20 +10,41 @@ checks that they agree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+
+from jobspec_lsp.record import Frozen
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(Frozen):
+    __slots__ = ("name", "doc", "required", "v1", "v1_types", "flux_core_writes")
     name: str
     doc: str
-    required: bool = False
-    v1: bool = True  # allowed in jobspec V1 (RFC 25)
-    v1_types: tuple[str, ...] | None = None  # in a V1 vertex: only on these types
+    required: bool
+    v1: bool  # allowed in jobspec V1 (RFC 25)
+    v1_types: tuple[str, ...] | None  # in a V1 vertex: only on these types
     # a system attribute RFC 25 does not list but flux-core's own V1 tools write
-    flux_core_writes: bool = False
+    flux_core_writes: bool
+
+    def __init__(
+        self,
+        name: str,
+        doc: str,
+        required: bool = False,
+        v1: bool = True,
+        v1_types: tuple[str, ...] | None = None,
+        flux_core_writes: bool = False,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "name", name)
+        put(self, "doc", doc)
+        put(self, "required", required)
+        put(self, "v1", v1)
+        put(self, "v1_types", v1_types)
+        put(self, "flux_core_writes", flux_core_writes)
 
     @property
     def summary(self) -> str:

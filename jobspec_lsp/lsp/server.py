@@ -24,7 +24,7 @@ from jobspec_lsp import __version__, config, convert, kinds
 from jobspec_lsp.diagnostics import RULES, Diagnostic
 from jobspec_lsp.jobspec import incremental
 from jobspec_lsp.jobspec.docs_text import rule_url
-from jobspec_lsp.jobspec.document import Document
+from jobspec_lsp.jobspec.tree import Document
 from jobspec_lsp.lsp.bases import Bases, Stale
 from jobspec_lsp.lsp.scheduling import Debouncer, OneAtATime
 from jobspec_lsp.lsp.settings import Settings

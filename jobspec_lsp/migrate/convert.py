@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 from types import ModuleType
 
 from jobspec_lsp.migrate import body, launch, lsf, pbs, slurm
@@ -36,6 +35,7 @@ from jobspec_lsp.migrate.model import (
 )
 from jobspec_lsp.migrate.reading import Block
 from jobspec_lsp.notations import formats
+from jobspec_lsp.record import Record
 from jobspec_lsp.script import batch, directives
 from jobspec_lsp.text.edits import apply as apply_edits
 
@@ -68,17 +68,42 @@ _SHAPE_OPTIONS = {
 }
 
 
-@dataclass
-class Conversion:
+class Conversion(Record):
+    __slots__ = (
+        "scheduler", "text", "edits", "findings", "lines", "moved", "request", "shape",
+        "refused",
+    )  # fmt: skip
     scheduler: str  # slurm | lsf | pbs | "" (nothing to convert)
     text: str
     edits: list[Edit]
     findings: list[Finding]
-    lines: dict[int, str] = field(default_factory=dict)  # directive offset -> its new text
-    moved: set[int] = field(default_factory=set)  # lines whose options went to the size line
-    request: Request | None = None
-    shape: Shape | None = None
-    refused: str = ""  # why the script is not converted at all
+    lines: dict[int, str]  # directive offset -> its new text
+    moved: set[int]  # lines whose options went to the size line
+    request: Request | None
+    shape: Shape | None
+    refused: str  # why the script is not converted at all
+
+    def __init__(
+        self,
+        scheduler: str,
+        text: str,
+        edits: list[Edit],
+        findings: list[Finding],
+        lines: dict[int, str] | None = None,
+        moved: set[int] | None = None,
+        request: Request | None = None,
+        shape: Shape | None = None,
+        refused: str = "",
+    ) -> None:
+        self.scheduler = scheduler
+        self.text = text
+        self.edits = edits
+        self.findings = findings
+        self.lines = {} if lines is None else lines
+        self.moved = set() if moved is None else moved
+        self.request = request
+        self.shape = shape
+        self.refused = refused
 
     @property
     def changed(self) -> bool:

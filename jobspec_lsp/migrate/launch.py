@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from types import ModuleType
 
 from jobspec_lsp.fluxcli import shell
@@ -28,25 +27,35 @@ from jobspec_lsp.migrate import slurm
 from jobspec_lsp.migrate.body import Text
 from jobspec_lsp.migrate.model import Edit, Finding, Shape, fsd, q
 from jobspec_lsp.notations.formats import ascii_int
+from jobspec_lsp.record import Record
 
 
-@dataclass
-class Run:
-    """What a launch line asks, as `flux run` options."""
+class Run(Record):
+    """What a launch line asks, as `flux run` options (None: not asked). ``rs``...:
+    jsrun's resource sets."""
 
-    nodes: int | None = None
-    tasks: int | None = None
-    per_node: int | None = None
-    cores: int | None = None
-    gpus: int | None = None
-    # jsrun's resource sets
-    rs: int | None = None
-    rs_tasks: int | None = None
-    rs_cores: int | None = None
-    rs_gpus: int | None = None
-    rs_per_host: int | None = None
-    extra: list[str] = field(default_factory=list)  # other flux run options
-    notes: list[str] = field(default_factory=list)
+    __slots__ = (
+        "nodes", "tasks", "per_node", "cores", "gpus", "rs", "rs_tasks", "rs_cores", "rs_gpus",
+        "rs_per_host", "extra", "notes",
+    )  # fmt: skip
+    nodes: int | None
+    tasks: int | None
+    per_node: int | None
+    cores: int | None
+    gpus: int | None
+    rs: int | None
+    rs_tasks: int | None
+    rs_cores: int | None
+    rs_gpus: int | None
+    rs_per_host: int | None
+    extra: list[str]  # other flux run options
+    notes: list[str]
+
+    def __init__(self) -> None:
+        self.nodes = self.tasks = self.per_node = self.cores = self.gpus = None
+        self.rs = self.rs_tasks = self.rs_cores = self.rs_gpus = self.rs_per_host = None
+        self.extra = []
+        self.notes = []
 
 
 class Refuse(Exception):
@@ -308,13 +317,22 @@ def _at_command(text: str, ls: int, at: int) -> bool:
     return rest == "" or rest.endswith(_COMMAND_STARTS)
 
 
-@dataclass
-class Launch:
+class Launch(Record):
+    __slots__ = ("tool", "start", "program", "options", "notes")
     tool: str
     start: int
     program: int  # where the program's word starts (the rest of the line stays)
     options: list[str]  # the flux run options
     notes: list[str]
+
+    def __init__(
+        self, tool: str, start: int, program: int, options: list[str], notes: list[str]
+    ) -> None:
+        self.tool = tool
+        self.start = start
+        self.program = program
+        self.options = options
+        self.notes = notes
 
 
 def _read(tool: str, words: list[Word], sh: Shape) -> tuple[Run, int]:

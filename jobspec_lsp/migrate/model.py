@@ -11,13 +11,15 @@ knows a scheduler's syntax, and nothing knows LSP.
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass, field
-from typing import Any
 
+from jobspec_lsp.record import Frozen, Record, replaced
 from jobspec_lsp.script import directives
 from jobspec_lsp.text.edits import Change as Edit
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Edit", "Finding", "Item", "Line", "NotCarried", "Request", "Shape", "shape"]
 
@@ -47,91 +49,222 @@ class NotCarried(Exception):
         self.error = error
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(Frozen):
     """Something the conversion says about a place in the original text."""
 
+    __slots__ = ("kind", "start", "end", "message", "replace")
     kind: str  # directive | kept | bad | note | late | variable | command | launch | refused
     start: int
     end: int
     message: str
-    replace: str | None = None  # a variable's Flux equivalent, for a fix
+    replace: str | None  # a variable's Flux equivalent, for a fix
+
+    def __init__(
+        self, kind: str, start: int, end: int, message: str, replace: str | None = None
+    ) -> None:
+        put = object.__setattr__
+        put(self, "kind", kind)
+        put(self, "start", start)
+        put(self, "end", end)
+        put(self, "message", message)
+        put(self, "replace", replace)
 
 
-@dataclass
-class Item:
+class Item(Record):
     """One option of a directive line, as its scheduler reads it."""
 
+    __slots__ = (
+        "name", "value", "start", "end", "value_start", "value_end", "reader", "fields",
+        "notes", "lost", "problem", "error", "whole", "ignored",
+    )  # fmt: skip
     name: str  # as written: --nodes, -n, -l select
     value: str | None
     start: int  # the option's words (name and value)
     end: int
     value_start: int
     value_end: int
-    reader: str = ""  # the reader's key in its scheduler's table
-    fields: list[str] = field(default_factory=list)  # what it set in the request
-    notes: list[str] = field(default_factory=list)  # carried, with a difference
-    lost: list[str] = field(default_factory=list)  # parts of it Flux cannot carry
-    problem: str = ""  # why it is kept as it is (not carried)
-    error: bool = False  # the scheduler itself refuses it
-    whole: bool = False  # the option as such is not carried (not just its value)
-    ignored: str = ""  # nothing to carry (why)
+    reader: str  # the reader's key in its scheduler's table
+    fields: list[str]  # what it set in the request
+    notes: list[str]  # carried, with a difference
+    lost: list[str]  # parts of it Flux cannot carry
+    problem: str  # why it is kept as it is (not carried)
+    error: bool  # the scheduler itself refuses it
+    whole: bool  # the option as such is not carried (not just its value)
+    ignored: str  # nothing to carry (why)
+
+    def __init__(
+        self,
+        name: str,
+        value: str | None,
+        start: int,
+        end: int,
+        value_start: int,
+        value_end: int,
+        reader: str = "",
+        fields: list[str] | None = None,
+        notes: list[str] | None = None,
+        lost: list[str] | None = None,
+        problem: str = "",
+        error: bool = False,
+        whole: bool = False,
+        ignored: str = "",
+    ) -> None:
+        self.name = name
+        self.value = value
+        self.start = start
+        self.end = end
+        self.value_start = value_start
+        self.value_end = value_end
+        self.reader = reader
+        self.fields = [] if fields is None else fields
+        self.notes = [] if notes is None else notes
+        self.lost = [] if lost is None else lost
+        self.problem = problem
+        self.error = error
+        self.whole = whole
+        self.ignored = ignored
 
     @property
     def kept(self) -> bool:
         return bool(self.problem)
 
 
-@dataclass
-class Line:
+class Line(Record):
     """A directive line: its sentinel, its options, and the words nobody could read."""
 
+    __slots__ = ("start", "end", "words_end", "sentinel", "items", "bad")
     start: int
     end: int  # before the newline
     words_end: int  # after the last word (a trailing comment follows)
     sentinel: str
-    items: list[Item] = field(default_factory=list)
-    bad: list[tuple[int, int]] = field(default_factory=list)
+    items: list[Item]
+    bad: list[tuple[int, int]]
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        words_end: int,
+        sentinel: str,
+        items: list[Item] | None = None,
+        bad: list[tuple[int, int]] | None = None,
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.words_end = words_end
+        self.sentinel = sentinel
+        self.items = [] if items is None else items
+        self.bad = [] if bad is None else bad
 
     @property
     def body_start(self) -> int:
         return self.start + len(self.sentinel)
 
 
-@dataclass
-class Request:
+class Request(Record):
     """What the job asks. ``None``: not asked (the scheduler's default applies)."""
 
-    nodes: int | None = None
-    nodes_max: int | None = None  # a range MIN-MAX
-    tasks: int | None = None
-    tasks_per_node: int | None = None
-    cores_per_task: int | None = None
-    cores_per_node: int | None = None  # cores per node beyond tasks x cores (PBS ncpus)
-    gpus_per_task: int | None = None
-    gpus_per_node: int | None = None
-    gpus_total: int | None = None
-    cpus_per_gpu: int | None = None
-    tasks_per_gpu: int | None = None
-    exclusive: bool | None = None
-    time: int | None = None  # seconds
-    queue: str | None = None
-    account: str | None = None
-    name: str | None = None
-    output: str | None = None  # a Flux template
-    error: str | None = None
-    join: bool | None = None  # the error stream into the output (PBS -j oe)
-    dependencies: list[str] | None = None  # Flux dependency URIs (after:ID, afterok:ID)
-    begin: str | None = None  # a Flux --begin-time value
-    requires: list[str] | None = None  # RFC 35 queries, and-ed
-    cwd: str | None = None
-    env: list[str] | None = None  # Flux --env rules
-    hold: bool | None = None
-    signal: str | None = None  # SIG@TIME
-    urgency: int | None = None
-    array: str | None = None  # never carried: Flux has no arrays
-    sources: dict[str, Item] = field(default_factory=dict)  # field -> its last setter
-    extra: dict[str, Any] = field(default_factory=dict)  # a reader's own notes (PBS chunks)
+    __slots__ = (
+        "nodes", "nodes_max", "tasks", "tasks_per_node", "cores_per_task", "cores_per_node",
+        "gpus_per_task", "gpus_per_node", "gpus_total", "cpus_per_gpu", "tasks_per_gpu",
+        "exclusive", "time", "queue", "account", "name", "output", "error", "join",
+        "dependencies", "begin", "requires", "cwd", "env", "hold", "signal", "urgency", "array",
+        "sources", "extra",
+    )  # fmt: skip
+    nodes: int | None
+    nodes_max: int | None  # a range MIN-MAX
+    tasks: int | None
+    tasks_per_node: int | None
+    cores_per_task: int | None
+    cores_per_node: int | None  # cores per node beyond tasks x cores (PBS ncpus)
+    gpus_per_task: int | None
+    gpus_per_node: int | None
+    gpus_total: int | None
+    cpus_per_gpu: int | None
+    tasks_per_gpu: int | None
+    exclusive: bool | None
+    time: int | None  # seconds
+    queue: str | None
+    account: str | None
+    name: str | None
+    output: str | None  # a Flux template
+    error: str | None
+    join: bool | None  # the error stream into the output (PBS -j oe)
+    dependencies: list[str] | None  # Flux dependency URIs (after:ID, afterok:ID)
+    begin: str | None  # a Flux --begin-time value
+    requires: list[str] | None  # RFC 35 queries, and-ed
+    cwd: str | None
+    env: list[str] | None  # Flux --env rules
+    hold: bool | None
+    signal: str | None  # SIG@TIME
+    urgency: int | None
+    array: str | None  # never carried: Flux has no arrays
+    sources: dict[str, Item]  # field -> its last setter
+    extra: dict[str, Any]  # a reader's own notes (PBS chunks)
+
+    def __init__(
+        self,
+        nodes: int | None = None,
+        nodes_max: int | None = None,
+        tasks: int | None = None,
+        tasks_per_node: int | None = None,
+        cores_per_task: int | None = None,
+        cores_per_node: int | None = None,
+        gpus_per_task: int | None = None,
+        gpus_per_node: int | None = None,
+        gpus_total: int | None = None,
+        cpus_per_gpu: int | None = None,
+        tasks_per_gpu: int | None = None,
+        exclusive: bool | None = None,
+        time: int | None = None,
+        queue: str | None = None,
+        account: str | None = None,
+        name: str | None = None,
+        output: str | None = None,
+        error: str | None = None,
+        join: bool | None = None,
+        dependencies: list[str] | None = None,
+        begin: str | None = None,
+        requires: list[str] | None = None,
+        cwd: str | None = None,
+        env: list[str] | None = None,
+        hold: bool | None = None,
+        signal: str | None = None,
+        urgency: int | None = None,
+        array: str | None = None,
+        sources: dict[str, Item] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.nodes = nodes
+        self.nodes_max = nodes_max
+        self.tasks = tasks
+        self.tasks_per_node = tasks_per_node
+        self.cores_per_task = cores_per_task
+        self.cores_per_node = cores_per_node
+        self.gpus_per_task = gpus_per_task
+        self.gpus_per_node = gpus_per_node
+        self.gpus_total = gpus_total
+        self.cpus_per_gpu = cpus_per_gpu
+        self.tasks_per_gpu = tasks_per_gpu
+        self.exclusive = exclusive
+        self.time = time
+        self.queue = queue
+        self.account = account
+        self.name = name
+        self.output = output
+        self.error = error
+        self.join = join
+        self.dependencies = dependencies
+        self.begin = begin
+        self.requires = requires
+        self.cwd = cwd
+        self.env = env
+        self.hold = hold
+        self.signal = signal
+        self.urgency = urgency
+        self.array = array
+        self.sources = {} if sources is None else sources
+        self.extra = {} if extra is None else extra
 
     def set(self, item: Item, name: str, value: Any) -> None:
         setattr(self, name, value)
@@ -145,21 +278,39 @@ class Request:
         self.set(item, name, [*got, value])
 
 
-@dataclass
-class Shape:
+class Shape(Record):
     """The Flux allocation for a request, and what a launcher inside it starts by default."""
 
+    __slots__ = ("words", "run", "notes", "nodes", "tasks", "cores_per_task", "gpus_per_task")
     words: list[str]  # `flux batch` options
     run: list[str]  # `flux run` options that start the job's tasks as the scheduler did
-    notes: list[tuple[str, str]] = field(default_factory=list)  # (field, approximation)
-    nodes: int | None = None
-    tasks: int = 1
-    cores_per_task: int = 1
-    gpus_per_task: int = 0
+    notes: list[tuple[str, str]]  # (field, approximation)
+    nodes: int | None
+    tasks: int
+    cores_per_task: int
+    gpus_per_task: int
+
+    def __init__(
+        self,
+        words: list[str],
+        run: list[str],
+        notes: list[tuple[str, str]] | None = None,
+        nodes: int | None = None,
+        tasks: int = 1,
+        cores_per_task: int = 1,
+        gpus_per_task: int = 0,
+    ) -> None:
+        self.words = words
+        self.run = run
+        self.notes = [] if notes is None else notes
+        self.nodes = nodes
+        self.tasks = tasks
+        self.cores_per_task = cores_per_task
+        self.gpus_per_task = gpus_per_task
 
 
 def _with(req: Request, **changes: Any) -> Request:
-    return dataclasses.replace(req, **changes)
+    return replaced(req, **changes)  # type: ignore[return-value]  # a Request's copy
 
 
 def _ceil(a: int, b: int) -> int:

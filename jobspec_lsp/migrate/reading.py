@@ -3,26 +3,44 @@ of each line with their source ranges, and an option table's getopt-style readin
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from jobspec_lsp.migrate.model import Item, Line
+from jobspec_lsp.record import Frozen, Record
 from jobspec_lsp.script import directives
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Frozen):
     """One option of a scheduler's submission command."""
 
+    __slots__ = ("names", "value", "reader", "flux", "note", "optional_value", "ref")
     names: tuple[str, ...]  # as written, with their dashes: ("--nodes", "-N")
     value: bool  # takes a value
     reader: str  # key of its reader; "" not carried; "-" nothing to carry
     flux: str  # what it becomes, in words (the docs' table)
-    note: str = ""  # not carried: what the job gets instead; carried: the caveat
-    optional_value: bool = False
-    ref: str = ""  # the scheduler reference this follows
+    note: str  # not carried: what the job gets instead; carried: the caveat
+    optional_value: bool
+    ref: str  # the scheduler reference this follows
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        value: bool,
+        reader: str,
+        flux: str,
+        note: str = "",
+        optional_value: bool = False,
+        ref: str = "",
+    ) -> None:
+        put = object.__setattr__
+        put(self, "names", names)
+        put(self, "value", value)
+        put(self, "reader", reader)
+        put(self, "flux", flux)
+        put(self, "note", note)
+        put(self, "optional_value", optional_value)
+        put(self, "ref", ref)
 
 
 def lines(text: str) -> Iterator[tuple[int, int]]:
@@ -67,12 +85,24 @@ def split_words(line: str) -> list[tuple[str, int, int]] | str:
     return out
 
 
-@dataclass
-class Block:
+class Block(Record):
+    __slots__ = ("lines", "late", "first_command", "problems")
     lines: list[Line]
     late: list[int]  # directives after the first command (the scheduler ignores them)
     first_command: int  # offset of the first command line (len(text) when none)
     problems: list[tuple[int, int, str]]  # (start, end, message): unreadable lines
+
+    def __init__(
+        self,
+        lines: list[Line],
+        late: list[int],
+        first_command: int,
+        problems: list[tuple[int, int, str]],
+    ) -> None:
+        self.lines = lines
+        self.late = late
+        self.first_command = first_command
+        self.problems = problems
 
 
 def block(
@@ -184,6 +214,8 @@ def _prefix(written: str, table: dict[str, Option]) -> str | None:
 
 
 def _unknown(command: str, name: str, start: int, end: int, table) -> tuple[int, int, str]:
+    import difflib  # deferred: start-up; only for a suggestion
+
     close = difflib.get_close_matches(name, list(table), n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]}?" if close else ""
     return (start, end, f"{command} has no option {name}{hint}")

@@ -18,17 +18,19 @@ the tokens, so those errors are positioned just as precisely.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
+
+    # a lark tree or token: the grammars fix their shapes, which lark's types cannot say
+    Node = Any
 
 # lark is imported on first use: most jobspecs never need these parsers, and the CLI
 # (a pre-commit hook) should start quickly.
-
-# a lark tree or token: the grammars fix their shapes, which lark's types cannot say
-Node = Any
 
 # Numbers longer than this (leading zeros aside) are refused as too large. No
 # Flux id, count or host index comes near it, and it keeps int() away from
@@ -144,6 +146,8 @@ class FormatError(ValueError):
 def grammar_dir() -> Any:  # a Path, or an importlib Traversable inside a package
     """Where the .lark files are: inside the installed package (the wheel copies
     the checkout's grammars/ to jobspec_lsp/grammars/), or the checkout's grammars/."""
+
+    import importlib.resources  # deferred: start-up; only where a grammar is loaded
 
     packaged = importlib.resources.files("jobspec_lsp") / "grammars"
     if packaged.is_dir():

@@ -6,12 +6,15 @@ call; it holds no presentation logic.
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobspec_lsp.diagnostics import RULES, VERSION_RULES, Diagnostic, Severity
-from jobspec_lsp.jobspec.document import Document, Mapping, Scalar, parse, to_python
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Document, Mapping, Scalar, to_python
 from jobspec_lsp.rules import attributes, base, counts, structure, suppress, targets, tasks, v1
 from jobspec_lsp.text.pauses import no_gc_pauses
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 TARGETS = targets.TARGETS
 
@@ -130,6 +133,10 @@ def _overlap(a: Diagnostic, b: Diagnostic) -> bool:
 def _rfc_check(doc: Document, version_rules: str, select: Any, ignore: Any) -> list[Diagnostic]:
     ctx = base.Context(doc, uses_v1(doc, version_rules), select, ignore)
     out = [d for d in doc.problems if ctx.enabled(d.code)]
+    if doc.root is None and "streamed" in doc.derived:
+        from jobspec_lsp.rules import streamed  # deferred: only for a document too large for a tree
+
+        out += streamed.check(doc, version_rules, select, ignore)
     if doc.root is not None:
         structure.check(ctx)
         if ctx.root is not None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
-from jobspec_lsp.jobspec.document import Mapping
+from jobspec_lsp.jobspec.tree import Mapping
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules import constraints, dependencies, files  # the JS5xx families hang off system
 from jobspec_lsp.rules.base import (
@@ -19,6 +18,10 @@ from jobspec_lsp.rules.base import (
     is_str,
     suggest,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _js(system: str) -> str:

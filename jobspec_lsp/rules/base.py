@@ -2,26 +2,45 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
 
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
-from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, type_name
+from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence, type_name
+from jobspec_lsp.record import Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass
-class Vertex:
+class Vertex(Record):
     """One resource vertex of the jobspec, with its place in the tree."""
 
+    __slots__ = ("node", "parent", "index", "type", "label", "children")
+    _unshown = ("parent", "children")  # they lead back here
     node: Mapping
     parent: Vertex | None
     index: int  # position in its list
-    type: str | None = None  # when it is a string
-    label: str | None = None
-    children: list[Vertex] = field(default_factory=list)
+    type: str | None  # when it is a string
+    label: str | None
+    children: list[Vertex]
+
+    def __init__(
+        self,
+        node: Mapping,
+        parent: Vertex | None,
+        index: int,
+        type: str | None = None,
+        label: str | None = None,
+        children: list[Vertex] | None = None,
+    ) -> None:
+        self.node = node
+        self.parent = parent
+        self.index = index
+        self.type = type
+        self.label = label
+        self.children = [] if children is None else children
 
     def ancestors(self) -> Any:
         v = self.parent
@@ -209,6 +228,8 @@ def anchor_for_missing(mapping: Mapping, owner_key: Node | None = None) -> Any:
 def suggest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
     if not isinstance(word, str):
         return None
+    import difflib  # deferred: start-up; only for a suggestion
+
     got = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return got[0] if got else None
 

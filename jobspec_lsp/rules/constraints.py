@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
-from jobspec_lsp.jobspec.document import Mapping, Sequence
+from jobspec_lsp.jobspec.tree import Mapping, Sequence
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules.base import Context, describe, did_you_mean, is_str, range_in_string, suggest
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _js(constraints: str) -> str:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobspec_lsp.diagnostics import Family
-from jobspec_lsp.jobspec.document import Mapping, Scalar
+from jobspec_lsp.jobspec.tree import Mapping, Scalar
 from jobspec_lsp.notations import formats
 from jobspec_lsp.rules.base import (
     Context,
@@ -17,6 +15,10 @@ from jobspec_lsp.rules.base import (
     range_in_string,
     shown,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _js(count: str, extra: str = "") -> str:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples
-from jobspec_lsp.jobspec.document import Mapping, Sequence
+from jobspec_lsp.jobspec.tree import Mapping, Sequence
 from jobspec_lsp.notations.formats import python_float
 from jobspec_lsp.rules.base import (
     Context,
@@ -16,6 +14,10 @@ from jobspec_lsp.rules.base import (
     is_str,
     suggest,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _js(deps: str) -> str:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
 
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
-from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
+from jobspec_lsp.jobspec.tree import Mapping, Scalar, Sequence
 from jobspec_lsp.rules.base import (
     Context,
     anchor_for_missing,
@@ -18,6 +17,10 @@ from jobspec_lsp.rules.base import (
     is_str,
     suggest,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _js(files: str) -> str:

@@ -22,7 +22,7 @@ from jobspec_lsp.diagnostics import (
     matches,
 )
 from jobspec_lsp.jobspec import examples
-from jobspec_lsp.jobspec.document import Mapping, Node, Sequence
+from jobspec_lsp.jobspec.tree import Mapping, Node, Sequence
 from jobspec_lsp.site import checks
 from jobspec_lsp.site.profile import Site
 

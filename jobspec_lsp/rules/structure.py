@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
-from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
+from jobspec_lsp.jobspec.tree import Mapping, Scalar, Sequence
 from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.rules.base import (
     Context,
@@ -20,6 +18,10 @@ from jobspec_lsp.rules.base import (
     is_str,
     shown,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 _MIN = examples.jobspec(version=1)
 

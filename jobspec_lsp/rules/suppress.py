@@ -13,14 +13,16 @@ comments: suppress there with the configuration's ``per-file-ignores``.
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
-from dataclasses import dataclass
-from typing import Any
 
 from jobspec_lsp.diagnostics import ALL_KINDS, RULES, Diagnostic, Family, Severity, matches
 from jobspec_lsp.diagnostics import is_code_or_prefix as known
-from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
+from jobspec_lsp.jobspec.tree import Mapping, Scalar, Sequence
+from jobspec_lsp.record import Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 family = Family()
 UNUSED = family.warning(
@@ -39,14 +41,30 @@ UNUSED = family.warning(
 _COMMENT = re.compile(r"(?:^|(?<=\s))#\s*jobspec:\s*ignore(-file)?(?:\[([^\]\n]*)\])?")
 
 
-@dataclass
-class _Suppression:
+class _Suppression(Record):
+    __slots__ = ("start", "end", "line_start", "file", "codes", "used")
     start: int  # the comment
     end: int
     line_start: int
     file: bool
     codes: tuple[str, ...] | None  # None: every code
     used: set[str]
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        line_start: int,
+        file: bool,
+        codes: tuple[str, ...] | None,
+        used: set[str],
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.line_start = line_start
+        self.file = file
+        self.codes = codes
+        self.used = used
 
 
 def _find(text: str, doc: Any = None) -> list[_Suppression]:
@@ -192,6 +210,8 @@ def _idle_words(idle: list[str]) -> str:
     parts = []
     unknown = [c for c in idle if not is_code_or_prefix(c)]
     for c in unknown:
+        import difflib  # deferred: start-up; only for a suggestion
+
         close = difflib.get_close_matches(c, list(RULES), n=1, cutoff=0.7)
         parts.append(f"{c} is no rule's code" + (f"; did you mean {close[0]}?" if close else ""))
     known = [c for c in idle if c not in unknown]

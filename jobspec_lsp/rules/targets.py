@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator
-from typing import Any, cast
 
 from jobspec_lsp.diagnostics import Diagnostic, Family, Severity
 from jobspec_lsp.jobspec import examples
-from jobspec_lsp.jobspec.document import Document, Mapping, Node, Scalar, Sequence, to_python
+from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence, to_python
 from jobspec_lsp.notations import formats
 from jobspec_lsp.notations.formats import ascii_int
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 TARGETS = ("rfc", "flux-core", "flux-core-any", "fluxion")
 DEFAULT = "rfc"
@@ -442,7 +445,8 @@ class _FluxCore(_Checker):
             if deps.value:
                 self.reject(deps, "each dependency must be a mapping")
             return
-        for dep in cast(Sequence, deps).items:
+        assert isinstance(deps, Sequence)  # _is_seq, and not a scalar
+        for dep in deps.items:
             if not isinstance(dep, Mapping):
                 self.reject(dep, "each dependency must be a mapping")
                 continue

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from jobspec_lsp.diagnostics import Family, Severity
 from jobspec_lsp.jobspec import examples, vocabulary
-from jobspec_lsp.jobspec.document import Mapping, Scalar, Sequence
+from jobspec_lsp.jobspec.tree import Mapping, Scalar, Sequence
 from jobspec_lsp.rules.base import (
     Context,
     Memo,
@@ -21,6 +20,10 @@ from jobspec_lsp.rules.base import (
     shown,
     suggest,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 _SLOT_OF_TWO = "  - type: slot\n    count: 2\n    label: task\n    with:\n      - type: core\n        count: 1\n"
 _VERBOSE_TASK = "  - command: [app, --verbose]\n    slot: task\n    count:\n      per_slot: 1\n"

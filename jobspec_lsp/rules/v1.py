@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import vocabulary
-from jobspec_lsp.jobspec.document import Mapping, Node, Scalar
+from jobspec_lsp.jobspec.tree import Mapping, Node, Scalar
 from jobspec_lsp.notations.formats import ascii_int
+from jobspec_lsp.record import Frozen
 from jobspec_lsp.rules.attributes import SYSTEM_KEYS
 from jobspec_lsp.rules.base import Context, Vertex, anchor_for_missing, describe, is_str
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 _V1 = """version: 1
 resources:
@@ -261,14 +263,23 @@ def _check_resources(ctx: Context) -> None:
             ctx.report(GRAPH, problem.anchor, f"{problem.message}; allowed graphs: {SHAPES}")
 
 
-@dataclass(frozen=True)
-class GraphProblem:
+class GraphProblem(Frozen):
     """The first way a resource graph is not one of RFC 25's four."""
 
+    __slots__ = ("anchor", "message", "top", "slot_of_nodes")
     anchor: Node  # the token to blame
     message: str
-    top: bool = False  # the top vertex is a V1 type other than node or slot (JS602)
-    slot_of_nodes: bool = False  # slot>node: whole nodes as the task slot
+    top: bool  # the top vertex is a V1 type other than node or slot (JS602)
+    slot_of_nodes: bool  # slot>node: whole nodes as the task slot
+
+    def __init__(
+        self, anchor: Node, message: str, top: bool = False, slot_of_nodes: bool = False
+    ) -> None:
+        put = object.__setattr__
+        put(self, "anchor", anchor)
+        put(self, "message", message)
+        put(self, "top", top)
+        put(self, "slot_of_nodes", slot_of_nodes)
 
 
 def graph_problem(top: Vertex) -> GraphProblem | None:

@@ -11,30 +11,30 @@ variables and the resource limits), which a file cannot know.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import math
 import os
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Family, Severity, matches
-from jobspec_lsp.features.completion import Candidate
-from jobspec_lsp.features.hover import human_duration
 from jobspec_lsp.fluxcli import argv, build, model, shell, values
 from jobspec_lsp.fluxcli import model as _model
 from jobspec_lsp.fluxcli.argv import Given, Problem, Word
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.model import Option
 from jobspec_lsp.fluxcli.values import Limit, Refused, value_problem
-from jobspec_lsp.jobspec import document as jobspec_document
-from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec import tree as jobspec_tree
 from jobspec_lsp.notations import formats
+from jobspec_lsp.record import Frozen
 from jobspec_lsp.rules import suppress
 from jobspec_lsp.rules.targets import _FluxCore
 from jobspec_lsp.script import directives, sbatch, shellread
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from jobspec_lsp.features.completion import Candidate
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -193,6 +193,8 @@ def _unknown(name: str, start: int, end: int) -> Diagnostic:
     cmd = _model.command("batch")
     names = [f"--{n}" for n in cmd.by_long] + ["-" + o.short for o in cmd.options if o.short]
     shown = name if len(name) <= 40 else None
+    import difflib  # deferred: start-up; only for a suggestion
+
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) if shown else []
     prefix = [n for n in names if n.startswith(name)] if name.startswith("--") else []
     hint = ""
@@ -449,6 +451,7 @@ def _ingest_refusals(dumped: str) -> tuple[tuple[str, ...], ...]:
     """(path..., message) of each error flux-core's ingest gives the built jobspec
     ``dumped`` (JSON), this tool's own reading limits (JS9xx) left out."""
 
+    from jobspec_lsp.jobspec.document import parse  # deferred: only for a --setattr/--setopt/--conf
     from jobspec_lsp.rules import analysis  # deferred: only for a --setattr/--setopt/--conf
 
     doc = parse(dumped, "json")
@@ -476,7 +479,7 @@ def _path_at(node, offset: int) -> list[str]:
     """The keys leading to the innermost mapping entry holding ``offset``."""
     path: list[str] = []
     while True:
-        if isinstance(node, jobspec_document.Mapping):
+        if isinstance(node, jobspec_tree.Mapping):
             for k, v in node.pairs:
                 if k.start <= offset < max(v.end, k.end):
                     path.append(str(k.value))
@@ -484,7 +487,7 @@ def _path_at(node, offset: int) -> list[str]:
                     break
             else:
                 return path
-        elif isinstance(node, jobspec_document.Sequence):
+        elif isinstance(node, jobspec_tree.Sequence):
             for k, v in enumerate(node.items):
                 if v.start <= offset < v.end:
                     path.append(str(k))
@@ -564,13 +567,21 @@ LINE_TOO_MANY_CORES = family.warning(
 )
 
 
-class Allocation(NamedTuple):
+class Allocation(Frozen):
     """What a batch script's directives allocate, where they say it exactly."""
 
+    __slots__ = ("nodes", "cores", "gpus", "why")
     nodes: int | None
     cores: int | None  # slots x cores per slot, when the cores are not whole nodes
     gpus: int | None
     why: str  # the directives, in words
+
+    def __init__(self, nodes: int | None, cores: int | None, gpus: int | None, why: str):
+        put = object.__setattr__
+        put(self, "nodes", nodes)
+        put(self, "cores", cores)
+        put(self, "gpus", gpus)
+        put(self, "why", why)
 
 
 # counts flux run/submit/bulksubmit read with int() after parsing (no type= in the table)
@@ -652,6 +663,8 @@ def _line_findings(line: str, allocation: Allocation | None, version: str, key=N
                     message += f"; Flux takes no abbreviation: write {full[0]}"
                     data = {"replacement": full[0]}
                 else:
+                    import difflib  # deferred: start-up; only for a suggestion
+
                     close = difflib.get_close_matches(p.name, names, n=1, cutoff=0.6)
                     if close:
                         message += f"; did you mean {close[0]}?"
@@ -871,6 +884,8 @@ def _meaning(o: Option, value: str) -> str:
             seconds = values.parse_time_limit(value)
         except Refused:
             return ""
+        from jobspec_lsp.features.hover import human_duration  # deferred: only for a hover
+
         return f"a time limit of {human_duration(seconds)}" if seconds else "no time limit"
     return ""
 
@@ -981,6 +996,8 @@ def complete_at(text: str, offset: int, queues: Sequence[str] = (), site=None):
 
 def _option_candidates(options, prefix: str) -> list[Candidate]:
     """The options whose long or short form starts with ``prefix``."""
+    from jobspec_lsp.features.completion import Candidate  # deferred: only for a completion
+
     out = []
     for o in options:
         label = f"--{o.long}"
@@ -1064,6 +1081,7 @@ _UNITS = (("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"))
 
 
 def _values(o: Option, value: str, queues: Sequence[str], site=None):
+    from jobspec_lsp.features.completion import Candidate  # deferred: only for a completion
 
     def some(items):
         return [
@@ -1139,6 +1157,8 @@ def _values(o: Option, value: str, queues: Sequence[str], site=None):
 def _site_requires(value: str, site) -> list[Candidate]:
     """The site's properties (and `host:` names) for the last term of a --requires
     query being typed, each with how many nodes have it."""
+    from jobspec_lsp.features.completion import Candidate  # deferred: only for a completion
+
     head = max(value.rfind(","), value.rfind(" "), value.rfind("("), value.rfind("|"))
     done, term = value[: head + 1], value[head + 1 :]
     neg = term[:1] if term[:1] in ("^", "-") else ""

@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import re
 import shlex
-from dataclasses import dataclass, field
 
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, Diagnostic, Family, Severity
 
@@ -84,25 +83,49 @@ ESCAPE = family.error(
 
 
 from jobspec_lsp.fluxcli.argv import Word  # noqa: E402 - one word of a directive: value and range
+from jobspec_lsp.record import Record  # noqa: E402
 
 
-@dataclass
-class Directive:
+class Directive(Record):
+    __slots__ = ("line", "start", "end", "words")
     line: int  # 0-based line of its sentinel
     start: int  # offset of the text after the sentinel
     end: int  # end of its last line
-    words: list[Word] = field(default_factory=list)
+    words: list[Word]
+
+    def __init__(self, line: int, start: int, end: int, words: list[Word] | None = None):
+        self.line = line
+        self.start = start
+        self.end = end
+        self.words = [] if words is None else words
 
 
-@dataclass
-class Script:
+class Script(Record):
+    __slots__ = ("text", "sentinel", "sentinel_span", "directives", "problems", "_parsed")
+    _uncompared = _unshown = ("_parsed",)
     text: str
-    sentinel: str | None = None
-    sentinel_span: tuple[int, int] = (0, 0)  # the first sentinel
-    directives: list[Directive] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
+    sentinel: str | None
+    sentinel_span: tuple[int, int]  # the first sentinel
+    directives: list[Directive]
+    problems: list[Diagnostic]
     # what batch.parse_script made of the directives (a script is read once per text)
-    _parsed: dict | None = field(default=None, repr=False, compare=False)  # version -> read
+    _parsed: dict | None  # version -> read
+
+    def __init__(
+        self,
+        text: str,
+        sentinel: str | None = None,
+        sentinel_span: tuple[int, int] = (0, 0),
+        directives: list[Directive] | None = None,
+        problems: list[Diagnostic] | None = None,
+        _parsed: dict | None = None,
+    ) -> None:
+        self.text = text
+        self.sentinel = sentinel
+        self.sentinel_span = sentinel_span
+        self.directives = [] if directives is None else directives
+        self.problems = [] if problems is None else problems
+        self._parsed = _parsed
 
     @property
     def words(self) -> list[Word]:

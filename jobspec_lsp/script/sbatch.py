@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING
 
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Family, Severity
+from jobspec_lsp.script.shellread import shell_literals, written_heredocs
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
     from jobspec_lsp.migrate import convert as migrate
-from jobspec_lsp.script.shellread import shell_literals, written_heredocs
 
 __all__ = ["diagnostics", "convert_script", "has_directives", "shell_literals", "written_heredocs"]
 

@@ -5,19 +5,37 @@ editor path all go through here."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
-from typing import NamedTuple
 
 Edit = tuple[int, int, str]
 
 
-class Change(NamedTuple):
-    """An :data:`Edit` with names: replace ``text[start:end]`` by ``text``."""
+class Change(tuple[int, int, str]):
+    """An :data:`Edit` with names: replace ``text[start:end]`` by ``text``. (A tuple
+    subclass, as typing.NamedTuple makes, without loading typing at start-up.)"""
 
-    start: int
-    end: int
-    text: str
+    __slots__ = ()
+
+    def __new__(cls, start: int, end: int, text: str) -> Change:
+        return tuple.__new__(cls, (start, end, text))
+
+    @property
+    def start(self) -> int:
+        return self[0]
+
+    @property
+    def end(self) -> int:
+        return self[1]
+
+    @property
+    def text(self) -> str:
+        return self[2]
+
+    def __repr__(self) -> str:
+        return f"Change(start={self[0]!r}, end={self[1]!r}, text={self[2]!r})"
+
+    def __getnewargs__(self) -> tuple[int, int, str]:  # copy and pickle
+        return (self[0], self[1], self[2])
 
 
 def apply(text: str, edits: Iterable[Edit]) -> str | None:
@@ -44,6 +62,8 @@ def minimal(old: str, new: str) -> list[Edit]:
     starts = [0]
     for line in a:
         starts.append(starts[-1] + len(line))
+    import difflib  # deferred: start-up; only where a text is diffed
+
     out: list[Edit] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":

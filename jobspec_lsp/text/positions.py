@@ -11,22 +11,34 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
-from typing import Any
+
+from jobspec_lsp.record import Frozen
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(Frozen):
+    __slots__ = ("line", "character")
     line: int
     character: int
 
+    def __init__(self, line: int, character: int) -> None:
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "character", character)
 
-@dataclass(frozen=True, slots=True)
-class Range:
+
+class Range(Frozen):
+    __slots__ = ("start", "end")
     start: Position
     end: Position
+
+    def __init__(self, start: Position, end: Position) -> None:
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
 
     def to_json(self) -> dict[str, Any]:
         return {

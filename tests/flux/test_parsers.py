@@ -307,7 +307,8 @@ attributes:
 
 def test_yaml_is_read_as_flux_reads_it(flux):
     """Flux's own JobspecV1.from_yaml_stream reads every YAML 1.1 trap as we do."""
-    from jobspec_lsp.jobspec.document import parse, to_python
+    from jobspec_lsp.jobspec.document import parse
+    from jobspec_lsp.jobspec.tree import to_python
 
     (theirs,) = flux.ask("yaml", [json.dumps(YAML_TRAPS)])
     assert theirs["ok"], theirs

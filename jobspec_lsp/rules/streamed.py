@@ -1,0 +1,73 @@
+"""What a document too large for a tree still gets checked (JS912, issue 26): its
+resources and tasks, read alone.
+
+:func:`jobspec_lsp.jobspec.document.parse` reads such a document's YAML events one at a
+time (its syntax, its top-level keys) and notes where each top-level value is; the
+sections it found small enough (``doc.derived["streamed"]["read"]``: ``resources``, and
+``tasks`` with it) are read here into a tree of their own. The text they are read from is
+the document with every other top-level value blanked out: the same length, its line
+breaks kept, so every offset and every line number is the original's. The structure,
+counts and label/task families check that tree, and only what they find inside the
+sections read is reported (the streaming pass said what it found of the top level).
+
+Pure: no LSP, no files.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jobspec_lsp.diagnostics import Diagnostic
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec.tree import Document
+from jobspec_lsp.rules import analysis, base, counts, structure, tasks
+from jobspec_lsp.text.pauses import no_gc_pauses
+
+_NOT_A_BREAK = re.compile(r"[^\n\r]")
+
+
+def blanked(
+    text: str, spans: dict[str, tuple[int, int]], keep: tuple[str, ...], flow: bool = False
+) -> str:
+    """``text`` with each top-level value of ``spans`` (name -> (start, end)) but those
+    named in ``keep`` replaced by ``0`` and blanks: the same length, the same line breaks
+    (a value's first character is never a line break: ``0`` takes its place). What
+    follows the last value kept is left out (nothing after it needs its offsets): a
+    ``flow`` (JSON) top level is closed there."""
+    kept = [spans[name] for name in keep if name in spans]
+    cut = max((end for _, end in kept), default=len(text))
+    parts: list[str] = []
+    at = 0
+    for name, (start, end) in sorted(spans.items(), key=lambda item: item[1]):
+        if name in keep or end <= start or start < at or start >= cut:
+            continue
+        parts.append(text[at:start])
+        parts.append("0" + _NOT_A_BREAK.sub(" ", text[start + 1 : end]))
+        at = end
+    parts.append(text[at:cut])
+    if cut < len(text):
+        parts.append("\n}\n" if flow else "\n")
+    return "".join(parts)
+
+
+def check(
+    doc: Document, version_rules: str = "auto", select: object = None, ignore: object = None
+) -> list[Diagnostic]:
+    """The structure, count and label findings inside the sections of ``doc`` (a streamed
+    document: its ``derived["streamed"]``) read alone (with its ``version``)."""
+    streamed = doc.derived.get("streamed")
+    if not streamed or not streamed["read"]:
+        return []
+    spans, read = streamed["spans"], streamed["read"]
+    text = blanked(doc.text, spans, (*read, "version"), streamed["flow"])
+    with no_gc_pauses():
+        part = parse(text, doc.language, max_chars=len(text))
+        if part.root is None:
+            return []
+        ctx = base.Context(part, analysis.uses_v1(part, version_rules), select, ignore)
+        structure.check(ctx)
+        if ctx.root is not None:
+            counts.check(ctx)
+            tasks.check(ctx)
+    inside = [spans[name] for name in read]
+    return [d for d in ctx.diagnostics if any(s <= d.start < e for s, e in inside)]

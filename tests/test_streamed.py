@@ -1,0 +1,191 @@
+"""A document too large for a tree (JS912, issue 26) still gets its resources and tasks
+checked: read alone from the text with every other top-level value blanked out
+(rules/streamed.py), they give what the structure, count and label/task families give on
+the whole tree, at the same places."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jobspec_lsp.diagnostics import RULES
+from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.rules import analysis, base, counts, streamed, structure, tasks
+
+JOB = """version: 1
+resources:
+  - type: node
+    count: 0
+    with:
+      - type: slot
+        count: 2-
+        label: task
+        with:
+          - type: core
+            count: 1
+      - type: slot
+        label: task
+        count: 1
+        with:
+          - type: core
+            count: 1
+tasks:
+  - command: [app]
+    slot: tsk
+    count:
+      per_slot: 1
+attributes:
+  system:
+    duration: 1
+"""
+
+
+def _padded(text: str) -> str:
+    """``text`` with comments after it: twice as long, the sections a quarter of it."""
+    return text + ("" if text.endswith("\n") else "\n") + "# pad\n" * (len(text) // 2 + 10)
+
+
+def _found(diags):
+    return sorted((d.code, d.start, d.end, d.message) for d in diags)
+
+
+def _families_on_the_whole(text: str, inside) -> list:
+    """What the three families find on the whole tree, inside the sections read."""
+    doc = parse(text)
+    ctx = base.Context(doc, analysis.uses_v1(doc))
+    structure.check(ctx)
+    if ctx.root is not None:
+        counts.check(ctx)
+        tasks.check(ctx)
+    return _found(d for d in ctx.diagnostics if any(s <= d.start < e for s, e in inside))
+
+
+def _streamed(text: str):
+    doc = parse(text, max_chars=len(text) - 1)
+    got = analysis.check(doc)
+    assert "JS912" in [d.code for d in got] and doc.root is None
+    return doc, [d for d in got if d.code not in ("JS912", "JS101", "JS102")]
+
+
+def test_a_big_document_gets_its_resources_and_tasks_checked():
+    text = _padded(JOB)
+    doc, got = _streamed(text)
+    assert [(d.code, text[d.start : d.end]) for d in got] == [
+        ("JS202", "0"),
+        ("JS203", "-"),
+        ("JS303", "task"),
+        ("JS307", "tsk"),
+    ]
+    # the line a message names is the original's
+    assert "already used on line 8" in got[2].message
+    assert "resources and tasks read alone" in doc.problems[0].message
+    assert "skipped: attributes, V1's rules" in doc.problems[0].message
+
+
+def test_every_rule_example_gets_what_the_whole_tree_gives():
+    compared = 0
+    for code in sorted(RULES):
+        rule = RULES[code]
+        if not any(k.startswith("jobspec") for k in rule.kinds) or rule.example_options:
+            continue
+        for example in (rule.bad, rule.good):
+            text = _padded(example)
+            if parse(text).root is None:
+                continue
+            doc, got = _streamed(text)
+            info = doc.derived["streamed"]
+            if "resources" not in info["read"]:
+                continue
+            inside = [info["spans"][k] for k in info["read"]]
+            assert _found(got) == _families_on_the_whole(text, inside), code
+            compared += 1
+    assert compared > 150
+
+
+def test_a_big_json_document_too():
+    data = {
+        "version": 1,
+        "resources": [{"type": "slot", "count": 0, "label": "a", "with": [{"type": "core"}]}],
+        "tasks": [{"command": ["x"], "slot": "b", "count": {"per_slot": 1}}],
+        "attributes": {"system": {"duration": 0, "environment": {"K": "v" * 400}}},
+    }
+    text = json.dumps(data, indent=2)
+    doc = parse(text, "json", max_chars=len(text) - 1)
+    got = [(d.code, text[d.start : d.end]) for d in analysis.check(doc)]
+    assert ("JS202", "0") in got and ("JS307", '"b"') in got
+    assert ("JS201", '"core"') not in got  # what the whole tree gives, nothing more
+    assert _found(d for d in analysis.check(doc) if d.code != "JS912") == _families_on_the_whole(
+        text, [doc.derived["streamed"]["spans"][k] for k in ("resources", "tasks")]
+    )
+
+
+def test_a_section_too_large_is_named_and_skipped():
+    big_tasks = "tasks:\n" + "".join(
+        f"  - command: [app{i}]\n    slot: nope\n    count:\n      per_slot: 1\n"
+        for i in range(200)
+    )
+    text = JOB.replace(JOB[JOB.index("tasks:") : JOB.index("attributes:")], big_tasks)
+    doc = parse(text, max_chars=len(text) - 1)
+    assert doc.derived["streamed"]["read"] == ("resources",)
+    message = doc.problems[0].message
+    assert "and resources read alone" in message and "skipped: tasks (" in message
+    got = [d.code for d in analysis.check(doc)]
+    assert "JS303" in got and "JS307" not in got  # labels of resources; no task checked
+
+
+def test_no_section_is_read_after_a_syntax_error():
+    text = _padded(JOB.replace("slot: tsk", "slot: [tsk"))
+    doc = parse(text, max_chars=len(text) - 1)
+    assert doc.derived["streamed"]["read"] == ()
+    assert [d.code for d in analysis.check(doc)] == ["JS912", "JS901"]
+
+
+def test_select_and_ignore_hold():
+    text = _padded(JOB)
+    doc = parse(text, max_chars=len(text) - 1)
+    assert [d.code for d in analysis.check(doc, select=["JS3"])] == ["JS303", "JS307"]
+    assert "JS202" not in [d.code for d in analysis.check(doc, ignore=["JS2"])]
+
+
+@given(
+    st.text(alphabet="ab \n\r:-[]{}", max_size=80),
+    st.lists(st.tuples(st.integers(0, 80), st.integers(0, 80)), max_size=4),
+    st.booleans(),
+)
+def test_blanking_keeps_every_offset_and_line_break(text, pairs, flow):
+    spans: dict[str, tuple[int, int]] = {}
+    at = 0
+    for i, (a, b) in enumerate(sorted(pairs)):  # top-level values do not overlap
+        start, end = max(a, at), min(max(a, b), len(text))
+        if start < end:
+            spans[f"k{i}"] = (start, end)
+            at = end
+    keep = tuple(k for k in spans if int(k[1:]) % 2 == 0)
+    out = streamed.blanked(text, spans, keep, flow)
+    cut = max((spans[k][1] for k in keep), default=len(text))
+    tail = ("\n}\n" if flow else "\n") if cut < len(text) else ""
+    assert out[cut:] == tail and len(out) == cut + len(tail)
+    breaks = [i for i, c in enumerate(text[:cut]) if c in "\r\n"]
+    blanked_starts = {s for k, (s, e) in spans.items() if k not in keep}
+    assert [i for i, c in enumerate(out[:cut]) if c in "\r\n"] == [
+        i for i in breaks if i not in blanked_starts
+    ]
+    for k in keep:
+        s, e = spans[k]
+        assert out[s:e] == text[s:e]
+
+
+@pytest.mark.parametrize("language", ["yaml", "json"])
+def test_a_blanked_value_reads_as_a_scalar(language):
+    text = (
+        '{"version": 1, "attributes": {"system": {"duration": 1}}, "tasks": []}'
+        if language == "json"
+        else "version: 1\nattributes:\n  system:\n    duration: 1\ntasks: []\n"
+    )
+    spans = parse(text, language, max_chars=10).derived["streamed"]["spans"]
+    doc = parse(streamed.blanked(text, spans, ("version", "tasks"), language == "json"), language)
+    assert doc.root is not None and doc.root.get("attributes").value == 0
+    assert doc.root.get("version").value == 1
