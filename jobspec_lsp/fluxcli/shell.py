@@ -101,6 +101,9 @@ def _starts(text: str, skip: Sequence[tuple[int, int]] = ()) -> Iterator[re.Matc
         yield m
 
 
+_PLAIN = re.compile(r"[^ \t\n;&|)\\'\"$`]+")  # what a word holds as it is written
+
+
 def split(text: str, pos: int) -> tuple[list[Word], set[int], int]:
     """The words of the command from ``pos`` to its end, which are dynamic, and where
     the command ends."""
@@ -122,6 +125,12 @@ def split(text: str, pos: int) -> tuple[list[Word], set[int], int]:
         value: list[str] = []
         is_dynamic = False
         while i < n:
+            plain = _PLAIN.match(text, i)  # a run of ordinary characters at once
+            if plain is not None:
+                value.append(plain.group())
+                i = plain.end()
+                if i >= n:
+                    break
             ch = text[i]
             if ch in " \t\n;&|)":
                 break
