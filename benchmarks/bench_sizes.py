@@ -2,13 +2,15 @@
 the tool people would use instead, measured in the same run.
 
     python benchmarks/bench_sizes.py [--sizes 300000,1000000,3000000] [--edits N]
-                                     [--repeat N] [--no-yamlls] [--flux PATH]
+                                     [--repeat N] [--no-yamlls] [--flux PATH] [--json]
 
 1. Language server (stdio, ``bench_lsp.Client``), generated jobspecs of each size
    (``generate.py``): keystroke -> diagnostics for ranged, length-changing edits (a count
    set to ``00`` and back, as bench_lsp.py does), and completion on a ``type:`` value in
    the middle of the document; jobspec-lsp beside yaml-language-server (the RFC 14 schema
-   copy bench_lsp.py writes).
+   copy bench_lsp.py writes). With ``--json``, also completion in jobspecs of the same
+   sizes written as JSON (``generate_json``), on a ``"type"`` value in the middle
+   (jobspec-lsp alone: yaml-language-server offers no jobspec completion in JSON).
 2. Formatting, whole processes, stdin to stdout: ``jobspec fmt -`` beside prettier (the
    one yaml-language-server ships), interleaved.
 3. One script checked by a fresh process: ``jobspec check`` beside ``flux batch
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import os
 import shutil
 import statistics
@@ -36,7 +39,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_lsp  # noqa: E402
-from generate import generate  # noqa: E402
+from generate import generate, generate_json  # noqa: E402
+
+import jobspec_lsp  # noqa: E402
 
 
 def summary(values: list[float | None]) -> str:
@@ -109,6 +114,50 @@ async def _server(name, cmd, settings, texts, edits, timeout):
     return out
 
 
+def _middle_json_type(text: str) -> tuple[int, int]:
+    """The LSP position just inside the ``"type": "`` value nearest the document's middle."""
+    at = text.find('"type": "', len(text) // 2)
+    at = (at if at >= 0 else text.find('"type": "')) + len('"type": "')
+    line = text.count("\n", 0, at)
+    return line, at - (text.rfind("\n", 0, at) + 1)
+
+
+async def _json_completion(sizes, repeat, timeout):
+    """{size: [completion latencies]} of jobspec-lsp in generated JSON jobspecs."""
+    client = bench_lsp.Client(
+        "jobspec-lsp", [str(Path(sys.executable).parent / "jobspec-lsp")], None
+    )
+    await client.start()
+    out = {}
+    for size in sizes:
+        text = generate_json(size)
+        uri = f"{bench_lsp.DOC_DIR}/sizes-{size}.jobspec.json"
+        start = client.count(uri)
+        await client.send_timed(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}},
+        )
+        await client.wait_publish(uri, start, 1, timeout)  # read and checked once
+        line, col = _middle_json_type(text)
+        comp: list[float | None] = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            try:
+                await client.request(
+                    "textDocument/completion",
+                    {"textDocument": {"uri": uri}, "position": {"line": line, "character": col}},
+                    timeout=timeout,
+                )
+                comp.append(time.perf_counter() - t0)
+            except (asyncio.TimeoutError, ConnectionError):
+                comp.append(None)
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        await client.drain()
+        out[size] = comp
+    await client.stop()
+    return out
+
+
 def lsp_section(args, texts) -> None:
     servers = [("jobspec-lsp", [str(Path(sys.executable).parent / "jobspec-lsp")], None)]
     corpus = HERE.parent.parent / "shared" / "corpus" / "rfc" / "data"
@@ -144,6 +193,11 @@ def lsp_section(args, texts) -> None:
                     f"{'':>8} edit median ratio yaml-language-server / jobspec-lsp: "
                     f"{med[1] / med[0]:.1f}x"
                 )
+    if args.json:
+        got = asyncio.run(_json_completion(list(texts), max(10, args.edits), 120))
+        print("\n   completion in the same jobspecs as JSON, jobspec-lsp (ms: min, median)")
+        for size, comp in got.items():
+            print(f"{size // 1000:>5} KB {'jobspec-lsp (JSON)':<22} {summary(comp):>18}")
 
 
 def fmt_section(args, texts) -> None:
@@ -185,6 +239,12 @@ def startup_section(args) -> None:
     exe = str(Path(sys.executable).parent / "jobspec")
     flux = args.flux or shutil.which("flux")
     print("\n3. one script checked by a fresh process (ms: min, median)")
+    # an installed wheel has its bytecode (pip compiles it), as Flux's installed Python
+    # has; an editable checkout run with PYTHONDONTWRITEBYTECODE would compile every
+    # module of ours on every start instead
+    package = Path(jobspec_lsp.__file__).parent
+    compileall.compile_dir(str(package), quiet=1)
+    print(f"   (bytecode of {package} compiled first, as an installed wheel has it)")
     with tempfile.TemporaryDirectory() as tmp:
         for lines in (3, 200, 2000):
             path = Path(tmp) / f"job{lines}.sh"
@@ -217,6 +277,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-yamlls", action="store_true")
     ap.add_argument("--flux", help="the flux command (default: flux on PATH)")
     ap.add_argument("--skip", default="", help="sections to leave out: lsp,fmt,startup")
+    ap.add_argument("--json", action="store_true", help="also JSON completion (jobspec-lsp)")
     args = ap.parse_args(argv)
     skip = set(args.skip.split(","))
     texts = {int(s): generate(int(s)) for s in args.sizes.split(",") if s.strip()}

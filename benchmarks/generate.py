@@ -1,6 +1,9 @@
-"""Generate a large, valid canonical jobspec for benchmarks (deterministic)."""
+"""Generate a large, valid canonical jobspec for benchmarks (deterministic): YAML, or
+the same jobspec as JSON (``generate_json``; ``python generate.py SIZE --json``)."""
 
 from __future__ import annotations
+
+import json
 
 
 def generate(target_bytes: int = 300_000) -> str:
@@ -34,7 +37,74 @@ def generate(target_bytes: int = 300_000) -> str:
     return "".join(out)
 
 
+def jobspec_data(parts: int, variables: int) -> dict:
+    """The jobspec :func:`generate` writes, with ``parts`` switches and tasks and
+    ``variables`` environment variables, as data."""
+    node_count = {"min": 1, "max": 4, "operator": "+", "operand": 1}
+    resources = [
+        {
+            "type": "switch",
+            "count": 1,
+            "with": [
+                {
+                    "type": "slot",
+                    "count": n % 7 + 1,
+                    "label": f"s{n}",
+                    "with": [
+                        {
+                            "type": "node",
+                            "count": dict(node_count),
+                            "with": [
+                                {"type": "core", "count": 4},
+                                {"type": "gpu", "count": 1},
+                            ],
+                        }
+                    ],
+                }
+            ],
+        }
+        for n in range(parts)
+    ]
+    tasks = [
+        {"command": ["app", "--rank", f"{i}"], "slot": f"s{i}", "count": {"per_slot": 1}}
+        for i in range(parts)
+    ]
+    environment = {f"VAR_{k}": f"value-{k}" for k in range(variables)}
+    return {
+        "version": 999,
+        "resources": resources,
+        "tasks": tasks,
+        "attributes": {"system": {"duration": 3600, "environment": environment}},
+    }
+
+
+def generate_json(target_bytes: int = 300_000, indent: int | None = 2) -> str:
+    """The same jobspec as JSON (``indent=None``: on one line), about ``target_bytes``
+    long: resources to 60% of it, their tasks, then environment variables."""
+    separators = (",", ": ") if indent is not None else (",", ":")
+
+    def dump(parts: int, variables: int) -> str:
+        return json.dumps(jobspec_data(parts, variables), indent=indent, separators=separators)
+
+    def resources(parts: int) -> int:
+        only = {"resources": jobspec_data(parts, 0)["resources"]}
+        return len(json.dumps(only, indent=indent, separators=separators))
+
+    parts = max(1, int(target_bytes * 0.6 / (resources(2) - resources(1))))
+    first = len(dump(parts, 1))
+    variables = max(1, (target_bytes - first) // 30)
+    for _ in range(2):  # a variable's size grows with its number: correct it twice
+        text = dump(parts, variables)
+        each = (len(text) - first) / (variables - 1) if variables > 1 else 30
+        variables = max(1, variables + round((target_bytes - len(text)) / each))
+    return dump(parts, variables)
+
+
 if __name__ == "__main__":
     import sys
 
-    sys.stdout.write(generate(int(sys.argv[1]) if len(sys.argv) > 1 else 300_000))
+    size = int(sys.argv[1]) if len(sys.argv) > 1 else 300_000
+    if "--json" in sys.argv[2:]:
+        sys.stdout.write(generate_json(size))
+    else:
+        sys.stdout.write(generate(size))

@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobspec_lsp.jobspec.document import parse
+from jobspec_lsp.jobspec import jsonwindow, yamlwindow
+from jobspec_lsp.jobspec.document import MAX_CHARS, parse
 from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence
 from jobspec_lsp.text.brackets import open_brackets
 
@@ -135,13 +136,26 @@ class Cursor:
     block: bool = True  # block context (not inside [] or {})
     indent: int = 0  # column where a new key at the cursor starts
     json: bool = False  # a JSON document: insert JSON text
-    # a big document is read around the cursor only (``doc`` holds that part): the slot
-    # labels and resource types of the whole text, read from its lines
+    # a big document is read around the cursor only (``doc`` holds that part): at a
+    # task's slot, the slot labels of the whole text; at a per_resource type, the types in
+    # the task's slot, as the whole text has them (yamlwindow, jsonwindow); elsewhere both
+    # empty. None: ``doc`` is the whole document, read them from it
     labels: tuple[str, ...] | None = None
     types: tuple[str, ...] | None = None
 
 
 _WORD = re.compile(r"[A-Za-z0-9_\-.+*^/]*\Z")
+
+
+def _word_start(before: str) -> int:
+    """Where the word ending ``before`` starts: looked for in its last 200 characters
+    first (searched whole, a one-line JSON document of a megabyte took 10 ms)."""
+    tail = max(0, len(before) - 200)
+    m = _WORD.search(before, tail)
+    if m is None or (tail and m.start() == tail):
+        m = _WORD.search(before)
+    assert m is not None  # the pattern matches the empty string
+    return m.start()
 
 
 def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | None:
@@ -155,18 +169,17 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     before = text[line_start:offset]
     if "#" in before and _in_comment(before):
         return None
-    m = _WORD.search(before)
-    assert m is not None  # the pattern matches the empty string
-    word_start = line_start + m.start()
+    at = _word_start(before)
+    word_start = line_start + at
     rest = text[offset:line_end]
     wm = re.match(r"[A-Za-z0-9_\-.+*^/]*", rest)
     word_end = offset + (wm.end() if wm else 0)
-    prefix = before[m.start() :]
-    head = before[: m.start()]
+    prefix = before[at:]
+    head = before[:at]
 
-    openers = [head[i] for i in open_brackets(head)]
     if language == "json":
         return _json_context(text, line_start, line_end, head, prefix, word_start, word_end)
+    openers = [head[i] for i in open_brackets(head)]
     if openers:
         last = openers[-1]
         after_open = head[head.rfind(last) + 1 :] if last in head else head
@@ -215,8 +228,6 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
 
 
 WINDOW_FROM = 100_000  # characters: a bigger block document is read around the cursor
-_LABEL = re.compile(r"^[ \t-]*label:[ \t]*[\"']?([^\"'\s#,}]+)", re.M)
-_TYPE = re.compile(r"^[ \t-]*type:[ \t]*[\"']?([^\"'\s#,}]+)", re.M)
 
 
 def _windowed(
@@ -236,10 +247,20 @@ def _windowed(
     indent = len(head) - len(head.lstrip(" -"))
     if head.lstrip().startswith("-"):
         indent = len(head)
-    labels = tuple(dict.fromkeys(_LABEL.findall(repaired)))
-    types = tuple(dict.fromkeys(_TYPE.findall(repaired)))
-    where = Cursor((), "", None, prefix, start, end, set(), doc, True, indent, False, labels, types)
-    return _at_marker(doc, where)
+    where = Cursor((), "", None, prefix, start, end, set(), doc, True, indent, False, (), ())
+    cur = _at_marker(doc, where)
+    if cur is None or cur.on != "value":
+        return cur
+    # what completion offers there is elsewhere in the text: read from its lines
+    kind = kind_of(cur.path)
+    if kind == "task" and cur.key == "slot":
+        labels = yamlwindow.slot_labels(repaired)
+        return None if labels is None else dataclasses.replace(cur, labels=labels)
+    if kind == "task.count.per_resource" and cur.key == "type":
+        slot = yamlwindow.task_slot(repaired, line_start)
+        types = None if slot is None else yamlwindow.types_in_slot(repaired, slot)
+        return None if types is None else dataclasses.replace(cur, types=types)
+    return cur
 
 
 def _line_at(text: str, start: int) -> tuple[str, int]:
@@ -334,25 +355,52 @@ def _json_context(
     word_end: int,
 ) -> Cursor | None:
     """JSON: the line is repaired as a YAML flow entry (JSON is YAML flow syntax, and
-    YAML flow collections accept a plain marker and a trailing comma)."""
+    YAML flow collections accept a plain marker and a trailing comma). A document over
+    WINDOW_FROM characters is read through a stand-in that leaves out the values not
+    holding the cursor (:mod:`.jsonwindow`); what it finds is what the whole text gives."""
     quoted = head.endswith('"')
     if quoted:
         head = head[:-1]
-    seg = re.split(r"[,{\[]", head)[-1]
-    on_value = ":" in seg
-    rest = text[word_end:line_end]
-    if quoted and rest.startswith('"'):
-        rest = rest[1:]
-    sep = "" if rest.lstrip()[:1] in (",", "}", "]") else ","
-    repl = head + (MARKER if on_value else MARKER + ": x") + sep + rest
-    doc = parse(text[:line_start] + repl + text[line_end:], "yaml")
-    if doc.root is None:
-        return None
+    cut = max(head.rfind(","), head.rfind("{"), head.rfind("["))
+    on_value = ":" in head[cut + 1 :]
+    at = line_start + len(head)
+    resume = word_end + (1 if quoted and text.startswith('"', word_end, line_end) else 0)
+    sep = "" if text[resume:line_end].lstrip()[:1] in (",", "}", "]") else ","
+    insert = (MARKER if on_value else MARKER + ": x") + sep
     start = word_start - 1 if quoted else word_start
     end = word_end + (1 if quoted and text[word_end : word_end + 1] == '"' else 0)
-    return _at_marker(
-        doc, Cursor((), "", None, prefix, start, end, set(), doc, False, 0, json=True)
-    )
+    where = Cursor((), "", None, prefix, start, end, set(), None, False, 0, json=True)
+    # (a text over the reader's limit is read whole: the reader finds no tree in it)
+    if WINDOW_FROM < len(text) < MAX_CHARS - len(insert) and MARKER not in text:
+        got = jsonwindow.window(text, at, resume, insert, not on_value)
+        if got is not None and got.text is None:
+            return None  # the repaired text has no marker node (in a string, or broken)
+        if got is not None and got.text is not None:
+            doc = parse(got.text, "yaml")
+            if doc.root is not None:
+                return _json_window_cursor(doc, got, where)
+    doc = parse(text[:at] + insert + text[resume:], "yaml")
+    if doc.root is None:
+        return None
+    return _at_marker(doc, dataclasses.replace(where, doc=doc))
+
+
+def _json_window_cursor(doc: Document, got: jsonwindow.Window, where: Cursor) -> Cursor | None:
+    """The cursor read from a JSON window, with the slot labels or the resource types
+    of the whole document where completion offers them."""
+    cur = _at_marker(doc, dataclasses.replace(where, doc=doc, labels=(), types=()))
+    if cur is None or cur.on != "value":
+        return cur
+    kind = kind_of(cur.path)
+    resources = got.top.get("resources")
+    if kind == "task" and cur.key == "slot":
+        return dataclasses.replace(cur, labels=jsonwindow.slot_labels(resources))
+    if kind == "task.count.per_resource" and cur.key == "type":
+        task = node_at_path(doc.root, cur.path[:2])
+        slot = task.get("slot") if isinstance(task, Mapping) else None
+        if isinstance(slot, Scalar) and isinstance(slot.value, str):
+            return dataclasses.replace(cur, types=jsonwindow.types_in_slot(resources, slot.value))
+    return cur
 
 
 def _sections(text: str) -> list[tuple[int, int]]:
@@ -401,17 +449,17 @@ def _ancestors(text: str, cursor_line: int) -> str | None:
     return "\n".join(reversed(keep)) + "\n"
 
 
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+_COMMENT_OR_QUOTE = re.compile(r"(?<![^ \t])#|[\"']")
+
+
 def _in_comment(before: str) -> bool:
-    quote = None
-    for i, ch in enumerate(before):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and (i == 0 or before[i - 1] in " \t"):
-            return True
-    return False
+    """Whether a line's text before the cursor holds a comment: a ``#`` at its start or
+    after a blank, outside quotes (a quote runs to the same character; no escapes). With
+    the quoted parts written ``_`` (no blank), the first ``#`` that starts a comment, or
+    quote left open, says."""
+    m = _COMMENT_OR_QUOTE.search(_QUOTED.sub("_", before))
+    return m is not None and m.group() == "#"
 
 
 def _find_marker(root: Any) -> Any:
