@@ -162,6 +162,63 @@ def test_the_lines_of_random_resources_give_what_a_reading_gives(text):
     assert yamlwindow.slot_labels(text) is not None  # these lines are always read
 
 
+_SMALL = """version: 1
+resources:
+  - type: slot
+    count: 1
+    label: a
+    with:
+      - type: core
+        count: 1
+  - type: slot
+    count: 1
+    label: b
+    with:
+      - type: gpu
+        count: 1
+tasks:
+  - command: [app]
+    slot: a
+    count:
+      per_resource:
+        type: core
+        count: 1
+"""
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("label: a", "label:\n      a"),  # a value on the next line
+        ("  - type: slot\n    count: 1\n    label: a", "  - type:\n      slot\n    label: a"),
+        ("label: a", "label: my\n      task"),  # a plain scalar over two lines
+        ("label: a", 'label: a\n    note: "x\n    label: zz\n    foo: "'),  # a quote open
+        ("label: b\n", "label: b\n    note: 'x\n    type: node\n    foo: '\n"),
+        (
+            "    with:\n      - type: core\n",
+            "    with:\n      - type: node\n    with:\n      - type: core\n",
+        ),
+        ("slot: a\n", "slot: a\n      b\n"),  # the task's slot over two lines
+        ("\n", "\r\n"),
+        (
+            "    with:\n      - type: core\n        count: 1",
+            "    with:\n    - type: core\n      count: 1",
+        ),
+        ("label: a", "label: 'a'  # quoted"),
+        ("label: b", "label: yes"),  # a boolean: no label
+    ],
+)
+def test_the_window_offers_what_the_whole_text_does_at_odd_lines(old, new, monkeypatch):
+    text = _SMALL.replace(old, new)
+    for key in ("slot: ", "type: "):
+        offset = text.index(key, text.index("tasks:")) + len(key)
+        monkeypatch.setattr(context, "WINDOW_FROM", 0)
+        got = completion.complete_at(text, offset, "yaml")
+        monkeypatch.setattr(context, "WINDOW_FROM", 10**9)
+        want = completion.complete_at(text, offset, "yaml")
+        assert [c.label for c in got[0]] == [c.label for c in want[0]], key
+
+
 @pytest.mark.parametrize(
     "resources",
     [

@@ -174,3 +174,25 @@ def test_values_survive_copy_and_pickle():
     box = _Box([1, [2]])
     deep = copy.deepcopy(box)
     assert deep == box and deep.items is not box.items
+
+
+def test_the_collector_gets_its_pace_back_after_the_first_file():
+    """`jobspec` starts with young collections made rare (run()); once the first file
+    is checked, the collector runs at its usual pace again, for every file after it
+    and for a single file's own work."""
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(cli_main._START_UP_THRESHOLD, *before[1:])
+        seen = []
+        for item in cli_main._started_after_one(iter(["a", "b", "c"])):
+            seen.append((item, gc.get_threshold()[0]))
+        assert seen == [
+            ("a", cli_main._START_UP_THRESHOLD),
+            ("b", cli_main._USUAL[0]),
+            ("c", cli_main._USUAL[0]),
+        ]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -187,5 +187,53 @@ def test_a_blanked_value_reads_as_a_scalar(language):
     )
     spans = parse(text, language, max_chars=10).derived["streamed"]["spans"]
     doc = parse(streamed.blanked(text, spans, ("version", "tasks"), language == "json"), language)
-    assert doc.root is not None and doc.root.get("attributes").value == 0
+    blank = 0 if language == "json" else None  # block: nothing is left of it
+    assert doc.root is not None and doc.root.get("attributes").value == blank
     assert doc.root.get("version").value == 1
+
+
+def test_a_list_at_its_keys_indentation_is_blanked_to_nothing():
+    """`key:` followed by `- item` at the key's own column (as yaml.safe_dump writes):
+    a ``0`` in the item's place would not read."""
+    text = _padded("version: 1\nfoo:\n- 1\n- 2\n" + JOB.split("\n", 1)[1])
+    _, got = _streamed(text)
+    assert [d.code for d in got] == ["JS202", "JS203", "JS303", "JS307"]
+
+
+def test_a_target_leaves_the_findings_as_they_are():
+    """The target's own checks are skipped on a streamed document (JS912 says so): its
+    findings are not weighed against rejections that were never looked for."""
+    text = _padded(JOB)
+    doc = parse(text, max_chars=len(text) - 1)
+    rfc = _found(analysis.check(doc))
+    for target in ("flux-core", "flux-core-any", "fluxion"):
+        assert _found(analysis.check(doc, target=target)) == rfc
+
+
+def test_sections_that_do_not_read_alone_are_said_not_checked():
+    anchored = "version: 1\nx-core: &c {type: core, count: 1}\n" + JOB.split("\n", 1)[1]
+    text = _padded(anchored.replace("- type: core\n            count: 1", "- *c", 1))
+    doc = parse(text, max_chars=len(text) - 1)
+    got = analysis.check(doc)
+    assert [d.code for d in got] == ["JS912", "JS102"]  # x-core: not a jobspec key
+    assert "do not read apart from the rest" in got[0].message
+    assert "resources and tasks read alone" not in got[0].message
+
+
+@pytest.mark.parametrize("key", ["? [a, b]\n: 1\n", "*k : 1\n"])
+def test_a_key_that_is_not_a_scalar_reads_no_section(key):
+    head = "version: 1\nx: &k k\n" if key.startswith("*") else "version: 1\n"
+    text = _padded(head + key + JOB.split("\n", 1)[1])
+    doc = parse(text, max_chars=len(text) - 1)
+    assert doc.derived["streamed"]["read"] == ()
+    codes = [d.code for d in analysis.check(doc)]
+    assert "JS101" not in codes  # resources, tasks and attributes are all there
+
+
+def test_a_suppression_is_not_called_idle_when_its_rule_was_skipped():
+    """Most rules do not run on a streamed document: a suppression that found nothing
+    may be one for them, and `--fix` would remove it (JS913 is not reported)."""
+    text = _padded(JOB.replace("duration: 1", "duration: -5  # jobspec: ignore[JS404]"))
+    doc = parse(text, max_chars=len(text) - 1)
+    assert "JS913" not in [d.code for d in analysis.check(doc)]
+    assert "JS913" not in [d.code for d in analysis.check(doc, select=["JS9"])]

@@ -295,6 +295,8 @@ def _window_lines(text: str, line_start: int) -> list[str] | None:
         line, nxt = _line_at(text, pos)
         d = _depth(line)
         if d is not None:
+            if not below and d[0] > level:
+                return None  # the cursor's entry goes on below it (a scalar, a block)
             if d[0] < level or (d[0] == level and line.lstrip(" ").startswith("- ")):
                 break
             if d[0] == level:

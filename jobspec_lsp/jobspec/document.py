@@ -220,14 +220,15 @@ def parse(text: str, language: str = "yaml", max_chars: int = MAX_CHARS) -> Docu
         end = len(lines.line_text(0)) or min(len(text), 1)
         parser = _Parser(text, lines, language)
         found = parser.stream()
-        sections = _sections_read_alone(parser.spans, found, max_chars)
-        message = f"{len(text):,} characters: {_streamed_words(parser.spans, sections, max_chars)}"
+        sections = _sections_read_alone(parser.spans, found, max_chars, parser.odd_keys)
+        message = f"{len(text):,} characters: {streamed_words(parser.spans, sections, max_chars)}"
         doc = _unread(text, lines, language, TOO_LARGE, message, 0, end)
         doc.problems.extend(found)
         doc.derived["streamed"] = {
             "spans": parser.spans,
             "read": sections,
             "flow": parser.flow_root,
+            "limit": max_chars,
         }
         return doc
     lone = _LONE_SURROGATE.search(text)
@@ -248,12 +249,13 @@ _STREAM_READS = ("resources", "tasks")  # a streamed document's sections read al
 
 
 def _sections_read_alone(
-    spans: dict[Any, tuple[int, int]], found: list[Diagnostic], max_chars: int
+    spans: dict[Any, tuple[int, int]], found: list[Diagnostic], max_chars: int, odd: bool
 ) -> tuple[str, ...]:
     """The sections of a document too large for a tree that are read into one alone (by
     ``rules.streamed``): ``resources``, and ``tasks`` with it, each when it holds at most
-    a quarter of ``max_chars`` characters; none after a syntax error."""
-    if any(d.code == SYNTAX for d in found):
+    a quarter of ``max_chars`` characters; none after a syntax error, or when a top-level
+    key is not a scalar (``odd``: where each value is cannot be said by its key)."""
+    if odd or any(d.code == SYNTAX for d in found):
         return ()
     small = [k for k in _STREAM_READS if k in spans and _size(spans[k]) <= max_chars // 4]
     return tuple(small) if "resources" in small else ()
@@ -263,8 +265,11 @@ def _size(span: tuple[int, int]) -> int:
     return span[1] - span[0]
 
 
-def _streamed_words(spans: dict[Any, tuple[int, int]], read: tuple[str, ...], limit: int) -> str:
-    """What JS912 says a streamed document gets: what is checked, what is skipped."""
+def streamed_words(
+    spans: dict[Any, tuple[int, int]], read: tuple[str, ...], limit: int, why: str = ""
+) -> str:
+    """What JS912 says a streamed document gets: what is checked, what is skipped
+    (``why``: what stopped the sections being read)."""
     said = (
         f"larger than the {limit:,} read into a tree; read in streaming mode instead: "
         "its YAML syntax and its top-level keys are checked"
@@ -279,7 +284,7 @@ def _streamed_words(spans: dict[Any, tuple[int, int]], read: tuple[str, ...], li
     if "attributes" in spans:
         skipped.append("attributes")
     skipped.append("V1's rules and the --target checks")
-    return f"{said}; skipped: {', '.join(skipped)}"
+    return f"{said}; skipped: {', '.join(skipped)}" + (f"; {why}" if why else "")
 
 
 def _unread(
@@ -424,6 +429,7 @@ class _Parser:
         self.entangled = False  # an anchor, alias or merge key met, or a pair dropped
         self.spans: dict[Any, tuple[int, int]] = {}  # streamed: each top-level key's value
         self.flow_root = False  # streamed: the top level is a flow (JSON) mapping
+        self.odd_keys = False  # streamed: a top-level key that is an alias or a collection
 
     def report(
         self,
@@ -625,34 +631,45 @@ class _Parser:
         keys — missing (JS101) or unknown (JS102) ones. Memory stays bounded whatever the
         size; libyaml's reading is the cost (about 75 ns per character here)."""
         keys: list[tuple[str, int, int]] = []
-        depth, expect_key, kind = 0, False, None
-        value_start = 0  # of the top-level value being read
+        depth, kind = 0, None
+        at_key = True  # the next top-level node completed is a key (else a value)
+        key: str | None = None  # the key of the value being read (None: not a scalar)
+        start = 0  # where the top-level node being read starts
         spans = self.spans
         loader = _Loader(self.text)
         try:
             while loader.check_event():
                 ev = loader.get_event()
                 cls = type(ev)
-                if cls in (MappingStartEvent, SequenceStartEvent):
+                if cls is MappingStartEvent or cls is SequenceStartEvent:
                     if depth == 0:
                         kind = cls
                         self.flow_root = bool(ev.flow_style)
-                    if depth == 1 and kind is MappingStartEvent and not expect_key:
-                        value_start = ev.start_mark.index  # a collection as a top-level value
+                    elif depth == 1:
+                        start = ev.start_mark.index
                     depth += 1
-                    expect_key = depth == 1 and cls is MappingStartEvent
-                elif cls in (MappingEndEvent, SequenceEndEvent):
+                    continue
+                if cls is MappingEndEvent or cls is SequenceEndEvent:
                     depth -= 1
-                    expect_key = depth == 1 and kind is MappingStartEvent
-                    if expect_key and keys:
-                        spans[keys[-1][0]] = (value_start, ev.end_mark.index)
+                    if depth != 1:
+                        continue  # (a collection at the top level ends here)
                 elif cls is ScalarEvent or cls is AliasEvent:
-                    if depth == 1 and kind is MappingStartEvent:
-                        if expect_key and cls is ScalarEvent:
-                            keys.append((ev.value, ev.start_mark.index, ev.end_mark.index))
-                        elif not expect_key and keys:
-                            spans[keys[-1][0]] = (ev.start_mark.index, ev.end_mark.index)
-                        expect_key = not expect_key
+                    if depth != 1:
+                        continue
+                    start = ev.start_mark.index
+                else:
+                    continue
+                if kind is not MappingStartEvent:
+                    continue
+                if at_key:
+                    key = ev.value if cls is ScalarEvent else None
+                    if key is None:
+                        self.odd_keys = True  # an alias or a collection as a key
+                    else:
+                        keys.append((key, start, ev.end_mark.index))
+                elif key is not None:
+                    spans[key] = (start, ev.end_mark.index)
+                at_key = not at_key
         except yaml.MarkedYAMLError as exc:
             self._syntax_error(exc)
             return self.problems

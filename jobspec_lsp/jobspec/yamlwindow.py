@@ -22,10 +22,11 @@ import re
 
 from jobspec_lsp.jobspec.document import _STR, _resolve
 
-_RESOURCES = re.compile(r"^resources[ \t]*:[ \t]*(?:#.*)?$", re.M)
+_RESOURCES = re.compile(r"^resources[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$", re.M)
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)[ \t]*(.*)$")
 _PLAIN = re.compile(r"(?:[A-Za-z0-9_.+]|-(?=[0-9.]))[A-Za-z0-9_.+-]*")  # YAML resolves it
 _QUOTED = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
+_CLOSED = re.compile(r"'(?:[^'\n]|'')*'|\"(?:[^\"\\\n]|\\.)*\"")  # a quoted scalar on one line
 _OPAQUE = ("&", "*", "!", "|", ">", "{", "[", "%", "@", "`", "?")  # what these lines cannot follow
 
 
@@ -36,8 +37,8 @@ class _Unsure(Exception):
 def _word(value: str) -> str | None:
     """The string a ``type:`` or ``label:`` value is (None: no string), or _Unsure."""
     body = re.sub(r"[ \t]+#.*$", "", value).rstrip(" \t")
-    if not body:
-        return None  # null
+    if not body or body.startswith("#"):
+        raise _Unsure  # its value may be on the lines below
     m = _QUOTED.fullmatch(body)
     if m:
         return m.group(1) if m.group(1) is not None else m.group(2)
@@ -47,14 +48,15 @@ def _word(value: str) -> str | None:
 
 
 class _Vertex:
-    __slots__ = ("col", "type", "label", "children", "open")
+    __slots__ = ("col", "type", "label", "children", "open", "keys")
 
     def __init__(self, col: int) -> None:
         self.col = col  # the column of its keys
         self.type: str | None = None
         self.label: str | None = None
         self.children: list[_Vertex] = []
-        self.open = ""  # the key whose block the lines below it are in
+        self.open = ""  # the key whose block the lines below it are in ("": a scalar's)
+        self.keys: set[str] = set()
 
 
 def _vertices(text: str) -> list[_Vertex]:
@@ -111,6 +113,8 @@ def _block_vertices(block: str) -> list[_Vertex]:
             _key_line(stack[-1], body)
         elif not stack:
             raise _Unsure  # a key of resources itself: not a list
+        elif not stack[-1].open:
+            raise _Unsure  # a scalar's value going on over the lines below its key
     return _depth_first(out)
 
 
@@ -119,6 +123,9 @@ def _key_line(v: _Vertex, body: str) -> None:
     if m is None:
         raise _Unsure
     key, value = m.group(1), m.group(2)
+    if key in v.keys or (value[:1] in ("'", '"') and not _CLOSED.match(value)):
+        raise _Unsure  # a key given twice (the last one counts), a quote open to below
+    v.keys.add(key)
     if key in ("type", "label"):
         word = _word(value)
         if key == "type":
@@ -188,12 +195,17 @@ def task_slot(text: str, line_start: int) -> str | None:
             break
     if item < 0:
         return None
-    rest = text[item:].split("\n", 1)
-    head = rest[0].rstrip("\r")[limit + 2 :]
+    nl = text.find("\n", item)
+    end = len(text) if nl < 0 else nl
+    head = text[item:end].rstrip("\r")[limit + 2 :]
     col = limit + 2 + len(head) - len(head.lstrip(" "))
     lines = [head.lstrip(" ")]
-    for line in (rest[1] if len(rest) > 1 else "").split("\n"):
-        line = line.rstrip("\r")
+    below = False  # a line below the last key line, deeper than the keys
+    continued = set()  # the lines whose value may go on over the lines below
+    while end < len(text):  # the task's lines
+        nl = text.find("\n", end + 1)
+        line = text[end + 1 : len(text) if nl < 0 else nl].rstrip("\r")
+        end = len(text) if nl < 0 else nl
         body = line.lstrip(" ")
         if not body or body.startswith("#"):
             continue
@@ -202,10 +214,22 @@ def task_slot(text: str, line_start: int) -> str | None:
             break
         if ind == col:
             lines.append(body)
-    found = [m for m in (_KEY.match(b) for b in lines) if m is not None and m.group(1) == "slot"]
-    if len(found) != 1:
+        elif ind > col and not below:
+            continued.add(len(lines) - 1)
+            below = True
+            continue
+        below = ind > col
+    found = [
+        (i, m)
+        for i, m in enumerate(_KEY.match(b) for b in lines)
+        if m is not None and m.group(1) == "slot"
+    ]
+    if len(found) != 1 or found[0][0] in continued:
+        return None
+    value = found[0][1].group(2)
+    if value[:1] in ("'", '"') and not _CLOSED.match(value):
         return None
     try:
-        return _word(found[0].group(2))
+        return _word(value)
     except _Unsure:
         return None

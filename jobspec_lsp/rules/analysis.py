@@ -64,7 +64,8 @@ def _check(
     doc: Document, version_rules: str, select: Any, ignore: Any, target: str, site: Any
 ) -> list[Diagnostic]:
     out = _rfc_check(doc, version_rules, select, ignore)
-    if target != "rfc":
+    streamed = doc.root is None and "streamed" in doc.derived
+    if target != "rfc" and not streamed:  # streamed: the target's checks are skipped (JS912)
         out = _for_target(doc, out, target, select, ignore)
     if site is not None and doc.root is not None:
         from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
@@ -78,7 +79,7 @@ def _check(
         )
     out.sort(key=Diagnostic.sort_key)
     if doc.language != "json":  # `# jobspec: ignore[...]` comments (JSON has none)
-        out = suppress.apply(doc.text, out, select, ignore, doc)
+        out = suppress.apply(doc.text, out, select, ignore, doc, every_rule_ran=not streamed)
     return out
 
 
@@ -136,7 +137,11 @@ def _rfc_check(doc: Document, version_rules: str, select: Any, ignore: Any) -> l
     if doc.root is None and "streamed" in doc.derived:
         from jobspec_lsp.rules import streamed  # deferred: only for a document too large for a tree
 
-        out += streamed.check(doc, version_rules, select, ignore)
+        found = streamed.check(doc, version_rules, select, ignore)
+        if found is None:  # the sections JS912 says are read could not be read alone
+            out = [streamed.unread(d, doc) if d.code == "JS912" else d for d in out]
+        else:
+            out += found
     if doc.root is not None:
         structure.check(ctx)
         if ctx.root is not None:

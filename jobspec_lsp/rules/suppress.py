@@ -130,11 +130,19 @@ def _quoted_at(text: str, at: int) -> bool:
 
 
 def apply(
-    text: str, diags: list[Diagnostic], select: Any = None, ignore: Any = None, doc: Any = None
+    text: str,
+    diags: list[Diagnostic],
+    select: Any = None,
+    ignore: Any = None,
+    doc: Any = None,
+    every_rule_ran: bool = True,
 ) -> list[Diagnostic]:
     """``diags`` without the suppressed ones, plus JS913 for each suppression (or listed
     code) that suppressed nothing; ``select``/``ignore`` say which codes are enabled;
-    ``doc``, the parsed document of ``text`` when there is one, tells its strings."""
+    ``doc``, the parsed document of ``text`` when there is one, tells its strings.
+    ``every_rule_ran`` false (a document too large for a tree: most rules skipped): no
+    JS913, since a suppression that found nothing may be one for a rule that did not run
+    (and ``--fix`` would remove it)."""
     if "jobspec:" not in text:
         return diags
     found = _find(text, doc)
@@ -169,7 +177,7 @@ def apply(
             kept.append(d)
         else:
             hit.used.add(d.code)
-    if enabled(UNUSED):
+    if enabled(UNUSED) and every_rule_ran:
         for s in found:
             if s.codes is None:
                 if not s.used:
