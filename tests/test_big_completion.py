@@ -206,6 +206,11 @@ tasks:
         ),
         ("label: a", "label: 'a'  # quoted"),
         ("label: b", "label: yes"),  # a boolean: no label
+        (
+            "    count: 1\n    label: b",
+            "    count: {min: 1,\n        label: zz\n      }\n    label: b",
+        ),
+        ("  - command: [app]\n    slot: a", "  - command: [app,\n    slot: b\n   ]"),  # flow open
     ],
 )
 def test_the_window_offers_what_the_whole_text_does_at_odd_lines(old, new, monkeypatch):
@@ -410,3 +415,19 @@ def test_the_word_before_the_cursor_is_found_from_the_line_end(head, length):
     assert context._word_start(before) == context._WORD.search(before).start()
     before = "x" * length + head
     assert context._word_start(before) == context._WORD.search(before).start()
+
+
+def test_the_window_is_used_at_most_places(text, monkeypatch):
+    """The window reads the text whole only where its lines cannot say (a value going
+    on below the cursor's line): a cursor on a key whose block is below is not one."""
+    real = context._windowed
+    got: list = []
+    monkeypatch.setattr(context, "_windowed", lambda *a: got.append(real(*a)) or got[-1])
+    monkeypatch.setattr(context, "WINDOW_FROM", 0)
+    rnd = random.Random(7)
+    for offset in [rnd.randrange(len(text)) for _ in range(300)]:
+        context.cursor_context(text, offset, "yaml")
+    at_with = text.index("with:") + 2  # wi|th: a key with a block below it
+    context.cursor_context(text, at_with, "yaml")
+    assert got[-1] is not None
+    assert sum(c is None for c in got) < len(got) // 3

@@ -237,3 +237,30 @@ def test_a_suppression_is_not_called_idle_when_its_rule_was_skipped():
     doc = parse(text, max_chars=len(text) - 1)
     assert "JS913" not in [d.code for d in analysis.check(doc)]
     assert "JS913" not in [d.code for d in analysis.check(doc, select=["JS9"])]
+
+
+def test_a_second_document_is_not_read_as_the_jobspec():
+    """Streamed as whole: the jobspec is the first document (JS903 at the second), and
+    the keys and sections are the first one's."""
+    for second in ("foo: 1\n", JOB):
+        text = _padded(JOB + "---\n" + second)
+        doc = parse(text, max_chars=len(text) - 1)
+        got = [d.code for d in analysis.check(doc)]
+        assert got == ["JS912", "JS202", "JS203", "JS303", "JS307", "JS903"]
+
+
+def test_a_merge_key_at_the_top_level_reads_no_section_and_misses_no_key():
+    text = _padded("x: &m {version: 1}\n<<: *m\n" + JOB.split("\n", 1)[1])
+    doc = parse(text, max_chars=len(text) - 1)
+    assert doc.derived["streamed"]["read"] == ()
+    assert [d.code for d in analysis.check(doc)] == ["JS102", "JS912"]  # x; no JS101
+
+
+def test_a_document_without_a_tree_keeps_its_suppressions():
+    """A syntax error leaves no tree and no rule runs: a suppression is not idle there
+    (`--fix` would remove it); one naming no rule at all still is."""
+    text = "version: 1\nattributes:\n  system:\n    duration: -5  # jobspec: ignore[JS404]\n"
+    text += "resources: [\n"
+    assert "JS913" not in [d.code for d in analysis.check(text)]
+    typo = text.replace("ignore[JS404]", "ignore[JS4O4]")
+    assert [d.code for d in analysis.check(typo)].count("JS913") == 1

@@ -288,6 +288,7 @@ def _window_lines(text: str, line_start: int) -> list[str] | None:
     if mine is None or "\t" in text[max(0, line_start - 2000) : line_start + 2000]:
         return None
     level = mine[1] if cur.lstrip(" ").startswith("- ") else mine[0]
+    on_value = not cur.rstrip().endswith(MARKER + ": x")  # (a key's block below is its own)
     # the keys of the cursor's mapping after it, up to the end of its block
     below: list[str] = []
     pos, n = after, 0
@@ -295,8 +296,8 @@ def _window_lines(text: str, line_start: int) -> list[str] | None:
         line, nxt = _line_at(text, pos)
         d = _depth(line)
         if d is not None:
-            if not below and d[0] > level:
-                return None  # the cursor's entry goes on below it (a scalar, a block)
+            if not below and d[0] > level and on_value:
+                return None  # the cursor's value goes on below it
             if d[0] < level or (d[0] == level and line.lstrip(" ").startswith("- ")):
                 break
             if d[0] == level:

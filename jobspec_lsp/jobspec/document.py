@@ -633,6 +633,7 @@ class _Parser:
         keys: list[tuple[str, int, int]] = []
         depth, kind = 0, None
         at_key = True  # the next top-level node completed is a key (else a value)
+        documents = 0
         key: str | None = None  # the key of the value being read (None: not a scalar)
         start = 0  # where the top-level node being read starts
         spans = self.spans
@@ -657,14 +658,21 @@ class _Parser:
                     if depth != 1:
                         continue
                     start = ev.start_mark.index
+                elif cls is DocumentStartEvent:
+                    documents += 1
+                    if documents > 1:  # the jobspec is the first document (JS903)
+                        self._multiple_documents(ev.start_mark.index)
+                        break
+                    continue
                 else:
                     continue
                 if kind is not MappingStartEvent:
                     continue
                 if at_key:
                     key = ev.value if cls is ScalarEvent else None
-                    if key is None:
-                        self.odd_keys = True  # an alias or a collection as a key
+                    if key is None or key == "<<":
+                        self.odd_keys = True  # an alias, a collection or a merge as a key
+                        key = None
                     else:
                         keys.append((key, start, ev.end_mark.index))
                 elif key is not None:
@@ -690,7 +698,7 @@ class _Parser:
                     end,
                 )
         missing = [k for k in allowed if k not in {name for name, _, _ in keys}]
-        if missing:
+        if missing and not self.odd_keys:  # (a key that is not a scalar may be any of them)
             self.report(
                 "JS101",
                 f"missing required top-level key{'s' if len(missing) > 1 else ''}: "

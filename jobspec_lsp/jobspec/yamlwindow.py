@@ -30,6 +30,17 @@ _CLOSED = re.compile(r"'(?:[^'\n]|'')*'|\"(?:[^\"\\\n]|\\.)*\"")  # a quoted sca
 _OPAQUE = ("&", "*", "!", "|", ">", "{", "[", "%", "@", "`", "?")  # what these lines cannot follow
 
 
+def _open(value: str) -> bool:
+    """Whether a value goes on over the lines below its own: a quote or a flow
+    collection not closed on it."""
+    if value[:1] in ("'", '"'):
+        return not _CLOSED.match(value)
+    if value[:1] in ("{", "["):
+        bare = _CLOSED.sub("", value)
+        return bare.count("{") + bare.count("[") != bare.count("}") + bare.count("]")
+    return False
+
+
 class _Unsure(Exception):
     """These lines do not show what a reading of the text would."""
 
@@ -123,8 +134,8 @@ def _key_line(v: _Vertex, body: str) -> None:
     if m is None:
         raise _Unsure
     key, value = m.group(1), m.group(2)
-    if key in v.keys or (value[:1] in ("'", '"') and not _CLOSED.match(value)):
-        raise _Unsure  # a key given twice (the last one counts), a quote open to below
+    if key in v.keys or _open(value):
+        raise _Unsure  # a key given twice (the last one counts), a value going on below
     v.keys.add(key)
     if key in ("type", "label"):
         word = _word(value)
@@ -226,9 +237,9 @@ def task_slot(text: str, line_start: int) -> str | None:
     ]
     if len(found) != 1 or found[0][0] in continued:
         return None
+    if any(m is not None and _open(m.group(2)) for m in (_KEY.match(b) for b in lines)):
+        return None  # a value over several lines: a line of it may look like a key
     value = found[0][1].group(2)
-    if value[:1] in ("'", '"') and not _CLOSED.match(value):
-        return None
     try:
         return _word(value)
     except _Unsure:

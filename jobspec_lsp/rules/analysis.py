@@ -79,7 +79,10 @@ def _check(
         )
     out.sort(key=Diagnostic.sort_key)
     if doc.language != "json":  # `# jobspec: ignore[...]` comments (JSON has none)
-        out = suppress.apply(doc.text, out, select, ignore, doc, every_rule_ran=not streamed)
+        # without a tree (a syntax error, a document too large) most rules did not run
+        out = suppress.apply(
+            doc.text, out, select, ignore, doc, every_rule_ran=doc.root is not None
+        )
     return out
 
 

@@ -29,7 +29,9 @@ UNUSED = family.warning(
     """JS913 unused-suppression: A `# jobspec: ignore` comment that suppresses nothing.
 
     The problem it was written for is gone (or never was on that line), so the comment only
-    hides the next one. The fix removes it (or the codes it lists in vain).""",
+    hides the next one. The fix removes it (or the codes it lists in vain). In a jobspec
+    the rules could not run on (a syntax error, a document too large for a tree) only a
+    code that names no rule is reported: the others may be waiting for their rule.""",
     bad="version: 1  # jobspec: ignore[JS103]\n",
     good="version: 1\n",
     kinds=ALL_KINDS,
@@ -140,9 +142,9 @@ def apply(
     """``diags`` without the suppressed ones, plus JS913 for each suppression (or listed
     code) that suppressed nothing; ``select``/``ignore`` say which codes are enabled;
     ``doc``, the parsed document of ``text`` when there is one, tells its strings.
-    ``every_rule_ran`` false (a document too large for a tree: most rules skipped): no
-    JS913, since a suppression that found nothing may be one for a rule that did not run
-    (and ``--fix`` would remove it)."""
+    ``every_rule_ran`` false (no tree to check, or one too large: most rules skipped):
+    JS913 only for codes no rule has, since a suppression that found nothing may be one
+    for a rule that did not run (and ``--fix`` would remove it)."""
     if "jobspec:" not in text:
         return diags
     found = _find(text, doc)
@@ -177,17 +179,17 @@ def apply(
             kept.append(d)
         else:
             hit.used.add(d.code)
-    if enabled(UNUSED) and every_rule_ran:
+    if enabled(UNUSED):
         for s in found:
             if s.codes is None:
-                if not s.used:
+                if not s.used and every_rule_ran:
                     kept.append(_unused(text, s, "suppresses nothing", s.start, s.end))
                 continue
             idle = [
                 c
                 for c in s.codes
                 if not is_code_or_prefix(c)  # a code no rule has suppresses nothing
-                or (enabled_prefix(c, enabled) and not matches_any(c, s.used))
+                or (every_rule_ran and enabled_prefix(c, enabled) and not matches_any(c, s.used))
             ]
             if not idle:
                 continue
