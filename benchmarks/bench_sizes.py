@@ -61,6 +61,23 @@ def _middle_type(text: str) -> tuple[int, int]:
     return line, at - (text.rfind("\n", 0, at) + 1)
 
 
+async def _completions(client, uri, line, col, times, timeout) -> list[float | None]:
+    """The latency of ``times`` completion requests at (line, col) (None: no answer)."""
+    out: list[float | None] = []
+    for _ in range(times):
+        t0 = time.perf_counter()
+        try:
+            await client.request(
+                "textDocument/completion",
+                {"textDocument": {"uri": uri}, "position": {"line": line, "character": col}},
+                timeout=timeout,
+            )
+            out.append(time.perf_counter() - t0)
+        except (asyncio.TimeoutError, ConnectionError):
+            out.append(None)
+    return out
+
+
 async def _server(name, cmd, settings, texts, edits, timeout):
     """{size: (open, [edit latencies], [completion latencies])} for one server."""
     client = bench_lsp.Client(name, cmd, settings)
@@ -91,21 +108,7 @@ async def _server(name, cmd, settings, texts, edits, timeout):
             if got is None:
                 break
         line, col = _middle_type(pair[edits % 2])
-        comp: list[float | None] = []
-        for _ in range(max(3, edits // 2)):
-            t0 = time.perf_counter()
-            try:
-                await client.request(
-                    "textDocument/completion",
-                    {
-                        "textDocument": {"uri": uri},
-                        "position": {"line": line, "character": col},
-                    },
-                    timeout=timeout,
-                )
-                comp.append(time.perf_counter() - t0)
-            except (asyncio.TimeoutError, ConnectionError):
-                comp.append(None)
+        comp = await _completions(client, uri, line, col, max(3, edits // 2), timeout)
         client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         await client.drain()
         out[size] = (opened, lat, comp)
@@ -139,18 +142,7 @@ async def _json_completion(sizes, repeat, timeout):
         )
         await client.wait_publish(uri, start, 1, timeout)  # read and checked once
         line, col = _middle_json_type(text)
-        comp: list[float | None] = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            try:
-                await client.request(
-                    "textDocument/completion",
-                    {"textDocument": {"uri": uri}, "position": {"line": line, "character": col}},
-                    timeout=timeout,
-                )
-                comp.append(time.perf_counter() - t0)
-            except (asyncio.TimeoutError, ConnectionError):
-                comp.append(None)
+        comp = await _completions(client, uri, line, col, repeat, timeout)
         client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         await client.drain()
         out[size] = comp

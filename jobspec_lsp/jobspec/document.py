@@ -200,6 +200,11 @@ def _resolve(value: str) -> str:
     return _STR
 
 
+def plain_is_string(value: str) -> bool:
+    """Whether Flux reads ``value``, written plain (unquoted), as a string."""
+    return _resolve(value) == _STR
+
+
 _SCALAR_CONSTRUCTORS = {
     _INT: SafeConstructor.construct_yaml_int,
     _FLOAT: SafeConstructor.construct_yaml_float,

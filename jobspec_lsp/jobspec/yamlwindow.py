@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 
-from jobspec_lsp.jobspec.document import _STR, _resolve
+from jobspec_lsp.jobspec.document import plain_is_string
 
 _RESOURCES = re.compile(r"^resources[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$", re.M)
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)[ \t]*(.*)$")
@@ -54,7 +54,7 @@ def _word(value: str) -> str | None:
     if m:
         return m.group(1) if m.group(1) is not None else m.group(2)
     if _PLAIN.fullmatch(body):
-        return body if _resolve(body) == _STR else None  # yes, 1e3, null: not strings
+        return body if plain_is_string(body) else None  # yes, 1e3, null: not strings
     raise _Unsure
 
 
