@@ -21,6 +21,7 @@ from jobspec_lsp.diagnostics import CodeList, read_codes, unknown_code
 from jobspec_lsp.fluxcli.values import toml_reader
 from jobspec_lsp.record import Frozen
 from jobspec_lsp.settings import BY_TOML, SETTINGS, Invalid
+from jobspec_lsp.text import files
 
 # every key, its expected type in words, and what it does (docs/configuration.md): the
 # settings of jobspec_lsp.settings, and the two tables only a file can hold
@@ -153,9 +154,14 @@ def find_section(path) -> Section:
 def _read(cfg: Path, stamp: tuple[int, int]) -> tuple[dict | None, str | None, str]:
     """(data, error, text) of a TOML file; cached while its size and mtime stay."""
     try:
-        text = cfg.read_text(encoding="utf-8")
+        text = files.read_regular(cfg, 16 << 20).decode("utf-8")
+        deep = files.too_deep(text, comment="#")
+        if deep is not None:
+            return None, f"line {deep}: nested deeper than {files.MAX_DEPTH} levels", ""
         return toml_reader().loads(text), None, text
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except files.Unreadable as exc:
+        return None, str(exc), ""
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         return None, str(exc), ""
 
 
@@ -164,7 +170,7 @@ def _load(cfg: Path) -> tuple[dict | None, str | None, str] | None:
         st = cfg.stat()
     except OSError:
         return None
-    if not cfg.is_file():
+    if not cfg.is_file():  # a FIFO or a directory of that name is nobody's configuration
         return None
     return _read(cfg, (st.st_size, st.st_mtime_ns))
 

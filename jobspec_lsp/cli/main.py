@@ -286,6 +286,8 @@ def cmd_check(args) -> int:
             )
         elif status == 0 and checked:
             print(f"All checks passed{fixed}.", file=sys.stderr)
+    if _broken_sites:
+        status = 2
     if not checked and status == 0:
         print(
             "jobspec: warning: no jobspec files found (directories are searched for "
@@ -798,12 +800,16 @@ def cmd_site(args) -> int:
 
 
 _sites: dict[str, object] = {}
+_broken_sites: set[str] = set()  # profiles that could not be loaded: `check` exits 2
 
 
 def load_site(directory: str | None):
-    """The site profile in ``directory`` (None: none), loaded once per run; SystemExit(2)
-    with the profile's file and line when it is broken."""
+    """The site profile in ``directory`` (None: none), loaded once per run. A broken one
+    is said once, with its file and line, and is None: every check that does not need
+    the site goes on, and ``check`` exits 2."""
     if not directory:
+        return None
+    if directory in _broken_sites:
         return None
     if directory not in _sites:
         from jobspec_lsp.site import profile  # deferred: only with a site profile
@@ -811,8 +817,12 @@ def load_site(directory: str | None):
         try:
             _sites[directory] = profile.load(directory)
         except profile.ProfileError as err:
-            print(f"jobspec: error: site profile: {err}", file=sys.stderr)
-            raise SystemExit(2) from None
+            print(
+                f"jobspec: error: site profile: {err} (checked without the site)",
+                file=sys.stderr,
+            )
+            _broken_sites.add(directory)
+            return None
         from jobspec_lsp.site import cliplugins  # deferred: only with a site profile
 
         for p in cliplugins.for_site(_sites[directory])[1]:

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from jobspec_lsp.kinds import flux_directives
+from jobspec_lsp.text import files
 
 USAGE = "usage: python -m jobspec_lsp.cli.precommit check-scripts [OPTIONS] FILE..."
 HEAD = 1 << 20  # the sentinel is searched in the first MiB, as a directory search does
@@ -28,9 +29,8 @@ def is_batch_script(path: str) -> bool:
     if path == "-":
         return True
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(HEAD).decode("utf-8", "replace")
-    except OSError:
+        head = files.read_regular(path, HEAD, partial=True).decode("utf-8", "replace")
+    except files.Unreadable:
         return True
     return flux_directives(Path(path).name, head)
 

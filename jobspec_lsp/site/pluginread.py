@@ -28,6 +28,7 @@ from typing import Any
 
 from jobspec_lsp.fluxcli import model
 from jobspec_lsp.site.pystatic import MISS, UNKNOWN, Break, Continue, Frame, Module, Ref, Stop
+from jobspec_lsp.text import files
 
 BASE = "flux.cli.plugin.CLIPlugin"
 DEFAULT_PREFIX = "ex"  # CLIPlugin.__init__(self, prog, prefix="ex", version=None)
@@ -96,9 +97,9 @@ def read_file(path: Path, problems: list[Problem]) -> Found:
     shown = str(path)
     fails = "Flux fails (every command)"
     try:
-        source = path.read_bytes()
-    except OSError as err:
-        problems.append(Problem(shown, None, f"{fails}: cannot read it: {err.strerror or err}"))
+        source = files.read_regular(path, 16 << 20)
+    except files.Unreadable as err:
+        problems.append(Problem(shown, None, f"{fails}: cannot read it: {err}"))
         return []
     try:
         tree = ast.parse(source, filename=shown)

@@ -24,6 +24,7 @@ from typing import Any
 import tomllib
 
 from jobspec_lsp.site import hostlists, notation
+from jobspec_lsp.text import files as safe
 
 
 class ProfileError(ValueError):
@@ -157,18 +158,32 @@ def read_config(directory: Path) -> tuple[dict[str, Any], dict[str, list[tuple[P
     if not files:
         raise ProfileError(directory, "no *.toml files")
     for path in files:
+        text = _read_text(path, "a TOML file of the profile")
+        deep = safe.too_deep(text, comment="#")
+        if deep is not None:
+            raise ProfileError(path, f"TOML nested deeper than {safe.MAX_DEPTH} levels", deep)
         try:
-            text = path.read_text(encoding="utf-8")
             data = tomllib.loads(text)
-        except UnicodeDecodeError:
-            raise ProfileError(path, "not UTF-8 text") from None
         except tomllib.TOMLDecodeError as err:
             m = re.search(r"\(at line (\d+)", str(err))
             raise ProfileError(path, f"TOML: {err}", int(m.group(1)) if m else None) from None
+        except RecursionError:
+            raise ProfileError(path, "TOML nested too deeply to read") from None
         for k in data:
             origin.setdefault(k, []).append((path, text))
         _merge(merged, data)
     return merged, origin
+
+
+def _read_text(path: Path, what: str) -> str:
+    """The UTF-8 text of one of the profile's files, read with a document's limits: a
+    regular file (a FIFO there would block every reader), at most 64 MiB."""
+    try:
+        return safe.read_regular(path).decode("utf-8")
+    except safe.Unreadable as err:
+        raise ProfileError(path, f"cannot read {what}: {err}") from None
+    except UnicodeDecodeError:
+        raise ProfileError(path, "not UTF-8 text") from None
 
 
 def _where(origin, table: str, key: str) -> tuple[Path | str, int | None]:
@@ -332,11 +347,15 @@ def _count(idset: str) -> int:
 
 def read_r(path: Path) -> tuple[NodeClass, ...]:
     """Node classes of an RFC 20 R file (as `flux R encode` or `flux resource R` write it)."""
+    text = _read_text(path, "the R file")
+    deep = safe.too_deep(text)
+    if deep is not None:
+        raise ProfileError(
+            path, f"not an RFC 20 R (JSON nested deeper than {safe.MAX_DEPTH} levels)", deep
+        )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ProfileError(path, f"cannot read the R file: {err.strerror or err}") from None
-    except ValueError:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
         raise ProfileError(path, "not an RFC 20 R (not JSON)") from None
     return classes_of(data, path)
 

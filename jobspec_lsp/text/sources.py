@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from jobspec_lsp.script.directives import has_sentinel
+from jobspec_lsp.text import files
 
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -66,7 +67,7 @@ JOBSPEC_GLOBS = (
 JOBSPEC_SUFFIXES = tuple(g[1:] for g in JOBSPEC_GLOBS if g.startswith("*"))
 JOBSPEC_NAMES = tuple(g for g in JOBSPEC_GLOBS if not g.startswith("*"))
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"}
-MAX_BYTES = 64 * 1024 * 1024
+MAX_BYTES = files.MAX_BYTES
 
 
 def is_jobspec_name(name: str) -> bool:
@@ -81,9 +82,8 @@ def _script_in_dir(path: Path) -> bool:
     if not path.name.endswith(SCRIPT_SUFFIXES):
         return False
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(1 << 20).decode("utf-8", "replace")
-    except OSError:
+        head = files.read_regular(path, 1 << 20, partial=True).decode("utf-8", "replace")
+    except files.Unreadable:
         return False
     # a Slurm-only or a plain script is not ours to check
     return not is_jobspec_name(path.name) and has_sentinel(head)
@@ -103,10 +103,12 @@ def discover(paths: list[str]) -> Iterator[tuple[str, Path | None, str | None]]:
             found: list[Path] = []
             for dirpath, dirnames, filenames in os.walk(path):
                 dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+                # regular files only: a FIFO would block the reading, a device is no text
                 found.extend(
                     Path(dirpath) / f
                     for f in filenames
-                    if is_jobspec_name(f) or _script_in_dir(Path(dirpath) / f)
+                    if files.is_regular(Path(dirpath) / f)
+                    and (is_jobspec_name(f) or _script_in_dir(Path(dirpath) / f))
                 )
             for f in sorted(found):
                 yield str(f), f, None
@@ -120,23 +122,22 @@ class CannotRead(Exception):
     """Why a file cannot be read, in a few words."""
 
 
-def read_input(path: Path | None) -> bytes:
-    """At most MAX_BYTES + 1 bytes of a file (None: standard input)."""
-    if path is None:
-        return sys.stdin.buffer.read(MAX_BYTES + 1)
-    with open(path, "rb") as fh:
-        return fh.read(MAX_BYTES + 1)
-
-
 def read_bytes(path: Path | None) -> bytes:
-    """A file's bytes (None: standard input); CannotRead says why not."""
+    """A file's bytes (None: standard input); CannotRead says why not. A name given on
+    the command line may be a FIFO (``<(...)``): it is read, as the user asked; a
+    directory or a device is not."""
+    if path is None:
+        try:
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise CannotRead(exc.strerror or str(exc)) from None
+        if len(data) > MAX_BYTES:
+            raise CannotRead(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        return data
     try:
-        data = read_input(path)
-    except OSError as exc:
-        raise CannotRead(exc.strerror or str(exc)) from None
-    if len(data) > MAX_BYTES:
-        raise CannotRead(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
-    return data
+        return files.read_regular(path, MAX_BYTES, special=True)
+    except files.Unreadable as exc:
+        raise CannotRead(str(exc)) from None
 
 
 def read_text(path: Path | None) -> tuple[bytes, str]:

@@ -6,8 +6,11 @@ import asyncio
 import shutil
 from pathlib import Path
 
+import pytest
+import site_hostile as hostile
 from lsp_support import CONFIG, capabilities, open_doc, pos, rng
 from lsprotocol import types as T
+from site_hostile import MAKERS
 
 SITE = Path(__file__).resolve().parents[2] / "examples" / "site"
 SCRIPT = "#!/bin/sh\n#flux: -N1 -n1 -g 8 -q gpu -t 2h\nflux run app\n"
@@ -84,5 +87,36 @@ async def test_a_broken_profile_is_said_once_and_the_rest_works(tmp_path):
         # put right: the profile is read again and its checks come back
         (site / "zz.toml").unlink()
         assert await _codes(client, first, {"JS653"}) == {"JS653"}
+    finally:
+        await client.shutdown_session()
+
+
+JOB = (
+    "version: 1\nresources:\n  - type: slot\n    count: 1\n    label: task\n"
+    "    with:\n      - type: core\n        count: 0\n"
+    "tasks:\n  - command: [app]\n    slot: task\n    count:\n      per_slot: 1\n"
+    "attributes:\n  system:\n    duration: 60\n"
+)
+
+
+@pytest.mark.parametrize("name", sorted(MAKERS))
+async def test_a_hostile_profile_leaves_the_editor_working(tmp_path, name):
+    """A profile a fuzzer damaged (a FIFO, a directory, a dangling symlink, nesting past the
+    limits, huge or binary files): one notification naming the file, the document's
+    other findings kept, and every request answered (a FIFO once froze the server)."""
+    site, culprit = hostile.make(tmp_path, name)
+    client = await _client_with(site)
+    try:
+        uri = await open_doc(client, f"hostile-{name}.jobspec.yaml", JOB)
+        assert {d.code for d in client.diagnostics[uri]} == {"JS202"}
+        hover = await asyncio.wait_for(
+            client.text_document_hover_async(
+                T.HoverParams(T.TextDocumentIdentifier(uri), pos(JOB, "per_slot"))
+            ),
+            20,
+        )
+        assert hover is not None
+        said = [m.message for m in client.messages if "site profile" in m.message]
+        assert len(said) == 1 and culprit in said[0], said
     finally:
         await client.shutdown_session()
