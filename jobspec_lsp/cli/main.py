@@ -95,7 +95,8 @@ def json_file_entry(path, doc, diags) -> dict:
                 "code": d.code,
                 "severity": _severity_name(d.severity),
                 "message": d.message,
-                "range": doc.lines.range(d.start, d.end).to_json(),
+                # LSP's positions as a server sends them: 0-based, UTF-16 code units
+                "range": doc.lines.range(d.start, d.end, encoding="utf-16").to_json(),
             }
             for d in diags
         ],
@@ -304,7 +305,9 @@ def _sarif_results(path: str, doc, diags) -> list[dict]:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning"}
     out = []
     for d in diags:
-        s, e = doc.lines.position(d.start), doc.lines.position(d.end)
+        # columns in UTF-16 code units, SARIF's default, said in the run's columnKind
+        r = doc.lines.range(d.start, d.end, encoding="utf-16")
+        s, e = r.start, r.end
         out.append(
             {
                 "ruleId": d.code,
@@ -359,6 +362,7 @@ def _sarif(results: list[dict]) -> dict:
                         "rules": rules,
                     }
                 },
+                "columnKind": "utf16CodeUnits",
                 "results": results,
             }
         ],

@@ -1,7 +1,10 @@
 """Diagnostics over LSP: exact ranges, push with versions, bursts, pull, config."""
 
 import asyncio
+import json
 
+import pytest
+from helpers import run_cli
 from lsp_support import open_doc, rng, wait_published
 from lsprotocol import types as T
 
@@ -339,3 +342,51 @@ async def test_incremental_edits_after_a_line_separator_land_where_the_editor_sa
         )
     )
     assert await wait_published(client, uri, 2) == []
+
+
+ASTRAL = [
+    'version: 1\nresources: [{type: node, count: 1, with: [{type: slot, count: 1, label: task, with: [{type: core, count: 1}]}]}]\ntasks: [{command: [app], slot: task, count: {per_slot: 1}}]\nattributes: {user: {a: "😀😀"}, system: {duration: -5}}\n',
+    'version: 1\nresources:\n  - {type: node, count: 1, with: [{type: slot, count: 0, label: "𝔱𝔞𝔰𝔨", with: [{type: core, count: 1}]}]}\ntasks:\n  - {command: ["🚀"], slot: "𝔱𝔞𝔰𝔨x", count: {per_slot: 1}}\nattributes: {system: {duration: "1h"}}\n',
+]
+
+
+@pytest.mark.parametrize("text", ASTRAL)
+async def test_the_cli_json_and_sarif_give_the_servers_positions(client, tmp_path, text):
+    """`check --format json` says what the server sends (0-based, UTF-16) and SARIF the
+    same columns 1-based, with its columnKind: characters beyond U+FFFF count twice."""
+    path = tmp_path / "astral.jobspec.yaml"
+    path.write_text(text, encoding="utf-8")
+    uri = await open_doc(client, f"astral-{len(text)}.jobspec.yaml", text)
+    served = sorted(
+        (
+            d.code,
+            (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character),
+        )
+        for d in client.diagnostics[uri]
+    )
+    got = json.loads(run_cli("check", "--format", "json", path).stdout)
+    given = sorted(
+        (
+            d["code"],
+            tuple(d["range"][k][f] for k in ("start", "end") for f in ("line", "character")),
+        )
+        for d in got["files"][0]["diagnostics"]
+    )
+    assert given == served and served
+    sarif = json.loads(run_cli("check", "--format", "sarif", path).stdout)["runs"][0]
+    assert sarif["columnKind"] == "utf16CodeUnits"
+    regions = sorted(
+        (
+            r["ruleId"],
+            (
+                lambda g: (
+                    g["startLine"] - 1,
+                    g["startColumn"] - 1,
+                    g["endLine"] - 1,
+                    g["endColumn"] - 1,
+                )
+            )(r["locations"][0]["physicalLocation"]["region"]),
+        )
+        for r in sarif["results"]
+    )
+    assert regions == served
