@@ -11,7 +11,7 @@ verdict against a real flux-core 0.88 and fluxion 0.54):
 - ``flux-core-any``: the same ingest configured with
   ``validator-args=--require-version=any``: V1 rules for ``version: 1`` only.
 - ``fluxion``: fluxion's own jobspec reader (``flux-jobspec-validate``), what a site
-  running the fluxion scheduler refuses once the job reaches it.
+  running the fluxion scheduler refuses once the job reaches it (``rules/fluxion.py``).
 
 What depends on the instance rather than on the file (queue names, the hosts of a
 ``hostlist`` constraint, job ids a dependency names, limits) is not part of a verdict.
@@ -30,7 +30,7 @@ from jobspec_lsp.diagnostics import Diagnostic, Family, Severity
 from jobspec_lsp.jobspec import examples
 from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence, to_python
 from jobspec_lsp.notations import formats
-from jobspec_lsp.notations.formats import ascii_int
+from jobspec_lsp.rules import fluxion
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
@@ -92,8 +92,11 @@ JS003 = family.error(
 
     Under `--target fluxion`. fluxion (flux-sched) reads the jobspec again when it schedules
     the job, with a reader of its own that supports less than RFC 14: no `per_resource` task
-    counts, no idset or range strings as counts, no `null` environment values. A site running
-    fluxion refuses such a job.""",
+    counts, no idset or range strings as counts, no `requires` in a resource vertex, one
+    operator per constraint mapping, a `+` count with an operand of at least 1 and a `^` count
+    with an operand of at least 2, no list or mapping as a vertex's `id`, `label` or `unit`, no
+    mapping among a task's attributes. A site running fluxion refuses such a job. The message
+    says what it objects to; docs/compatibility.md lists what it reads.""",
     bad="version: 999\n"
     + _V1_BODY.replace("count: {per_slot: 1}", "count: {per_resource: {type: core, count: 1}}"),
     good="version: 999\n" + _V1_BODY,
@@ -542,237 +545,5 @@ class _Fluxion(_Checker):
     code = JS003
     name = NAMES["fluxion"]
 
-    RESOURCE_KEYS = ("type", "count", "unit", "label", "with", "exclusive", "id", "requires")
-
     def run(self) -> None:
-        root = self.doc.root
-        if not isinstance(root, Mapping):
-            self.reject(root, "the top level of a jobspec must be a mapping")
-            return
-        for key in ("version", "resources", "tasks", "attributes"):
-            if key not in root:
-                self.reject(root, f'missing key "{key}" in the top-level mapping')
-        if len(root.pairs) != 4:
-            for k, _ in root.pairs:
-                if _val(k) not in ("version", "resources", "tasks", "attributes"):
-                    self.reject(
-                        k,
-                        "the top-level mapping must have exactly the four keys "
-                        "version, resources, tasks, attributes",
-                    )
-        version = root.get("version")
-        if version is not None and not (
-            self.unsigned(version) and 1 <= (ascii_int(str(version.value).strip()) or 0) <= 9999
-        ):
-            self.reject(version, "only jobspec version 1-9999 is supported")
-        for key, read in (("resources", self.resource), ("tasks", self.task)):
-            items = root.get(key)
-            if items is not None and not isinstance(items, Sequence):
-                self.reject(items, f"{key} must be a sequence")
-            elif items is not None:
-                for item in items.items:
-                    read(item)
-        attributes = root.get("attributes")
-        if attributes is not None:
-            self.attributes(attributes)
-
-    @staticmethod
-    def integer(node: Node | None) -> bool:
-        return isinstance(node, Scalar) and _is_int(node.value) and not isinstance(node.value, bool)
-
-    @staticmethod
-    def unsigned(node: Node | None) -> bool:
-        """A scalar fluxion's YAML reader converts to an unsigned integer: an integer
-        or a string of digits (quotes do not matter to it), not a boolean."""
-        if not isinstance(node, Scalar) or isinstance(node.value, bool):
-            return False
-        v = node.value
-        if isinstance(v, int):
-            return v >= 0
-        return isinstance(v, str) and v.strip().isdigit() and v.strip().isascii()
-
-    @staticmethod
-    def scalar(node: Node | None) -> bool:
-        return isinstance(node, Scalar) and node.value is not None
-
-    def resource(self, res: Node) -> None:
-        if not isinstance(res, Mapping):
-            self.reject(res, "resource is not a mapping")
-            return
-        for k, _ in res.pairs:
-            if _val(k) not in self.RESOURCE_KEYS:
-                self.reject(k, f"unrecognized key {_val(k)!r} in a resource")
-        for key in ("type", "count"):
-            if key not in res:
-                self.reject(res, f'key "{key}" missing from resource')
-        if "type" in res and not self.scalar(res.get("type")):
-            self.reject(res.get("type"), 'the value of "type" must be a scalar')
-        count = res.get("count")
-        if isinstance(count, Mapping):
-            self.count_range(count)
-        elif count is not None and not self.unsigned(count):
-            self.reject(
-                count,
-                "a count must be a non-negative integer or a range mapping "
-                "(no idset or range strings)",
-            )
-        if "exclusive" in res:
-            excl = res.get("exclusive")
-            if not self.scalar(excl):
-                self.reject(excl, 'the value of "exclusive" must be a scalar')
-            elif (
-                excl.value not in (True, False, "true", "false")
-                or excl.value in (0, 1)
-                and not isinstance(excl.value, bool)
-            ):
-                self.reject(excl, 'the value of "exclusive" must be either true or false')
-        if _val(res.get("type")) == "slot" and "label" not in res:
-            self.reject(res.get("type"), "all slots must be labeled")
-        children = res.get("with")
-        if isinstance(children, Sequence):
-            for child in children.items:
-                self.resource(child)
-        elif children is not None:
-            self.reject(children, "'with' must be a sequence")
-
-    def count_range(self, node: Mapping) -> None:
-        d = _val(node)
-        if "min" not in d:
-            self.reject(node, 'key "min" missing from count')
-            return
-        for key in ("min", "max", "operand"):
-            if key in d and not self.integer(node.get(key)):
-                self.reject(node.get(key), f'"{key}" must be an integer')
-                return
-        if d["min"] < 1:
-            self.reject(node.get("min"), '"min" must be greater than zero')
-        elif "max" in d and d["max"] < d["min"]:
-            self.reject(node.get("max"), '"max" must be greater than or equal to "min"')
-        elif sum(k in d for k in ("max", "operator", "operand")) not in (0, 3):
-            self.reject(node, 'all or none of "max", "operator", and "operand" must be specified')
-        elif "operator" in d:
-            op = d["operator"]
-            if op not in ("+", "*", "^"):
-                self.reject(node.get("operator"), "invalid count operator")
-            elif op == "^" and d["min"] < 2:
-                self.reject(
-                    node.get("min"), "\"min\" must be greater than one for exponentiation '^'"
-                )
-            elif op == "*" and d["operand"] < 2:
-                self.reject(
-                    node.get("operand"),
-                    "\"operand\" must be greater than one for multiplication '*'",
-                )
-
-    def task(self, task: Node) -> None:
-        if not isinstance(task, Mapping):
-            self.reject(task, "task is not a mapping")
-            return
-        if not 3 <= len(task.pairs) <= 5:
-            self.reject(task, "impossible number of entries in a task mapping")
-        for key in ("command", "slot", "count"):
-            if key not in task:
-                self.reject(task, f'key "{key}" missing from task')
-        count = task.get("count")
-        if count is not None and not isinstance(count, Mapping):
-            self.reject(count, '"count" in a task is not a mapping')
-        elif isinstance(count, Mapping):
-            if len(count.pairs) != 1:
-                self.reject(count, '"count" in a task must have exactly one entry')
-            elif not self.scalar(count.pairs[0][1]):
-                self.reject(
-                    count.pairs[0][0],
-                    "a task count is read as a single value (a "
-                    "per_resource mapping is not supported)",
-                )
-        command = task.get("command")
-        if command is not None:
-            if not isinstance(command, Sequence):
-                self.reject(command, '"command" must be a sequence')
-            else:
-                for arg in command.items:
-                    if not self.scalar(arg):
-                        self.reject(arg, "each command argument must be a string")
-        slot = task.get("slot")
-        if "slot" in task and not self.scalar(slot):
-            self.reject(slot, 'task "slot" must be a scalar')
-        attrs = task.get("attributes")
-        if attrs is not None:
-            if not isinstance(attrs, Mapping):
-                self.reject(attrs, '"attributes" in a task is not a mapping')
-            else:
-                env = attrs.get("environment")
-                if isinstance(env, Mapping):
-                    for _, v in env.pairs:
-                        if isinstance(v, Scalar) and v.value is None:
-                            self.reject(v, "a task's environment value cannot be null")
-
-    def environment(self, env: Node | None) -> None:
-        if env is not None and not isinstance(env, Mapping):
-            self.reject(env, "the environment must be a mapping")
-
-    def attributes(self, attributes: Node) -> None:
-        if isinstance(attributes, Scalar) and attributes.value is None:
-            return
-        if not isinstance(attributes, Mapping):
-            self.reject(attributes, "attributes must be a mapping")
-            return
-        for k, _ in attributes.pairs:
-            if _val(k) not in ("system", "user"):
-                self.reject(k, f"unknown key {_val(k)!r} in attributes")
-        system = attributes.get("system")
-        if not isinstance(system, Mapping):
-            return
-        duration = system.get("duration")
-        if duration is not None and not (
-            isinstance(duration, Scalar)
-            and isinstance(duration.value, (int, float))
-            and not isinstance(duration.value, bool)
-        ):
-            self.reject(duration, "the duration must be a number")
-        self.environment(system.get("environment"))
-        if "constraints" in system:
-            self.constraint(system.get("constraints"))
-
-    BAD_PROPERTY = set("!&'\"^`|()")
-
-    def constraint(self, node: Node | None) -> None:
-        if not isinstance(node, Mapping):
-            self.reject(node, "a constraint is not a mapping")
-            return
-        for k, args in node.pairs:
-            op = _val(k)
-            if op in ("and", "or", "not"):
-                if not isinstance(args, Sequence):
-                    self.reject(args, f"the {op} operator takes an array")
-                for sub in _items(args):
-                    self.constraint(sub)
-            elif op == "properties":
-                if not isinstance(args, Sequence):
-                    self.reject(args, "the properties operator takes an array")
-                    continue
-                for name in args.items:
-                    v = _val(name)
-                    if not isinstance(v, str):
-                        self.reject(name, "a property name must be a string")
-                        continue
-                    bare = v[1:] if v.startswith("^") else v
-                    if set(bare) & self.BAD_PROPERTY:
-                        self.reject(name, f"{v} is an invalid property name")
-            elif op == "hostlist":
-                for hosts in _items(args):
-                    self.formatted(hosts, formats.parse_hostlist, "hostlist")
-            elif op == "ranks":
-                for ranks in _items(args):
-                    self.formatted(ranks, formats.parse_idset, "idset")
-            else:
-                self.reject(k, f"unknown constraint operator {op!r}")
-
-    def formatted(self, node: Node, parse: Any, what: str) -> None:
-        v = _val(node)
-        try:
-            if not isinstance(v, str):
-                raise formats.FormatError("not a string", 0, 0)
-            parse(v)
-        except formats.FormatError:
-            self.reject(node, f"invalid {what} {v!r}")
+        fluxion.Reader(self.reject).run(self.doc.root)
