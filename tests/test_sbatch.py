@@ -252,7 +252,8 @@ def test_slurm_variables_in_the_body_warn_with_the_flux_equivalent_and_a_fix():
         "x=$SLURM_NTASKS\n"
         "# $SLURM_JOB_ID in a comment is fine\n"
         "python -c 'import os; print(os.environ[\"SLURM_PROCID\"])'\n"
-        "echo $SLURM_FOO\n"
+        "echo $SLURM_FOO\n"  # no name Slurm sets (its manual pages): the user's own
+        "export SLURM_CONF=/etc/slurm.conf; echo $SLURM_CONF\n"  # read by Slurm, set here
     )
     text = script("#flux: -n1", body)
     found = [
@@ -265,7 +266,6 @@ def test_slurm_variables_in_the_body_warn_with_the_flux_equivalent_and_a_fix():
         ("${SLURM_NNODES}", "$(flux resource list -no {nnodes})"),
         ("$SLURM_NTASKS", None),
         ("SLURM_PROCID", "FLUX_TASK_RANK"),
-        ("$SLURM_FOO", None),
     ]
     doc = parse(text)
     first = next(d for d in sbatch.diagnostics(text) if d.code == "JS595")

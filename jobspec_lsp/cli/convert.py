@@ -17,6 +17,7 @@ import os
 import sys
 from pathlib import Path
 
+from jobspec_lsp import kinds
 from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.text.positions import LineIndex
 from jobspec_lsp.text.sources import CannotRead, language_of, read_text, write_in_place
@@ -135,6 +136,8 @@ def cmd_convert(args) -> int:
 
             if migrate.has_directives(head) or args.diff or args.in_place:
                 args.source = "auto"
+            elif not kinds.detect(args.file, head, explicit=True).offers("format"):
+                args.source = "auto"  # a script without directives: its launch lines
         elif args.to is None and args.file == "-":
             args.source = "auto"
     if args.source in _SCHEDULERS or args.source == "auto":
@@ -215,6 +218,10 @@ def _convert_script(args) -> int:
         return _usage(f"--from {args.source} writes a Flux batch script: no --to or --format")
     if args.in_place and (args.file == "-" or args.output):
         return _usage("--in-place needs a FILE and no -o")
+    if args.in_place and args.diff:
+        return _usage("--in-place writes the file, --diff only shows the changes: choose one")
+    if args.output and args.file != "-" and _same_file(args.file, args.output):
+        args.in_place, args.output = True, None  # -o FILE over FILE: the original kept as .orig
     try:
         _, text = read_text(None if args.file == "-" else Path(args.file))
     except CannotRead as exc:
@@ -245,22 +252,42 @@ def _convert_script(args) -> int:
     elif args.in_place:
         rc = 0
         if conv.changed:
-            backup = Path(args.file + ".orig")
-            try:
-                with open(backup, "x", encoding="utf-8", newline="") as fh:
-                    fh.write(text)
-            except FileExistsError:
-                return _usage(
-                    f"{backup} exists: move it away first (it may be an earlier original)"
-                )
-            except OSError as exc:
-                return _usage(f"cannot write {backup}: {exc.strerror or exc}")
+            why = _keep_original(Path(args.file), text)
+            if why is not None:
+                return _usage(why)
             rc = _write(conv.text, args.file)
     else:
         rc = _write(conv.text, args.output)
     if rc:
         return rc
     return 1 if any(d.severity == 1 for d in diags) else 0
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _keep_original(path: Path, text: str) -> str | None:
+    """Write ``path``'s text to ``path.orig`` with the original's mode (a 0750 script's copy
+    is not made world-readable, nor loses its exec bit); why not, or None."""
+    backup = Path(str(path) + ".orig")
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+        fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return f"{backup} exists: move it away first (it may be an earlier original)"
+    except OSError as exc:
+        return f"cannot write {backup}: {exc.strerror or exc}"
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.chmod(backup, mode)  # after the write: a read-only original's copy is read-only
+    except OSError as exc:
+        return f"cannot write {backup}: {exc.strerror or exc}"
+    return None
 
 
 def _yaml(data) -> str:

@@ -33,6 +33,7 @@ from jobspec_lsp.text.sources import (
     language_of,
     read_bytes,
     read_text,
+    text_problem,
     write_in_place,
 )
 
@@ -151,6 +152,15 @@ def _diagnose(text: str, data: bytes | None, path, language: str, args, cfg, sel
     return doc, kind.check(doc, options)
 
 
+def _not_a_script(text: str, data: bytes, path, args) -> str | None:
+    """Why a script (a file that is no jobspec) cannot be read as one: not UTF-8, binary."""
+    why = text_problem(data)
+    if why is None:
+        return None
+    name = str(path) if path is not None else getattr(args, "stdin_filename", None)
+    return None if kinds.detect(name, text, explicit=True).offers("format") else why
+
+
 def _rediagnose(text: str, *, path, language, args, cfg, select, ignore):
     return _diagnose(text, None, path, language, args, cfg, select, ignore)
 
@@ -210,8 +220,13 @@ def cmd_check(args) -> int:
         fail_on_warning = fail_on_warning or cfg.exit_non_zero_on_warning
         select = cli_select or (list(cfg.select) if cfg.select else None)
         ignore = list(cfg.ignored_for(where)) + cli_ignore or None
-        checked += 1
         text = data.decode("utf-8", "replace")
+        why = _not_a_script(text, data, path, args)
+        if why is not None:  # what `convert` says of it too (a jobspec's bytes are JS9xx)
+            print(f"jobspec: error: cannot read {shown}: {why}", file=sys.stderr)
+            status = 2
+            continue
+        checked += 1
         doc, diags = _diagnose(text, data, path, language, args, cfg, select, ignore)
         if (args.fix or args.unsafe_fixes) and not any(p.code == "JS911" for p in diags):
             from jobspec_lsp.features.fixes import (  # deferred: only with --fix

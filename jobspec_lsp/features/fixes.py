@@ -467,6 +467,13 @@ def _edits(doc, d):
     return [Fix(_data(d, "title"), tuple(Edit(a, b, t) for a, b, t in edits), d.code, True)]
 
 
+def _conversion(doc, d):
+    """The whole script converted (JS590): an editor's action, never what `check --fix`
+    applies, even with --unsafe-fixes: a conversion rewrites every line, and `jobspec
+    convert --in-place` is the command that does it with the original kept (``.orig``)."""
+    return [replace(f, preferred=False) for f in _edits(doc, d)]
+
+
 def _unused_suppression(doc, d):
     """JS913: the comment removed -- safe only where it is a comment to every reader:
     outside every YAML value; in a script, a line the shell skips and no directive word
@@ -570,7 +577,8 @@ def _slurm_variable(doc, d):
 STRATEGIES = {
     "replacement": _replacement,  # the replacement the finding carries (data)
     "suggestion": _suggestion,  # the did-you-mean of the message
-    "edits": _edits,  # several edits the finding carries (the Slurm conversion)
+    "edits": _edits,  # several edits the finding carries
+    "conversion": _conversion,  # the whole script converted: an editor's action only
     "unused-suppression": _unused_suppression,
     "slurm-variable": _slurm_variable,
     "add-label": _add_label,

@@ -76,14 +76,39 @@ def _closing_brace(text: str, at: int) -> int | None:
     return None
 
 
+# NAME= (after export, declare -x, local, readonly, env), `read NAME`, `for NAME in`
+_ASSIGNED = re.compile(
+    r"(?:^|[\s;&|(`])(?:(?:export|declare|typeset|local|readonly|env)(?:\s+-\w+)*\s+)?"
+    r"([A-Za-z_]\w*)\+?=|\bfor\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)"
+)
+
+
+def assigned(text: str) -> set[str]:
+    """The names a script gives a value itself: its own variables, whatever their prefix
+    (`export SLURM_CONF=...` sets what Slurm's commands read; Slurm does not set it)."""
+    return {n for m in _ASSIGNED.finditer(text) for n in m.groups() if n}
+
+
+def _theirs(mod: ModuleType, name: str) -> bool:
+    """Whether the scheduler sets ``name`` in a job (its table of names, where it has one)."""
+    sets = getattr(mod, "SETS", None)
+    if sets is not None and name not in sets:
+        return False
+    return name not in getattr(mod, "READ_NOT_SET", ())
+
+
 def variables(text: str, mod: ModuleType):
     """(name, start, end, bare) of each variable of ``mod``'s in ``text`` that the shell
-    expands; ``bare``: written without `$` (a program reading the environment)."""
+    expands; ``bare``: written without `$` (a program reading the environment). A name
+    the scheduler does not set, or that the script sets itself, is not one."""
     if not any(p in text for p in mod.VARIABLE_PREFIXES):
         return
     where = Text(text)
+    own = assigned(text)
     for m in mod.VARIABLE.finditer(text):
         name = m.group(0)
+        if name in own or not _theirs(mod, name):
+            continue
         start, end = m.start(), m.end()
         before = text[start - 1] if start else ""
         if before == "$":

@@ -374,7 +374,9 @@ def block(text: str) -> reading.Block:
 
 # --------------------------------------------------------------------------- the body
 VARIABLE_PREFIXES = ("LSB_", "LS_")
-VARIABLE = re.compile(r"LSB?_[A-Z0-9_]+")
+# every LSB_* name, and the three LS_* ones LSF sets in a job (LS_COLORS is GNU ls's)
+VARIABLE = re.compile(r"LSB_[A-Z0-9_]+|LS_(?:SUBCWD|JOBPID|EXECCWD)(?![A-Z0-9_])")
+SETS = None  # every name VARIABLE matches
 VARIABLES: dict[str, tuple[str | None, str]] = {
     "LSB_JOBID": ("$(flux getattr jobid)", "the batch job's id: `flux getattr jobid`"),
     "LSB_BATCH_JID": ("$(flux getattr jobid)", "the batch job's id: `flux getattr jobid`"),

@@ -414,6 +414,11 @@ def block(text: str) -> reading.Block:
 # --------------------------------------------------------------------------- the body
 VARIABLE_PREFIXES = ("PBS_",)
 VARIABLE = re.compile(r"PBS_[A-Z0-9_]+")
+# PBS_* names that PBS's commands read and a user sets (pbs.conf's, qsub's server): not
+# the job's; every other PBS_* name is one PBS sets in a job
+READ_NOT_SET = frozenset(
+    {"PBS_CONF_FILE", "PBS_DEFAULT", "PBS_DPREFIX", "PBS_EXEC", "PBS_HOME", "PBS_SERVER"}
+)
 VARIABLES: dict[str, tuple[str | None, str]] = {
     "PBS_JOBID": ("$(flux getattr jobid)", "the batch job's id: `flux getattr jobid`"),
     "PBS_O_WORKDIR": (

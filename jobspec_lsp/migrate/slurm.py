@@ -14,8 +14,10 @@ is neither blank nor a comment; later ones are ignored. A line holding only ``he
 from __future__ import annotations
 
 import getpass
+import json
 import re
 
+from jobspec_lsp import data_text
 from jobspec_lsp.fluxcli import values
 from jobspec_lsp.migrate import reading
 from jobspec_lsp.migrate.model import Item, Line, NotCarried, Request, fsd, minutes_up
@@ -754,6 +756,11 @@ def block(text: str) -> reading.Block:
 SENTINEL_ANYWHERE = re.compile(r"^#SBATCH(?=[ \t\r]|$)", re.M)
 VARIABLE_PREFIXES = ("SLURM_",)
 VARIABLE = re.compile(r"SLURM_[A-Z0-9_]+")
+# the names Slurm sets in a batch script or a step, from its own manual pages
+# (scripts/slurm_variables.py; tests/slurm/test_slurm_variables.py holds it to the installed
+# Slurm): another SLURM_* name (SLURM_CONF, which Slurm's commands read) is the user's
+_SET = json.loads(data_text(__package__, "slurm_variables.json"))
+SETS = frozenset(_SET["sbatch"]) | frozenset(_SET["srun"])
 _JOBID = ("$(flux getattr jobid)", "the batch job's id: `flux getattr jobid`")
 _HOSTS = ("$(flux hostlist instance)", "the hosts: `flux hostlist instance`")
 _NNODES = ("{nodes}", "the node count, known from the directives")

@@ -33,7 +33,7 @@ SLURM_DIRECTIVE = family.hint(
     as `#flux:`, launch lines (`srun`) as `flux run`, `SLURM_*` variables as Flux's (`jobspec
     convert` does the same in a terminal).""",
     bad=_S.replace("srun", "flux run"),
-    fix="edits",
+    fix="conversion",
 )
 NOT_CARRIED = family.warning(
     """JS591 slurm-option-not-carried: An `sbatch` option Flux cannot express: it stays an
@@ -101,7 +101,7 @@ LSF_DIRECTIVE = family.hint(
     bad=_S.replace("#SBATCH --nodes=2", "#BSUB -nnodes 2")
     .replace("#SBATCH --time=01:30:00", "#BSUB -W 90")
     .replace("srun", "flux run"),
-    fix="edits",
+    fix="conversion",
 )
 PBS_DIRECTIVE = family.hint(
     """JS598 pbs-directive: A PBS `#PBS` directive, which `flux batch` ignores.
@@ -113,7 +113,7 @@ PBS_DIRECTIVE = family.hint(
     bad=_S.replace("#SBATCH --nodes=2", "#PBS -l nodes=2")
     .replace("#SBATCH --time=01:30:00", "#PBS -l walltime=01:30:00")
     .replace("srun", "flux run"),
-    fix="edits",
+    fix="conversion",
 )
 APPROXIMATED = family.warning(
     """JS599 scheduler-option-approximated: An option the conversion carries only
@@ -201,10 +201,9 @@ def diagnostics(text: str, source: str = "auto") -> tuple[Diagnostic, ...]:
     conv = migrate.convert(text, source)
     for f in conv.findings:
         rule, sev = _CODE[f.kind]
-        data = None
-        if f.kind == "variable" and f.replace is not None:
-            data = {"replace": f.replace, "title": f"Use {f.replace}"}
-        out.append(Diagnostic(rule, sev, f.message, f.start, f.end, data))
+        # no fix of its own: under the scheduler's directives a variable's Flux form is
+        # right only once the whole script is Flux's (the conversion, JS590's action)
+        out.append(Diagnostic(rule, sev, f.message, f.start, f.end))
     if conv.scheduler:
         mod = migrate.SCHEDULERS[conv.scheduler]
         fix = [(e.start, e.end, e.text) for e in conv.edits]

@@ -140,13 +140,28 @@ def read_bytes(path: Path | None) -> bytes:
         raise CannotRead(str(exc)) from None
 
 
+def text_problem(data: bytes) -> str | None:
+    """Why ``data`` is not a script's text, or None: bytes that are not UTF-8 (flux batch
+    refuses such a script: "does not appear to be a script, or failed to encode as
+    utf-8"), said "not a text file" when they hold a NUL too (a program, an image).
+    The one reading of `check` and `convert` for a script."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if b"\0" in data[:8192]:
+            return "not a text file (binary data)"
+        line = data.count(b"\n", 0, err.start) + 1
+        return f"not UTF-8 text (line {line}; flux batch refuses it)"
+    return None
+
+
 def read_text(path: Path | None) -> tuple[bytes, str]:
     """The bytes and UTF-8 text of a file (None: stdin); CannotRead says why not."""
     data = read_bytes(path)
-    try:
-        return data, data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CannotRead("not UTF-8 text") from None
+    why = text_problem(data)
+    if why is not None:
+        raise CannotRead(why)
+    return data, data.decode("utf-8")
 
 
 def write_in_place(path: Path, text: str) -> None:

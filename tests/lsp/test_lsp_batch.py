@@ -90,10 +90,10 @@ async def test_a_slurm_script_converts_with_one_quick_fix(client):
             T.TextDocumentIdentifier(uri), var.range, T.CodeActionContext(diagnostics=[var])
         )
     )
-    (fix,) = [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
-    assert 'echo "job $(flux getattr jobid)"' in apply_edits(
-        SLURM, fix.edit.document_changes[0].edits
-    )
+    # under #SBATCH a variable's Flux form is right only in the whole conversion: no
+    # fix of its own (applied alone it once broke the script: $SUBMIT_DIR never set)
+    assert not [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
+    assert not fix.is_preferred  # an action, never applied by an editor's auto-fix
 
 
 def _offset(text: str, p: T.Position) -> int:
