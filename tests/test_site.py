@@ -127,8 +127,8 @@ def test_site_show_on_the_command_line(tmp_path):
     assert "no default queue" in out
     (tmp_path / "a.toml").write_text("[queues.q]\nrequire = ['x']\n")
     bad = run_cli("site", "show", tmp_path)
-    assert bad.returncode == 1
-    assert bad.stderr.decode().startswith(f"jobspec: error: {tmp_path / 'a.toml'}:2: ")
+    assert bad.returncode == 2  # a configuration error, as `check --site` says it
+    assert bad.stderr.decode().startswith(f"jobspec site show: error: {tmp_path / 'a.toml'}:2: ")
 
 
 @pytest.mark.parametrize(

@@ -59,7 +59,7 @@ def test_the_cli_says_it_and_checks_the_rest(tmp_path, name):
     site, culprit = make(tmp_path, name)
     shown = run_cli("site", "show", site, timeout=30)
     out = shown.stdout.decode() + shown.stderr.decode()
-    assert shown.returncode == 1 and culprit in out and "Traceback" not in out
+    assert shown.returncode == 2 and culprit in out and "Traceback" not in out
     (tmp_path / "job.yaml").write_text(JOB)
     checked = run_cli("check", "--site", site, tmp_path / "job.yaml", timeout=30)
     out = checked.stdout.decode() + checked.stderr.decode()

@@ -128,3 +128,46 @@ def test_a_schedulers_variable_is_one_it_sets(text, flagged):
 def test_the_slurm_table_holds_every_name_the_conversion_knows():
     assert set(slurm.VARIABLES) <= slurm.SETS
     assert "SLURM_CONF" not in slurm.SETS and "SLURM_CPUS_PER_TASK" in slurm.SETS
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["check", "--bogus", "x.yaml"], "usage: jobspec check"),
+        (["fmt", "x.yaml", "--bogus"], "usage: jobspec fmt"),
+        (["site", "show", "d", "--nope"], "usage: jobspec site"),
+    ],
+)
+def test_an_unknown_option_shows_the_commands_usage(argv, usage):
+    got = run_cli(*argv)
+    err = got.stderr.decode()
+    assert got.returncode == 2 and err.startswith(usage) and "unrecognized arguments" in err
+
+
+def test_the_language_servers_help_names_how_it_was_called():
+    assert run_cli("lsp", "--help").stdout.decode().startswith("usage: jobspec lsp ")
+
+
+def test_site_import_says_what_to_do(tmp_path):
+    (tmp_path / "site.toml").write_text("")
+    got = run_cli("site", "import", tmp_path)
+    assert got.returncode == 2 and "(--force overwrites)" in got.stderr.decode()
+
+
+def test_site_import_outside_an_instance_names_flux_uri(tmp_path):
+    from jobspec_lsp.site import importer
+
+    def no_instance(argv, **kw):
+        import subprocess
+
+        return subprocess.CompletedProcess(
+            argv, 1, "", "flux-config: flux_open: No such file or directory\n"
+        )
+
+    env = os.environ.pop("FLUX_URI", None)
+    try:
+        with pytest.raises(importer.CaptureError, match="FLUX_URI"):
+            importer.capture(tmp_path / "p", run=no_instance)
+    finally:
+        if env is not None:
+            os.environ["FLUX_URI"] = env

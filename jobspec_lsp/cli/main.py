@@ -798,14 +798,14 @@ def cmd_site(args) -> int:
             written = importer.capture(args.directory, flux=args.flux, force=args.force)
         except importer.CaptureError as err:
             print(f"jobspec site import: error: {err}", file=sys.stderr)
-            return 1
+            return 2  # as every command's usage and configuration errors
         for path in written:
             print(f"wrote {path}", file=sys.stderr)
     try:
         site = profile.load(args.directory)
     except profile.ProfileError as err:
-        print(f"jobspec: error: {err}", file=sys.stderr)
-        return 1
+        print(f"jobspec site {args.action}: error: {err}", file=sys.stderr)
+        return 2  # a broken profile is a configuration error, as in `check --site`
     sys.stdout.write(profile.summary(site))
     from jobspec_lsp.site import cliplugins  # deferred: each command imports what it needs
 
@@ -892,7 +892,7 @@ def main(argv=None) -> int:
     # these two pass their options through untouched (argparse would eat them)
     if argv[:1] == ["lsp"]:
         _started()  # a server runs for hours: its collector is on
-        return lsp_main(argv[1:])
+        return lsp_main(argv[1:], prog="jobspec lsp")
     if argv[:1] == ["new"]:
         try:
             return convert_cli.new_main(argv[1:])
@@ -900,7 +900,9 @@ def main(argv=None) -> int:
             return 1
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the command's own parser, with its usage (not the top level's)
+            _command_parser(parser, argv).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # argparse already printed the usage message
         return 2 if exc.code else 0
     if not getattr(args, "func", None):
@@ -917,13 +919,25 @@ def main(argv=None) -> int:
         return 130
 
 
-def lsp_main(argv=None) -> int:
+def _command_parser(parser, argv: list[str]):
+    """The parser of the command ``argv`` names (the top level's when it names none)."""
+    import argparse  # deferred: each command imports what it needs (start-up)
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for word in argv:
+                if word in action.choices:
+                    return action.choices[word]
+    return parser
+
+
+def lsp_main(argv=None, prog: str = "jobspec-lsp") -> int:
     """`jobspec-lsp` / `jobspec lsp`: the language server (its own argument parser)."""
     from jobspec_lsp.lsp.main import (  # deferred: the server, only for `jobspec lsp`
         main as server_main,  # deferred: the server, only for `jobspec lsp`
     )
 
-    return server_main(argv)
+    return server_main(argv, prog)
 
 
 __all__ = ["main", "lsp_main", "run"]

@@ -14,8 +14,9 @@ from jobspec_lsp.lsp.server import server
 
 
 # ---------------------------------------------------------------------- entry point
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="jobspec-lsp", description="Flux jobspec language server.")
+def main(argv=None, prog: str = "jobspec-lsp") -> int:
+    """The server's command line; ``prog``: how the user called it (`jobspec lsp`)."""
+    ap = argparse.ArgumentParser(prog=prog, description="Flux jobspec language server.")
     ap.add_argument("--version", action="version", version=f"jobspec-lsp {__version__}")
     group = ap.add_mutually_exclusive_group()
     group.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")

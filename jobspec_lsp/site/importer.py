@@ -166,7 +166,14 @@ def _ask(run: Runner, argv: list[str]) -> str:
     except OSError as err:
         raise CaptureError(f"cannot run `{shown}`: {err.strerror or err}") from None
     if proc.returncode != 0:
-        raise CaptureError(f"`{shown}` failed (exit {proc.returncode}): {_last_line(proc.stderr)}")
+        last = _last_line(proc.stderr)
+        if "flux_open" in last and not os.environ.get("FLUX_URI"):
+            last += (
+                " — no Flux instance to ask: run it inside one (`flux alloc`, `flux start`, a "
+                "job) or name one with FLUX_URI=... (`flux uri JOBID` or the system's "
+                "local:///run/flux/local)"
+            )
+        raise CaptureError(f"`{shown}` failed (exit {proc.returncode}): {last}")
     return proc.stdout or ""
 
 
@@ -252,7 +259,7 @@ def capture(
         if there:
             raise CaptureError(
                 f"{directory}: {' and '.join(there)} already "
-                f"{'exists' if len(there) == 1 else 'exist'} (force to overwrite)"
+                f"{'exists' if len(there) == 1 else 'exist'} (--force overwrites)"
             )
     if directory.is_dir():
         others = sorted(p.name for p in directory.glob("*.toml") if p.name != TOML_NAME)
