@@ -173,3 +173,31 @@ def test_directive_words_are_shlex_s(text):
     split = directives._split(text)
     mine = None if isinstance(split, str) else [w for w, _, _ in split]
     assert mine == _flux_shlex(text)
+
+
+@pytest.mark.parametrize(
+    ("body", "flagged"),
+    [
+        ("--nodes=2\nflux run x\n", ["--nodes=2"]),
+        ("-N 2\n-t 5m\nflux run x\n", ["-N 2", "-t 5m"]),
+        ("--ntasks=4\n", ["--ntasks=4"]),  # not Flux's option: said, never fixed
+        ("cat <<EOF\n--nodes=3\nEOF\n", []),  # a here-document's text
+        ("mpirun \\\n  --nodes=3 x\n", []),  # a continued command's argument
+        ('echo "\n-N 4"\n', []),  # inside a string
+        ("echo '\n-N 4'\n", []),
+        ("# --nodes=2\n", []),  # a comment
+        ("-Q\n", []),  # no option of flux batch, and short: a command named -Q
+        ("args=(\n--nodes=2\n)\n", []),
+    ],
+)
+def test_flux_options_on_bare_lines(body, flagged):
+    text = "#!/bin/sh\n" + body
+    got = [text[d.start : d.end] for d in batch.check_script(text) if d.code == "JS566"]
+    assert got == flagged
+
+
+def test_bare_options_are_fixed_only_in_the_leading_block():
+    text = "#!/bin/sh\n--nodes=2\n--ntasks=4\n--job-name=x\nhostname\n--exclusive\n"
+    found = [d for d in batch.check_script(text) if d.code == "JS566"]
+    assert [bool(d.data) for d in found] == [True, False, False, False]
+    assert found[0].data == {"replacement": "#flux: --nodes=2"}

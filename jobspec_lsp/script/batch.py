@@ -97,6 +97,20 @@ NO_SLOTS = family.warning(
     must be specified") unless its command line gives one.""",
     bad=_S.replace("#flux: -N2\n", ""),
 )
+BARE_OPTION = family.error(
+    """JS566 batch-option-outside-directive: A `flux batch` option on a line of its own,
+    outside a `#flux:` directive.
+
+    `flux batch` reads its options from `#flux:` directives and from its command line, never
+    from the script's other lines: a line `--nodes=2` is a command the shell tries to run when
+    the job starts, and fails on (`--nodes=2: command not found`). The job is sized without
+    it; a script with no directive at all is refused outright unless its command line gives a
+    size ("Number of slots to allocate must be specified"). Write it as a directive,
+    `#flux: --nodes=2`, in the comment block after the `#!` line (the fix does so there).""",
+    bad="#!/bin/sh\n--nodes=2\n--job-name=sim\n\nflux run -N2 ./sim\n",
+    good="#!/bin/sh\n#flux: --nodes=2\n#flux: --job-name=sim\n\nflux run -N2 ./sim\n",
+    fix="replacement",
+)
 EXCLUSIVE = family.error(
     """JS581 batch-exclusive-without-nodes: -x/--exclusive without -N/--nodes.
 
@@ -223,6 +237,7 @@ def check_script(text: str, select=None, ignore=None, site=None) -> list[Diagnos
         out.extend(_submission_site_checks(text, site, select, ignore))
     out.extend(sbatch.diagnostics(text))
     out.extend(command_line_checks(text))
+    out.extend(bare_options(text))
     if select or ignore:
         out = [
             d
@@ -231,6 +246,106 @@ def check_script(text: str, select=None, ignore=None, site=None) -> list[Diagnos
         ]
     out.sort(key=Diagnostic.sort_key)
     return suppress.apply(text, out, select, ignore)
+
+
+_BARE = re.compile(r"^[ \t]*(-[A-Za-z]|--[A-Za-z][\w-]*)(?=[=\s]|$)[^\n]*", re.M)
+_CONTINUED = ("\\", "(", "|", "&&", "||", "[", ",")
+_UNKNOWN_LONG = object()  # a long option word flux batch does not know
+
+
+def bare_options(text: str) -> list[Diagnostic]:
+    """JS566: each line whose first word is a `flux batch` option (`--nodes=2`, `-N 2`),
+    where the shell would run it as a command; its fix writes it as a directive where the
+    line stands in the leading comment block, where Flux reads directives."""
+    if "-" not in text:
+        return []
+    heredocs = shellread.written_heredocs(text)
+    skip = shellread.shell_literals(text) + heredocs
+    quoted = _lines_in_quotes(text, heredocs)
+    out = []
+    leading = True  # every line before this one a comment, a blank, or such an option
+    pos = 0
+    option: object | None
+    for line in text.splitlines(keepends=True):
+        m = _BARE.match(line)
+        name = m.group(1) if m else None
+        option = None
+        if name is not None:
+            option = _long(name[2:]) if name.startswith("--") else _short(name[1:])
+        # a long option Flux does not have is still no command (`--ntasks=4`): said, no fix
+        known = option is not None
+        if name is not None and name.startswith("--") and not known:
+            option = _UNKNOWN_LONG
+        prev = text[:pos].rstrip()
+        if (
+            option is None
+            or pos in quoted
+            or prev.endswith(_CONTINUED)
+            or any(a <= pos < b for a, b in skip)
+        ):
+            stripped = line.strip()
+            leading = leading and (not stripped or stripped.startswith("#"))
+            pos += len(line)
+            continue
+        assert m is not None
+        a = pos + m.start(1)
+        b = pos + len(line.rstrip("\r\n"))
+        words = text[a:b]
+        data = {"replacement": f"#flux: {words}"} if leading and known else None
+        leading = leading and known  # an unknown one stays a command: the block ends there
+        if known:
+            what = f"write `#flux: {words}`"
+        else:
+            assert name is not None
+            what = _unknown(name, a, a + len(name)).message.replace(" has no option", " has no")
+        out.append(
+            Diagnostic(
+                BARE_OPTION,
+                E,
+                f"{words}: a flux batch option outside a #flux: directive — the shell runs "
+                f"it as a command and flux batch never reads it; {what}",
+                a,
+                b,
+                data,
+            )
+        )
+        pos += len(line)
+    return out
+
+
+def _lines_in_quotes(text: str, skip: list[tuple[int, int]]) -> set[int]:
+    """The offsets of the lines that start inside a quoted string ('...' or "..."), read
+    as the shell reads quotes, comments and backslashes; here-documents (``skip``) jumped."""
+    out: set[int] = set()
+    state = ""
+    i, n = 0, len(text)
+    ends = dict(skip)
+    while i < n:
+        if not state and i in ends:
+            i = ends[i]
+            continue
+        c = text[i]
+        if c == "\n" and state:
+            out.add(i + 1)
+        elif state == "'":
+            state = "" if c == "'" else state
+        elif c == "\\":
+            i += 2
+            continue
+        elif state == '"':
+            state = "" if c == '"' else state
+        elif c in "'\"":
+            state = c
+        elif c == "#" and (i == 0 or text[i - 1] in " \t\n;&|("):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        i += 1
+    return out
+
+
+def _short(letter: str) -> Option | None:
+    return next((o for o in _model.command("batch").options if o.short == letter), None)
 
 
 def _flux_checks(text: str) -> list[Diagnostic]:

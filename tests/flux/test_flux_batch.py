@@ -277,3 +277,30 @@ def test_a_look_alike_sentinel_is_ignored_by_flux(flux_exe, tmp_path):
     path.write_text(text)
     assert flux_directives(flux_exe, path) == ["-n1"]
     assert [d.code for d in batch.check_script(text) if d.severity.label == "error"] == ["JS565"]
+
+
+BARE = [
+    "--nodes=2\n--time-limit=10m\n",
+    "-N 2\n-n 4\n",
+    "--nodes=2\n--ntasks=4\n",  # Slurm's word: flux batch has none
+    "  --nslots=2 --job-name=x\n",
+]
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("lines", BARE)
+def test_options_on_bare_lines_are_an_error_as_flux_batch_refuses_them(flux_exe, tmp_path, lines):
+    """Flux options a language model wrote on lines of their own, without `#flux:`:
+    flux batch never reads them and refuses the unsized script; each line is JS566, and
+    where it can, its fix makes the directive flux batch then takes."""
+    path = tmp_path / "job.sh"
+    text = "#!/bin/bash\n" + lines + "flux run hostname\n"
+    path.write_text(text)
+    assert flux_batch(flux_exe, path, tmp_path)[0] is None
+    found = [d for d in batch.check_script(text) if d.code == "JS566"]
+    assert len(found) == len(lines.strip().splitlines())
+    assert all(d.severity.label == "error" for d in found)
+    fixed = run_cli("check", "--fix", "--unsafe-fixes", path.name, cwd=tmp_path)
+    if "--ntasks" not in lines:
+        assert fixed.returncode == 0, fixed.stdout.decode()
+        assert flux_batch(flux_exe, path, tmp_path)[0] is not None
