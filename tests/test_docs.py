@@ -46,3 +46,24 @@ def test_readme_quick_start_has_exactly_the_two_commands():
     ]
     ci = (REPO / ".ci" / "run").read_text()
     assert "./scripts/test" in ci
+
+
+def test_migration_md_names_the_codes_the_tool_gives(tmp_path):
+    """docs/migration.md's claims of a code, run: a heterogeneous job is refused with
+    JS589 (an error, exit 1, nothing written); GPUs per node without a node count ask 1
+    node with JS599 at the option."""
+    from helpers import REPO, run_cli
+
+    doc = (REPO / "docs" / "migration.md").read_text()
+    het = tmp_path / "het.sh"
+    het.write_text("#!/bin/bash\n#SBATCH -N 1 -n 2\n#SBATCH hetjob\n#SBATCH -N 2 -n 4\nsrun ./a\n")
+    got = run_cli("convert", het)
+    assert got.returncode == 1 and not got.stdout and "error[JS589]" in got.stderr.decode()
+    assert "as a whole (JS589, an error" in doc
+    gpus = tmp_path / "gpus.sh"
+    gpus.write_text("#!/bin/bash\n#SBATCH --gpus-per-node=2\nsrun ./a\n")
+    got = run_cli("convert", gpus)
+    assert (
+        "warning[JS599] --gpus-per-node=2" in got.stderr.decode() and "-N 1" in got.stdout.decode()
+    )
+    assert "warning at the option (JS599)" in doc

@@ -129,7 +129,7 @@ APPROXIMATED = family.warning(
     ),
     good=_F.replace("--nodes=2", "--nodes=1 --nslots=4 --exclusive"),
 )
-NOT_CONVERTIBLE = family.warning(
+NOT_CONVERTIBLE = family.error(
     """JS589 job-not-convertible: A script whose job has no Flux batch form as a whole: a
     heterogeneous Slurm job, or directives of two schedulers.
 
@@ -153,7 +153,7 @@ _CODE = {
     "variable": (SLURM_VARIABLE, W),
     "command": (CARRIED_DIFFERENTLY, I),
     "launch": (SLURM_COMMAND, W),
-    "refused": (NOT_CONVERTIBLE, W),
+    "refused": (NOT_CONVERTIBLE, E),
 }
 # every word the three schedulers' tables look for in a script (their directive sentinels,
 # variable prefixes and commands; a test holds this to the tables): a script holding none
