@@ -411,24 +411,42 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
     given_size = run.tasks or run.nodes or run.per_node
     if not given_size:
         return list(sh.run) + run.extra
-    nodes = run.nodes
-    tasks = run.tasks
-    if tasks is None and run.per_node:
-        tasks = (nodes or sh.nodes or 1) * run.per_node
-        nodes = nodes or sh.nodes
-    if tasks is None and nodes is not None:
-        tasks = sh.tasks if nodes == sh.nodes else nodes
+    nodes, tasks = _layout(tool, run, sh)
     if nodes:
         out.append(f"-N{nodes}")
     out.append(f"-n{tasks}")
-    if run.per_node and tasks and nodes and tasks != nodes * run.per_node:
-        out.append(f"--tasks-per-node={run.per_node}")
     cores = run.cores or (sh.cores_per_task if tool in ("srun",) else None)
     if cores and cores > 1:
         out.append(f"-c{cores}")
     if run.gpus:
         out.append(f"-g{run.gpus}")
     return out + run.extra
+
+
+def _layout(tool: str, run: Run, sh: Shape) -> tuple[int | None, int]:
+    """(nodes, tasks) of a step: the per-node layout carried as a node count, since Flux
+    spreads ``-n`` tasks over ``-N`` nodes as evenly as they go, in blocks (`-n 2
+    --ntasks-per-node=1` → `-N2 -n2`, `aprun -n 32 -N 8` → `-N4 -n32`); a layout Flux
+    spreads otherwise is said in a note."""
+    nodes, tasks, per = run.nodes, run.tasks, run.per_node
+    if tasks is None and per:
+        nodes = nodes or sh.nodes or 1
+        tasks = nodes * per
+    if tasks is None:
+        tasks = (sh.tasks if nodes == sh.nodes else nodes) if nodes is not None else 1
+    if per and nodes is None:
+        nodes = -(-tasks // per)
+    if nodes and nodes > tasks:
+        run.notes.append(
+            f"{nodes} nodes for {tasks} tasks: as {tool} does, {tasks} node(s) are used"
+        )
+        nodes = tasks
+    if per and nodes and -(-tasks // nodes) != per:
+        run.notes.append(
+            f"{per} tasks per node: Flux spreads {tasks} tasks over {nodes} nodes, "
+            f"{-(-tasks // nodes)} on each but the last"
+        )
+    return nodes, tasks
 
 
 def find(text: str, skip: Text | None = None) -> list[tuple[str, int, list[Word], set[int], int]]:

@@ -824,8 +824,8 @@ def _line_findings(line: str, allocation: Allocation | None, version: str, key=N
 
 
 # options after which a line's cores are not -n x -c (per-resource or whole requests)
-_OTHER_SHAPES = {"cores", "tasks-per-node", "tasks-per-core", "gpus-per-node", "exclusive",
-                 "resources-shape", "resources-json", "nodes"}  # fmt: skip
+_OTHER_SHAPES = {"cores", "tasks-per-core", "gpus-per-node", "exclusive",
+                 "resources-shape", "resources-json"}  # fmt: skip
 
 
 def _beyond_cores(tool: str, reading, dynamic_at: set[int], allocation: Allocation):
@@ -838,34 +838,60 @@ def _beyond_cores(tool: str, reading, dynamic_at: set[int], allocation: Allocati
         if g.value is not None and (g.value_start in dynamic_at or "$" in g.value):
             return []  # a shell expansion: not judged
     counts = {}
-    for name, least in (("ntasks", 1), ("cores-per-task", 1), ("gpus-per-task", 0)):
+    names = (("ntasks", 1), ("cores-per-task", 1), ("gpus-per-task", 0), ("nodes", 1),
+             ("tasks-per-node", 1))  # fmt: skip
+    for name, least in names:
         g = last.get(name)
         n = values.count(g.value or "", least) if g is not None else None
         if g is not None and n is None:
             return []  # a bad count: JS585 says so
         counts[name] = n
-    tasks = counts["ntasks"] or 1
-    cores = tasks * (counts["cores-per-task"] or 1)
-    gpus = tasks * (counts["gpus-per-task"] or 0)
-    at = last.get("ntasks") or last.get("cores-per-task") or last.get("gpus-per-task")
-    if at is None:
+    need = _step_need(counts, allocation)
+    at = (
+        last.get("ntasks")
+        or last.get("tasks-per-node")
+        or last.get("cores-per-task")
+        or last.get("gpus-per-task")
+    )
+    if at is None or need is None:
         return []
     a, b = _value_range(at)
     out = []
-    for what, need, have in (("core", cores, allocation.cores), ("GPU", gpus, allocation.gpus)):
-        if have is not None and need > have:
+    where, cores, gpus, have_cores, have_gpus = need
+    for what, want, have in (("core", cores, have_cores), ("GPU", gpus, have_gpus)):
+        if have is not None and want > have:
             out.append(
                 Diagnostic(
                     LINE_TOO_MANY_CORES,
                     W,
-                    f"flux {tool} asks for {need} {what}s; the batch job's directives allocate "
-                    f"{have} ({allocation.why}): Flux refuses it as unsatisfiable, unless "
-                    "the site's scheduler gives whole nodes",
+                    f"flux {tool} asks for {want} {what}s{where}; the batch job's directives "
+                    f"allocate {have} ({allocation.why}): Flux refuses it as unsatisfiable, "
+                    "unless the site's scheduler gives whole nodes",
                     a,
                     b,
                 )
             )
     return out
+
+
+def _step_need(counts: dict, allocation: Allocation):
+    """(where, cores, GPUs, the allocation's cores, its GPUs) a step needs, in all or, with
+    -N, on each node: Flux spreads -n tasks over -N nodes, ceil(n / N) on each; None when
+    a count is unknown or the step asks more nodes than there are (JS587 says so)."""
+    c = counts["cores-per-task"] or 1
+    g = counts["gpus-per-task"] or 0
+    nodes, per = counts["nodes"], counts["tasks-per-node"]
+    if nodes is None:
+        tasks = counts["ntasks"] or 1
+        return "", tasks * c, tasks * g, allocation.cores, allocation.gpus
+    if allocation.nodes is None or nodes > allocation.nodes or allocation.cores is None:
+        return None
+    tasks = counts["ntasks"] or nodes
+    # --tasks-per-node asks whole nodes with one slot each (its tasks share that slot)
+    on_each = 1 if per else -(-tasks // nodes)
+    have_c = allocation.cores // allocation.nodes
+    have_g = None if allocation.gpus is None else allocation.gpus // allocation.nodes
+    return " on each node", on_each * c, on_each * g, have_c, have_g
 
 
 def _takes_value(cmd, words, k: int) -> bool:

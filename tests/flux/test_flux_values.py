@@ -155,3 +155,48 @@ def test_a_line_beyond_the_allocated_cores_is_refused_inside_the_batch_job(flux,
                    capture_output=True, timeout=150, check=True)  # fmt: skip
     out = (tmp_path / f"flux-{jobid}.out").read_text()
     assert "unsatisfiable" in out and "rc=1" in out, out
+
+
+STEPS = [  # inside `#flux: -N 2 -n 2`: 2 nodes, one 1-core slot on each
+    ("-N2 -n2", True),
+    ("-N2 -n4", False),
+    ("-N1 -n1", True),
+    ("-N1 -n2", False),
+    ("-N2 -n3", False),
+    ("-N2 --tasks-per-node=1", True),
+    ("-N2 --tasks-per-node=2", True),  # whole nodes, one slot each: its tasks share it
+    ("-n2", True),
+    ("-n3", False),
+    ("-N2 -n2 -c2", False),
+]
+
+
+@pytest.mark.flux
+def test_steps_with_a_node_count_are_held_to_each_nodes_share(flux_exe, tmp_path):
+    """JS587/JS588 with -N, against a real 2-broker instance: a step fits when each node
+    it spreads over has the cores its tasks need there (ceil(n / N) tasks a node)."""
+    from conftest import Flux
+
+    from jobspec_lsp.script import batch
+
+    lines = "".join(f"flux run {o} true; echo step{k}=$?\n" for k, (o, _) in enumerate(STEPS))
+    text = "#!/bin/sh\n#flux: -N 2 -n 2\n" + lines
+    flagged = set()
+    for d in batch.command_line_checks(text):
+        if d.code in ("JS587", "JS588"):
+            flagged.add(text.count("\n", 0, d.start) - 2)
+    assert flagged == {k for k, (_, fits) in enumerate(STEPS) if not fits}
+    (tmp_path / "job.sh").write_text(text)
+    flux = Flux(flux_exe, size=2)
+    try:
+        sub = subprocess.run([flux.exe, "batch", "job.sh"], cwd=tmp_path, env=flux.env,
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert sub.returncode == 0, sub.stderr
+        jobid = sub.stdout.strip()
+        subprocess.run([flux.exe, "job", "wait-event", "-t", "300", jobid, "clean"],
+                       env=flux.env, capture_output=True, timeout=330, check=True)  # fmt: skip
+        out = (tmp_path / f"flux-{jobid}.out").read_text()
+    finally:
+        flux.close()
+    ran = {k for k in range(len(STEPS)) if f"step{k}=0" in out}
+    assert ran == {k for k, (_, fits) in enumerate(STEPS) if fits}, out
