@@ -157,6 +157,160 @@ def test_a_big_site_is_a_few_node_classes():
     assert "asks 100 nodes; queue `pdebug` has 64" in f.message
 
 
+# ----------------------------------------------------------------------------- nestings
+def res(kind, n, *inside, label="task"):
+    vertex = {"type": kind, "count": n} | ({"label": label} if kind == "slot" else {})
+    return vertex | ({"with": list(inside)} if inside else {})
+
+
+def core(n):
+    return res("core", n)
+
+
+def gpu(n):
+    return res("gpu", n)
+
+
+def nested(resources, **system):
+    resources = resources if isinstance(resources, list) else [resources]
+    return job(**system) | {"resources": resources}
+
+
+# hetero: batch = 8 nodes of 32 cores, debug = 4 of 32 (at most 2 nodes), gpu = 4 of 64
+# cores and 4 GPUs (at most 8 GPUs); at most 256 cores in all. Each verdict is real
+# Flux's (tests/flux/test_flux_site_proof.py submits the same jobs).
+UNSAT = ("unsatisfiable", "resources", "feasibility")
+
+
+@pytest.mark.parametrize(
+    ("resources", "queue", "want"),
+    [
+        # a slot holding nodes: as many nodes as slots times nodes, each with the cores
+        (res("slot", 2, res("node", 1, core(4))), "batch", []),
+        (res("slot", 1, res("node", 2, core(4))), "batch", []),
+        (res("slot", 2, res("node", 1, res("slot", 4, core(8)))), "batch", []),
+        (res("cluster", 1, res("slot", 2, res("node", 1, core(1)))), "batch", []),
+        (res("node", 1, res("slot", 1, core(16)), res("slot", 1, core(16), label="b")), "batch", []),
+        (res("slot", 2, res("node", 1, core(8), gpu(2))), "gpu", []),
+        (res("cluster", 1, res("slot", 1, core(1))), "batch", [("size", "slots", "limit")]),
+        (res("slot", 9, res("node", 1, core(1))), "batch", [
+            ("unsatisfiable", "nodes", "feasibility"), ("size", "nodes", "limit")]),
+        (res("slot", 2, res("node", 1, core(33))), "batch", [
+            ("unsatisfiable", "cores", "feasibility")]),
+        (res("slot", 2, res("node", 1, res("slot", 4, core(9)))), "batch", [
+            ("unsatisfiable", "slots", "feasibility")]),
+        (res("slot", 2, res("node", 1, core(1), gpu(5))), "gpu", [
+            ("unsatisfiable", "gpus", "feasibility"), ("size", "gpus", "limit")]),
+        (res("slot", 5, res("node", 1, core(1), gpu(1))), "gpu", [
+            ("unsatisfiable", "nodes", "feasibility"), ("size", "gpus", "limit")]),
+        # counted as flux-core's jj.c counts: the nodes multiplied down, the slots by them
+        (res("slot", 3, res("node", 1, core(1))), "debug", [("size", "nodes", "limit")]),
+        (res("slot", 4, res("node", 1, core(32))), "batch", [("size", "cores", "limit")]),
+        (res("slot", 2, res("node", 1, gpu(1))), "gpu", [("size", "slots", "limit")]),
+        (res("node", 1, core(1)), "batch", [("size", "slots", "limit")]),
+        # what R has no place for
+        (res("slot", 1, res("slot", 1, core(1), label="b")), "batch", [
+            ("unsatisfiable", "slots", "feasibility"), ("size", "slots", "limit")]),
+        (res("node", 1, res("node", 1, res("slot", 1, core(1)))), "batch", [
+            ("unsatisfiable", "nodes", "feasibility")]),
+        (res("slot", 2, res("node", 1, res("socket", 1, core(2)))), "batch", [UNSAT]),
+        (res("node", 1, res("slot", 1, core(1), core(1))), "batch", [
+            ("unsatisfiable", "cores", "feasibility")]),
+        (res("node", 1, res("slot", 1, core(1)), core(1)), "batch", [
+            ("unsatisfiable", "slots", "feasibility")]),
+        (res("node", 1, res("slot", 1, core(1), res("memory", 1))), "batch", [UNSAT]),
+        (res("slot", 1, res("cluster", 1, res("node", 1, core(1)))), "batch", [UNSAT]),
+        (res("node", 1, res("slot", 1)), "batch", [
+            ("unsatisfiable", "slots", "feasibility"), ("size", "slots", "limit")]),
+        ([res("slot", 1, core(1)), res("slot", 1, core(1), label="b")], "batch", [
+            UNSAT, ("size", "slots", "limit")]),
+        # slots side by side: Fluxion places the last; the others add their cores and GPUs
+        # to its node's, and count in the totals of R as a whole
+        (res("node", 1, res("slot", 1, core(1), core(1)), res("slot", 1, core(2), label="b")),
+         "batch", []),
+        (res("node", 1, res("slot", 1, core(30)), res("slot", 2, core(1), label="b")), "batch", []),
+        (res("node", 1, res("slot", 1, core(31)), res("slot", 2, core(1), label="b")), "batch", [
+            ("unsatisfiable", "cores", "feasibility")]),
+        (res("node", 1, res("slot", 2, core(1)), res("slot", 1, core(1), label="b")), "batch", [
+            ("unsatisfiable", "slots", "feasibility")]),
+        (res("cluster", 1, res("slot", 1, core(1)), res("slot", 1, core(1), label="b")), "batch", [
+            ("unsatisfiable", "slots", "feasibility"), ("size", "slots", "limit")]),
+        (res("cluster", 1, res("slot", 1, res("node", 14, core(1))),
+             res("slot", 1, res("node", 2, core(1)), label="b")), "debug", []),
+        (res("cluster", 1, res("slot", 1, res("node", 15, core(1))),
+             res("slot", 1, res("node", 2, core(1)), label="b")), "debug", [UNSAT]),
+    ],
+)  # fmt: skip
+def test_resources_nested_as_fluxion_places_them(resources, queue, want):
+    assert found(HETERO, nested(resources, queue=queue, duration=60)) == want
+
+
+def test_a_slot_holding_nodes_is_judged_on_each_node():
+    js = nested(res("slot", 2, res("node", 1, core(1))), queue="debug", duration=60)
+    assert checks.check(HETERO, js) == []
+    # one host left: the two slots need two nodes
+    narrow = js | {"attributes": {"system": js["attributes"]["system"] | {
+        "constraints": {"hostlist": ["node0"]}}}}  # fmt: skip
+    (f,) = checks.check(HETERO, narrow)
+    assert f.message.startswith("asks 2 nodes; queue `debug` matching the constraints has 1")
+    js = nested(res("slot", 2, res("node", 1, core(40))), queue="batch", duration=60)
+    (f,) = checks.check(HETERO, js)
+    assert f.message.startswith("asks 40 cores per node; nodes in queue `batch` have 32")
+    assert f.path == ("resources", 0, "with", 0, "with", 0, "count")
+    js = nested(res("slot", 2, res("node", 1, res("slot", 2, core(40)))), queue="gpu")
+    (f,) = checks.check(HETERO, js)
+    assert f.message.startswith("asks 80 cores per node (2 slots of 40 cores on each node)")
+
+
+def test_what_r_has_no_place_for_is_said_in_the_sites_words():
+    cpu = profile.load(SITES / "cpu")
+    socket = nested(res("node", 1, res("socket", 1, res("slot", 1, core(1)))))
+    (f,) = checks.check(cpu, socket | {"attributes": {"system": {"duration": 60}}})
+    assert f.message == (
+        "asks for `socket` resources; this site's R has only nodes and cores (Flux refuses "
+        "the job: 'Unsatisfiable request')"
+    )
+    assert f.path == ("resources", 0, "with", 0, "type")
+    (f,) = checks.check(HETERO, socket | {"attributes": {"system": {"queue": "gpu"}}})
+    assert "this site's R has only nodes, cores and GPUs" in f.message
+    memory = nested(res("node", 1, res("slot", 1, core(1), res("memory", 1))), queue="gpu")
+    (f,) = checks.check(HETERO, memory)
+    assert f.message.startswith("`memory` is not a resource type Fluxion knows")
+    assert "'Value of \"type\" must be a resource type known to fluxion'" in f.message
+    js = nested(res("node", 1, res("node", 1, res("slot", 1, core(1)))), queue="gpu")
+    (f,) = checks.check(HETERO, js)
+    assert f.message.startswith("a `node` inside a `node`: in this site's R a node holds cores and")
+    (f,) = checks.check(cpu, js | {"attributes": {"system": {"duration": 60}}})
+    assert f.message.startswith("a `node` inside a `node`: in this site's R a node holds cores (")
+    (f,) = checks.check(cpu, nested(res("cluster", 2, res("node", 1, res("slot", 1, core(1))))))
+    assert f.message.startswith("asks for 2 clusters: this site's R is one cluster")
+    (f,) = checks.check(cpu, nested(res("node", 1, res("slot", 1, res("core", 1, gpu(1))))))
+    assert f.message.startswith("a `gpu` inside a `core`: in this site's R a core holds nothing")
+    # a node under a slot is none of these
+    assert not checks.check(cpu, nested(res("slot", 2, res("node", 1, core(4)))))
+
+
+def test_a_job_flux_cannot_count_is_refused_where_it_counts():
+    js = nested(res("slot", 2, res("node", 1, gpu(1))), queue="gpu")
+    (f,) = checks.check(HETERO, js)
+    assert f.rule == "size" and f.stage == checks.LIMIT
+    assert f.message.endswith("(Flux refuses the job: 'Unable to determine slot size')")
+    # a site without queues or size limits never counts it: Fluxion places it
+    flat = profile.from_config(
+        {"ingest": HETERO.config["ingest"]}, r=json.loads((SITES / "hetero" / "R.json").read_text())
+    )
+    assert checks.check(flat, nested(res("slot", 2, res("node", 1, gpu(1))))) == []
+    # a count of 0: Fluxion's feasibility check refuses it; without it, the job-manager
+    no_validator = profile.from_config(
+        dict(HETERO.config, ingest={}), r=json.loads((SITES / "hetero" / "R.json").read_text())
+    )
+    js = nested(res("node", 1, res("slot", 1, core(1), gpu(0))), queue="gpu")
+    assert found(HETERO, js) == [("unsatisfiable", "gpus", "feasibility")]
+    (f,) = checks.check(no_validator, js)
+    assert (f.rule, f.stage) == ("size", checks.LIMIT)
+    assert f.message.endswith("(Flux refuses the job: 'Invalid count 0 for type 'gpu'')")
+
+
 # ----------------------------------------------------------------------------- positions
 def _at(text, d):
     return text[d.start : d.end]
@@ -214,7 +368,7 @@ def test_site_plugin_and_import_from_the_cli(tmp_path):
     got = run_cli("site", "plugin")
     assert got.returncode == 0 and Path(got.stdout.decode().strip()).is_file()
     got = run_cli("site", "import", tmp_path / "p", "--flux", tmp_path / "no-flux")
-    assert got.returncode == 1 and b"jobspec site import: error:" in got.stderr
+    assert got.returncode == 2 and b"jobspec site import: error:" in got.stderr
     assert not (tmp_path / "p" / "site.toml").exists()
 
 

@@ -5,10 +5,13 @@ reasons it does not give:
 1. the queue and its defaults (job-ingest's frobnicator: an unknown queue, no queue where
    the site names no default one, a host the instance does not have);
 2. feasibility (the ``feasibility`` validator: Fluxion answers only "Unsatisfiable
-   request"; here, which count or constraint no set of nodes in the queue satisfies);
+   request"; here, which count, constraint or nesting no set of nodes in the queue
+   satisfies: a slot may hold nodes, nodes slots, both, as Fluxion places them);
 3. the job-manager's limits (duration and job size, counted as flux-core counts them:
    nodes multiplied down the tree, 0 for a job without nodes; cores and GPUs as slots
-   times each slot's; a missing duration takes the queue's default, else is unlimited).
+   times each slot's, slots times nodes; a job without a slot or a core cannot be
+   counted, and is refused; a missing duration takes the queue's default, else is
+   unlimited).
 
 Each finding names the part of the jobspec that causes it (a path into the dict), so the
 document's reader can put it on the token: a YAML value, a directive's option.
@@ -48,75 +51,60 @@ class Finding:
 
 @dataclass
 class Shape:
-    """The counts flux-core's job-manager and scheduler read from the resources."""
+    """The resources as flux-core's job-size check counts them (its jj.c: nodes are the
+    counts down to the last node read, multiplied; a slot's, core's or GPU's count is
+    the last one read; slots are then multiplied by the nodes), and as Fluxion places
+    them (:func:`selection.placement`)."""
 
     nodes: int = 0  # nodes in all (0: the job names none)
     node_path: Path = ("resources",)
     slots: int = 0  # slots in all
-    per_node: int = 0  # slots on each node (0: slots not under a node)
+    per_node: int = 0  # the slot's own count (with nodes: slots on each node)
     slot_path: Path = ("resources",)
     cores: int = 0  # per slot
     core_path: Path = ("resources",)
     gpus: int = 0
     gpu_path: Path = ("resources",)
-    other: list[tuple[str, Path]] = field(default_factory=list)  # types R has none of
     zero: list[tuple[str, Path]] = field(default_factory=list)  # counts under 1
-    judged: bool = True  # a shape these checks read (node > slot > core/gpu, slot > ...)
+    place: selection.Placement = field(default_factory=selection.Placement)
 
 
-def _count(v: Any) -> int | None:
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int):
-        return v
-    if isinstance(v, dict) and isinstance(v.get("min"), int):
-        return int(v["min"])
-    return None
-
-
-def shape(resources: Any) -> Shape | None:
+def shape(resources: Any, gpus: bool = True) -> Shape | None:
     """The counts of ``resources`` (None when they cannot be read: the jobspec rules
-    say why)."""
+    say why) on a site whose R has nodes, cores and (``gpus``) GPUs."""
     out = Shape()
-    if not isinstance(resources, list):
+    if not isinstance(resources, list) or not resources:
         return None
-    tops = [v for v in resources if isinstance(v, dict)]
-    if len(tops) != 1 or len(resources) != 1:
-        out.judged = False
-        return out
-    ok = _walk(tops[0], ("resources", 0), 1, None, out)
-    return out if ok else None
+    for k, top in enumerate(resources):
+        if not isinstance(top, dict) or not _walk(top, ("resources", k), 1, out):
+            return None
+    if out.nodes:
+        out.per_node, out.slots = out.slots, out.slots * out.nodes
+    out.place = selection.placement(resources, gpus)
+    return out
 
 
-def _walk(v: dict[str, Any], path: Path, above: int, slot: Path | None, out: Shape) -> bool:
-    kind, n = v.get("type"), _count(v.get("count"))
+def _walk(v: dict[str, Any], path: Path, above: int, out: Shape) -> bool:
+    kind, n = v.get("type"), selection.count(v.get("count"))
     if not isinstance(kind, str) or n is None:
         return False
     here = (*path, "count")
     if n < 1:
         out.zero.append((kind, here))
-    if kind in ("core", "gpu") and slot is None:
-        out.judged = False  # outside any slot: the jobspec rules say Flux refuses it
-    elif kind == "node" and slot is None:
-        if out.nodes:
-            out.judged = False  # nodes in nodes: not a shape Flux's tools write
-        out.nodes, out.node_path = above * n, here
+    above *= n
+    if kind == "node":
+        out.nodes, out.node_path = above, here
     elif kind == "slot":
-        if slot is not None:
-            out.judged = False
-        out.slots, out.slot_path = above * n, here
-        out.per_node = n if out.nodes else 0
-        slot = path
-    elif kind == "core" and slot is not None:
-        out.cores += n * above // max(1, out.slots)
-        out.core_path = here
-    elif kind == "gpu" and slot is not None:
-        out.gpus += n * above // max(1, out.slots)
-        out.gpu_path = here
-    else:
-        out.other.append((kind, here))
-    for k, child in enumerate(v.get("with") or []):
-        if isinstance(child, dict) and not _walk(child, (*path, "with", k), above * n, slot, out):
+        out.slots, out.slot_path = n, here
+    elif kind == "core":
+        out.cores, out.core_path = n, here
+    elif kind == "gpu":
+        out.gpus, out.gpu_path = n, here
+    kids = v.get("with") or []
+    if not isinstance(kids, list):
+        return False
+    for k, child in enumerate(kids):
+        if not isinstance(child, dict) or not _walk(child, (*path, "with", k), above, out):
             return False
     return True
 
@@ -159,12 +147,24 @@ def check(site: Site, jobspec: Any, *, feasibility: bool | None = None) -> list[
         return out
     if feasibility is None:
         feasibility = validates_feasibility(site)
-    shp = shape(jobspec.get("resources"))
+    shp = shape(jobspec.get("resources"), any(c.gpus for c in site.classes))
     _feasible(site, queue, system, shp, FEASIBILITY if feasibility else NEVER, out)
     _duration(queue, system, out)
-    if shp is not None:
+    if shp is not None and counts_size(site):
         _size(queue, shp, out)
     return out
+
+
+def counts_size(site: Site) -> bool:
+    """Whether the site's job-manager counts each job's size: it does when the site has
+    queues or size limits (flux-core's limit-job-size), and refuses a job it cannot count."""
+    policy = site.config.get("policy")
+    limits = policy.get("limits") if isinstance(policy, dict) else None
+    size = limits.get("job-size") if isinstance(limits, dict) else None
+    return bool(site.config.get("queues")) or (
+        isinstance(size, dict)
+        and any(isinstance(size.get(k), dict) and size[k] for k in ("min", "max"))
+    )
 
 
 def validates_feasibility(site: Site) -> bool:
@@ -274,6 +274,15 @@ _SIZE_WORDS = {"nnodes": "nodes", "ncores": "cores", "ngpus": "GPUs"}
 
 
 def _size(q: Queue, s: Shape, out: list[Finding]) -> None:
+    if s.zero:
+        return  # Flux refuses the count (feasibility says so first)
+    if not s.slots or not s.cores:
+        kind, path = ("slot", s.node_path) if not s.slots else ("core", s.slot_path)
+        flux = "Unable to determine slot " + ("count" if not s.slots else "size")
+        why = f"Flux counts a job's size in slots of cores, and this one has no `{kind}`"
+        why += " (put what it asks in a slot)" if kind == "slot" else ""
+        out.append(Finding("size", f"{why} (Flux refuses the job: '{flux}')", path, "slots", LIMIT))
+        return
     counts = {"nnodes": s.nodes, "ncores": s.slots * s.cores, "ngpus": s.slots * s.gpus}
     paths = {"nnodes": s.node_path, "ncores": s.core_path, "ngpus": s.gpu_path}
     causes = {"nnodes": "nodes", "ncores": "cores", "ngpus": "gpus"}
@@ -341,8 +350,7 @@ def _feasible(
 ) -> None:
     if not site.classes:
         return  # a profile without R: nothing to place the job on
-    every = selection.every_rank(site)
-    queue_runs = every
+    queue_runs = selection.every_rank(site)
     for p in q.requires:
         queue_runs = notation.intersect(queue_runs, selection.with_property(site, p))
     runs = queue_runs
@@ -357,40 +365,26 @@ def _feasible(
     reason = selection.term_reason(site, q, queue_runs, terms)
     if s is None:
         return
-    for kind, path in s.zero:
-        out.append(
-            Finding(
-                "unsatisfiable",
-                f"asks 0 of `{kind}`: Flux allocates no count under 1 (leave the `{kind}` "
-                f"out instead){_refused(stage)}",
-                path,
-                {"node": "nodes", "slot": "slots", "core": "cores", "gpu": "gpus"}.get(
-                    kind, "resources"
-                ),
-                stage,
-            )
+    for kind, path in s.zero[:1]:
+        why = (
+            f"asks 0 of `{kind}`: Flux allocates no count under 1 (leave the `{kind}` out instead)"
         )
+        if stage == NEVER and counts_size(site):  # the job-manager cannot count it
+            why += f" (Flux refuses the job: 'Invalid count 0 for type '{kind}'')"
+            out.append(Finding("size", why, path, _cause(kind), LIMIT))
+        else:
+            out.append(Finding("unsatisfiable", why + _refused(stage), path, _cause(kind), stage))
         return
-    for kind, path in s.other:
-        out.append(
-            Finding(
-                "unsatisfiable",
-                f"asks for `{kind}` resources; this site's R has only nodes, cores and "
-                f"GPUs{_refused(stage)}",
-                path,
-                "resources",
-                stage,
-            )
-        )
+    if s.place.problem is not None:
+        why, path, cause, flux = s.place.problem
+        out.append(Finding("unsatisfiable", why + _refused(stage, flux), path, cause, stage))
         return
     if reason is not None:
-        out.append(
-            Finding(
-                "unsatisfiable", reason[0] + _refused(stage), reason[1], reason[2], stage, reason[3]
-            )
-        )
+        why = reason[0] + _refused(stage)
+        out.append(Finding("unsatisfiable", why, reason[1], reason[2], stage, reason[3]))
         return
-    if not s.judged or not (s.slots or s.nodes):
+    place = s.place
+    if not place.judged or not (place.nodes or place.slots):
         return
     pool = [
         (c, notation.size(notation.intersect(notation.idset(c.ranks), runs))) for c in site.classes
@@ -399,87 +393,107 @@ def _feasible(
     narrower = constraints is not None and runs != queue_runs
     where = _where(q) + (" matching the constraints" if narrower else "")
     if not pool:
-        out.append(
-            Finding(
-                "unsatisfiable",
-                f"no node of {_where(q)} matches the constraints{_refused(stage)}",
-                cpath,
-                "constraints",
-                stage,
-            )
-        )
+        why = f"no node of {_where(q)} matches the constraints{_refused(stage)}"
+        out.append(Finding("unsatisfiable", why, cpath, "constraints", stage))
         return
-    c, g = s.cores, s.gpus
-    if s.nodes:
-        k = max(s.per_node, 1) if s.slots else 0
-        need_c, need_g = k * c, k * g
-        fit = sum(n for cl, n in pool if cl.cores >= need_c and cl.gpus >= need_g)
-        if fit >= s.nodes:
-            return
-        have = sum(n for _, n in pool)
-        most_c = max(cl.cores for cl, _ in pool)
-        most_g = max(cl.gpus for cl, _ in pool)
-        shown = _classes_text(pool)
-        if have < s.nodes:
-            why = f"asks {s.nodes} nodes; {where} has {have} ({shown})"
-            out.append(Finding("unsatisfiable", why + _refused(stage), s.node_path, "nodes", stage))
-        elif need_c > most_c:
-            each = f" ({k} slots of {c} cores on each node)" if k > 1 else ""
-            why = f"asks {need_c} cores per node{each}; nodes in {where} have {most_c} ({shown})"
-            cause, path = ("cores", s.core_path) if c > most_c else ("slots", s.slot_path)
-            out.append(Finding("unsatisfiable", why + _refused(stage), path, cause, stage))
-        elif need_g > most_g:
-            each = f" ({k} slots of {g} GPUs on each node)" if k > 1 else ""
-            why = f"asks {need_g} GPUs per node{each}; nodes in {where} have {most_g} ({shown})"
-            cause, path = ("gpus", s.gpu_path) if g > most_g else ("slots", s.slot_path)
-            out.append(Finding("unsatisfiable", why + _refused(stage), path, cause, stage))
-        else:
-            why = (
-                f"asks {s.nodes} nodes with {need_c} cores and {need_g} GPUs each; {where} "
-                f"has {fit} such nodes ({shown})"
-            )
-            out.append(Finding("unsatisfiable", why + _refused(stage), s.node_path, "nodes", stage))
-        return
-    if not s.slots:
-        return
+    if place.nodes is not None:
+        found = _nodes(place.nodes, pool, where)
+    else:
+        found = _slots(place.slots, pool, where) if place.slots is not None else None
+    if found is None:
+        found = _in_all(place.total, site)
+    if found is not None:
+        why, path, cause = found
+        out.append(Finding("unsatisfiable", why + _refused(stage), path, cause, stage))
+
+
+def _cause(kind: str) -> str:
+    return selection.CAUSE.get(kind, "resources")
+
+
+Pool = list[tuple[NodeClass, int]]
+Reason = tuple[str, Path, str]  # the words, where, the cause
+
+
+def _nodes(g: selection.Group, pool: Pool, where: str) -> Reason | None:
+    """Why no ``g.count`` nodes of the pool each hold ``g``'s cores and GPUs."""
+    fit = sum(n for cl, n in pool if cl.cores >= g.cores and cl.gpus >= g.gpus)
+    if fit >= g.count:
+        return None
+    have = sum(n for _, n in pool)
+    shown = _classes_text(pool)
+    if have < g.count:
+        return f"asks {g.count} nodes; {where} has {have} ({shown})", g.path, "nodes"
+    for need, most, word, cause, path in (
+        (g.cores, max(cl.cores for cl, _ in pool), "cores", "cores", g.core_path),
+        (g.gpus, max(cl.gpus for cl, _ in pool), "GPUs", "gpus", g.gpu_path),
+    ):
+        if need <= most:
+            continue
+        k, each = g.slots, ""
+        if k > 1 and need % k == 0 and not g.mixed:
+            each = f" ({k} slots of {need // k} {word} on each node)"
+            if need // k <= most:
+                cause, path = "slots", g.slot_path
+        why = f"asks {need} {word} per node{each}; nodes in {where} have {most} ({shown})"
+        return why, path, cause
+    why = (
+        f"asks {g.count} nodes with {g.cores} cores and {g.gpus} GPUs each; {where} "
+        f"has {fit} such nodes ({shown})"
+    )
+    return why, g.path, "nodes"
+
+
+def _in_all(total: selection.Group, site: Site) -> Reason | None:
+    """Why R as a whole has too few nodes, cores or GPUs for every slot's together
+    (slots side by side count here, where Fluxion places only the last)."""
+    for word, asked, has in (
+        ("nodes", total.count, site.nodes),
+        ("cores", total.cores, sum(c.count * c.cores for c in site.classes)),
+        ("GPUs", total.gpus, sum(c.count * c.gpus for c in site.classes)),
+    ):
+        if asked > has:
+            return f"asks {asked} {word} in all; this site has {has}", ("resources",), "resources"
+    return None
+
+
+def _slots(g: selection.Group, pool: Pool, where: str) -> Reason | None:
+    """Why the pool's nodes cannot hold ``g.count`` slots of ``g``'s cores and GPUs."""
+    c, g_ = g.cores, g.gpus
     cap = 0
     for cl, n in pool:
         by_cores = cl.cores // c if c else math.inf
-        by_gpus = cl.gpus // g if g else math.inf
+        by_gpus = cl.gpus // g_ if g_ else math.inf
         fits = min(by_cores, by_gpus)
         cap += n * (0 if math.isinf(fits) else int(fits))
-    if cap >= s.slots:
-        return
+    if cap >= g.count:
+        return None
     shown = _classes_text(pool)
-    gpus = f" and {g} GPUs" if g else ""
-    if cap == 0:
-        most_c = max(cl.cores for cl, _ in pool)
-        most_g = max(cl.gpus for cl, _ in pool)
-        if c > most_c:
-            why = f"a slot of {c} cores fits on no node: nodes in {where} have {most_c} ({shown})"
-            cause, path = "cores", s.core_path
-        elif g > most_g:
-            why = f"a slot of {g} GPUs fits on no node: nodes in {where} have {most_g} ({shown})"
-            cause, path = "gpus", s.gpu_path
-        else:
-            why = f"a slot of {c} cores{gpus} fits on no node in {where} ({shown})"
-            cause, path = "slots", s.slot_path
-    else:
+    gpus = f" and {g_} GPUs" if g_ else ""
+    if cap:
         why = (
-            f"asks {s.slots} slots of {c} cores{gpus}; the nodes of {where} hold at most "
+            f"asks {g.count} slots of {c} cores{gpus}; the nodes of {where} hold at most "
             f"{cap} such slots ({shown})"
         )
-        cause, path = "slots", s.slot_path
-    out.append(Finding("unsatisfiable", why + _refused(stage), path, cause, stage))
+        return why, g.slot_path, "slots"
+    most_c = max(cl.cores for cl, _ in pool)
+    most_g = max(cl.gpus for cl, _ in pool)
+    if c > most_c:
+        why = f"a slot of {c} cores fits on no node: nodes in {where} have {most_c} ({shown})"
+        return why, g.core_path, "cores"
+    if g_ > most_g:
+        why = f"a slot of {g_} GPUs fits on no node: nodes in {where} have {most_g} ({shown})"
+        return why, g.gpu_path, "gpus"
+    return f"a slot of {c} cores{gpus} fits on no node in {where} ({shown})", g.slot_path, "slots"
 
 
-def _refused(stage: str) -> str:
+def _refused(stage: str, flux: str = "") -> str:
     if stage == NEVER:
         return (
             " (Flux accepts the job and it never starts: this site's job-ingest has no "
             "feasibility validator)"
         )
-    return " (Flux refuses the job: 'Unsatisfiable request')"
+    return f" (Flux refuses the job: '{flux or 'Unsatisfiable request'}')"
 
 
 def _site_hosts(site: Site) -> str:
