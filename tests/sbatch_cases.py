@@ -7,8 +7,9 @@ slot, gpus per slot, whole nodes) -- what `flux batch --dry-run` must build.
 """
 
 CASES = [
-    ("#SBATCH -N 2", "#flux: -N 2 -n 2", (2, 2, 1, 0, False)),
-    ("#SBATCH --nodes=3", "#flux: -N 3 -n 3", (3, 3, 1, 0, False)),
+    # a node count alone: whole nodes, as sites that allocate by node give them (issue 35)
+    ("#SBATCH -N 2", "#flux: -N 2 -n 2 -x", (2, 2, 1, 0, True)),
+    ("#SBATCH --nodes=3", "#flux: -N 3 -n 3 -x", (3, 3, 1, 0, True)),
     ("#SBATCH --ntasks=8", "#flux: -n 8", (None, 8, 1, 0, False)),
     ("#SBATCH -n 8", "#flux: -n 8", (None, 8, 1, 0, False)),
     ("#SBATCH -n8", "#flux: -n 8", (None, 8, 1, 0, False)),
@@ -109,7 +110,7 @@ CASES = [
     ),
     ("#SBATCH -n 1 -x node3", "#flux: -n 1 --requires=-host:node3", (None, 1, 1, 0, False)),
     ("#SBATCH -n 1 --signal=USR1@120", "#flux: -n 1 --signal=SIGUSR1@120s", (None, 1, 1, 0, False)),
-    ("#SBATCH -N 2   # two nodes", "#flux: -N 2 -n 2   # two nodes", (2, 2, 1, 0, False)),
+    ("#SBATCH -N 2   # two nodes", "#flux: -N 2 -n 2 -x   # two nodes", (2, 2, 1, 0, True)),
 ]
 
 

@@ -50,7 +50,7 @@ def test_gpus_per_node_that_tasks_cannot_share_make_one_slot_per_node():
 @pytest.mark.parametrize(
     "fields,words,run",
     [
-        ({"nodes": 2}, ["-N 2", "-n 2"], ["-N2", "-n2"]),
+        ({"nodes": 2}, ["-N 2", "-n 2", "-x"], ["-N2", "-n2"]),  # whole nodes
         ({"tasks": 8}, ["-n 8"], ["-n8"]),
         ({"tasks_per_node": 4}, ["-N 1", "-n 4"], ["-N1", "-n4"]),
         ({"tasks": 8, "tasks_per_node": 4}, ["-N 2", "-n 8"], ["-N2", "-n8"]),

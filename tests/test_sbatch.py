@@ -54,13 +54,13 @@ def test_everything_but_the_directives_is_kept_byte_for_byte():
     text = "#!/bin/bash\r\n#SBATCH -N 2\r\n#SBATCH --mem=1G\r\n" + body
     out = converted(text)
     want = body.replace("srun ./a", "flux run -N2 -n2 ./a")
-    assert out == "#!/bin/bash\r\n#flux: -N 2 -n 2\r\n#SBATCH --mem=1G\r\n" + want
+    assert out == "#!/bin/bash\r\n#flux: -N 2 -n 2 -x\r\n#SBATCH --mem=1G\r\n" + want
 
 
 def test_sbatch_s_default_output_file_is_written_when_no_output_is_given():
     text = script("#SBATCH -N 2\n#SBATCH -t 5")
     conv = sbatch.convert_script(text)
-    assert conv.text == script("#flux: -N 2 -n 2" + _DEFAULT + "\n#flux: -t 5m")
+    assert conv.text == script("#flux: -N 2 -n 2 -x" + _DEFAULT + "\n#flux: -t 5m")
     (note,) = [d for d in sbatch.diagnostics(text) if "default is slurm-%j.out" in d.message]
     assert (note.code, note.start) == ("JS593", text.index("#SBATCH"))
     for block in ("#SBATCH -N 2 -o out.txt", "#SBATCH -N 2 --output=o", "#SBATCH -N 2 --out=o"):
@@ -79,7 +79,7 @@ def test_a_script_without_sbatch_directives_is_unchanged():
 def test_what_cannot_be_carried_stays_as_sbatch_with_a_warning_at_it():
     text = script("#SBATCH -N 2 --mem=4G --mail-type=END -q high")
     out = converted(text)
-    assert out == script("#flux: -N 2 -n 2\n#SBATCH --mem=4G --mail-type=END -q high")
+    assert out == script("#flux: -N 2 -n 2 -x\n#SBATCH --mem=4G --mail-type=END -q high")
     found = [(c, t) for c, t in codes(text) if c == "JS591"]
     assert found == [
         ("JS591", "--mem=4G"),
@@ -283,7 +283,7 @@ def test_slurm_commands_in_the_body_warn():
 def test_check_script_includes_the_slurm_findings():
     text = script("#SBATCH -N 2 --mem=1G", "srun ./a\n")
     got = [d.code for d in batch.check_script(text) if "default is slurm" not in d.message]
-    assert got == ["JS590", "JS591", "JS593"]
+    assert got == ["JS590", "JS599", "JS591", "JS593"]  # JS599: -N alone, whole nodes
 
 
 def test_migration_doc_holds_the_generated_tables():
@@ -330,12 +330,15 @@ def test_cli_writes_the_script_and_lists_the_findings(tmp_path):
     proc = run_cli("convert", "--from", "sbatch", path, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.decode() == script(
-        "#flux: -N 2 -n 2" + _DEFAULT + "\n#SBATCH --mem=1G", "flux run -N2 -n2 ./a\n"
+        "#flux: -N 2 -n 2 -x" + _DEFAULT + "\n#SBATCH --mem=1G", "flux run -N2 -n2 ./a\n"
     )
     err = proc.stderr.decode().splitlines()
     assert err == [
         f"{path}:2:1: information[JS593] no --output: sbatch's default is slurm-%j.out, "
         "written here (Flux's own would be flux-{{id}}.out)",
+        f"{path}:2:9: warning[JS599] -N 2: only a node count: the job gets its 2 nodes whole "
+        "(-x), as sites that allocate by node give them; add -n (or -c) where it should share "
+        "them",
         f"{path}:2:14: warning[JS591] --mem=1G: Flux's batch options request cores and gpus, "
         "not memory: ask for whole nodes (-N with -x) to get all of a node's memory; kept as "
         "written",
@@ -352,7 +355,7 @@ def test_cli_in_place_keeps_the_mode_and_exits_1_on_an_sbatch_error(tmp_path):
     assert "error[JS592] sbatch has no option --nodez; did you mean --nodes?" in (
         proc.stderr.decode()
     )
-    assert path.read_text() == script("#flux: -N 2 -n 2" + _DEFAULT + "\n#SBATCH --nodez=3")
+    assert path.read_text() == script("#flux: -N 2 -n 2 -x" + _DEFAULT + "\n#SBATCH --nodez=3")
     assert path.stat().st_mode & 0o777 == 0o750
 
 

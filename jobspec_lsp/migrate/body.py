@@ -126,9 +126,13 @@ def variables(text: str, mod: ModuleType):
             start, end = start - 2, close + 1
         elif before and (before.isalnum() or before == "_"):
             continue  # MY_SLURM_X: another name
+        # `\$NAME` (in a here-document written for later): expanded by whatever runs that
+        # text, not here; said, never rewritten, as a name a program reads
+        escaped = text[start - 1 : start] == "\\"
         bare = not text.startswith("$", start)
         if where.in_comment(start) or (not bare and where.in_literal(start)):
             continue
+        bare = bare or escaped
         yield name, start, end, bare
 
 

@@ -232,10 +232,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
         )
         findings.append(Finding("refused", het[0].start, het[0].end, why))
         return Conversion(name, text, [], findings, request=req, refused=why)
-    if "nodes" in given and req.nodes is None:
-        n = formats.ascii_int(given["nodes"][-1])
-        if n:
-            req.nodes = n
+    _flux_size(req, given)
     sh = shape(req)
     sized = any(f in req.sources for f in SHAPE)
     flux_sized = bool(given.keys() & {"nodes", "nslots", "cores-per-slot", "gpus-per-slot"})
@@ -398,15 +395,32 @@ def convert(text: str, source: str = "auto") -> Conversion:
     body_edits, body_findings = body.convert(
         text, mod, sh, blk.first_command, given, after, sentinel
     )
-    edits.extend(body_edits)
+    launch_edits, launch_findings, kept = launch.convert(text, mod, sh, blk.first_command)
+    # a launch line left as it is keeps its words: its variables said, not rewritten
+    edits.extend(e for e in body_edits if not any(a <= e.start < b for a, b in kept))
     findings.extend(body_findings)
-    launch_edits, launch_findings = launch.convert(text, mod, sh, blk.first_command)
     edits.extend(launch_edits)
     findings.extend(launch_findings)
     edits = _merge(edits)
     out = apply_edits(text, edits)
     assert out is not None  # _merge leaves no overlap
     return Conversion(name, out, edits, findings, replaced, moved, req, sh)
+
+
+# the #flux: size options a script already has -> the request's fields they fill
+_FLUX_SIZE = (("nodes", "nodes"), ("nslots", "tasks"), ("cores-per-slot", "cores_per_task"),
+              ("gpus-per-slot", "gpus_per_task"))  # fmt: skip
+
+
+def _flux_size(req: Request, given: dict[str, list[str]]) -> None:
+    """A half-migrated script's own #flux: size, where the scheduler's directives give
+    none: its launch lines start what it allocates (`srun ./a` inside `#flux: -N 2 -n 2
+    -c 8 -g 1` keeps the 8 cores and the GPU of each task)."""
+    for option, fld in _FLUX_SIZE:
+        if option in given and getattr(req, fld) is None:
+            n = formats.ascii_int(given[option][-1])
+            if n:
+                setattr(req, fld, n)
 
 
 _INDENTED_COMMENT = re.compile(r"[ \t]+(?=#)")

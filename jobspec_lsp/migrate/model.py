@@ -369,6 +369,17 @@ def shape(req: Request) -> Shape:
                     f"node(s): Flux gives each node {gpn}",
                 )
             )
+    if _only_nodes(req, n_nodes, per_node, gpn, gpt) and not req.exclusive:
+        # a node count alone: the nodes are the job's (-x), as sites that allocate whole
+        # nodes give them, so every step the script runs on them can start
+        req = _with(req, exclusive=True)
+        notes.append(
+            (
+                "nodes",
+                f"only a node count: the job gets its {n_nodes} nodes whole (-x), as sites "
+                "that allocate by node give them; add -n (or -c) where it should share them",
+            )
+        )
     needs_nodes = bool(gpn or req.exclusive or req.cores_per_node)
     if n_nodes is None and needs_nodes:
         n_nodes = 1
@@ -403,6 +414,19 @@ def shape(req: Request) -> Shape:
         # one slot per node: its tasks' cores (and the node's gpus) in one piece
         k = per if per is not None else _ceil(tasks, n_nodes)
         cores = node_cores or k * c
+        said = {f for f, _ in notes}
+        if per is not None and not said & {"gpus_per_node", "gpus_total", "cores_per_node"}:
+            fld = "gpus_per_node" if gpn and gpn % per else "cores_per_node"
+            held = f"{gpn} GPUs" if fld == "gpus_per_node" else f"{node_cores} cores"
+            notes.append(
+                (
+                    fld,
+                    f"{per} tasks a node share its {held}: Flux gives each node one slot "
+                    f"of {cores} cores{f' and {gpn} GPUs' if gpn else ''}, and flux run "
+                    f"-N{n_nodes} -n{tasks} starts the tasks in it (the scheduler counts "
+                    f"{per} slots of {c} core{'s' if c != 1 else ''})",
+                )
+            )
         if per is None:
             notes.append(
                 (
@@ -438,6 +462,13 @@ def shape(req: Request) -> Shape:
     if req.exclusive:
         words.append("-x")
     return Shape(words, run, notes, n_nodes, tasks, c, gpt_run)
+
+
+def _only_nodes(req: Request, n_nodes, per_node, gpn, gpt) -> bool:
+    """Whether ``req`` asks nodes and nothing of what they hold."""
+    asked = (req.tasks, per_node, req.cores_per_task, req.cores_per_node, gpn, gpt,
+             req.gpus_total, req.tasks_per_gpu, req.cpus_per_gpu)  # fmt: skip
+    return bool(req.nodes) and bool(n_nodes) and all(not x for x in asked)
 
 
 def q(value: str) -> str:
