@@ -75,7 +75,9 @@ UNSATISFIABLE = family.error(
 
     More nodes than the queue has, more cores or GPUs per node than its nodes have, a
     property no node has (or none in the queue: a queue takes only the nodes with its
-    `requires` properties), a rank or host not in the queue. Flux's feasibility check says
+    `requires` properties), a rank or host not in the queue, or a nesting fluxion cannot
+    place on the site's nodes (a node inside a node, a slot inside a slot; a slot holding a
+    node, or a node holding slots, is placed as written). Flux's feasibility check says
     only "Unsatisfiable request"; a site without it accepts the job, which then never
     starts. The message says what the job asks and what the queue's nodes have.""",
     bad=_js("duration: 600\nqueue: gpu", resources=_gpus(8)),
