@@ -1,7 +1,14 @@
 """Launch steps converted with their layout (issue 35): the per-node layout as a node
 count, options given by shell words carried as words, launchers held in variables, escaped
 variables in here-documents, a half-migrated script's own size, and a line left as it is
-left whole. The running proof is the Flux tier's; these hold the text."""
+left whole. The running proof is the Flux tier's; these hold the text.
+
+Regression cases: convert-per-node-layout-slurm, convert-per-node-layout-pbs,
+convert-per-node-layout-aprun, convert-per-node-layout-lsf-npernode,
+convert-steps-fit-allocation-frontier, convert-launch-var-twice-slurm,
+convert-launch-var-twice-lsf, convert-launch-var-equals-form, convert-launcher-in-variable,
+convert-launch-options-given-by-variables, convert-flux-input-srun-keeps-cores,
+convert-tasks-folded-into-slot-warned, convert-escaped-variable-in-heredoc."""
 
 from __future__ import annotations
 
@@ -96,3 +103,15 @@ def test_a_node_count_alone_gets_whole_nodes_so_every_step_fits():
     out = convert.convert(text).text
     assert "#flux: -N 8 -n 8 -x" in out and "flux run -N8 -n64 -c7 -g1 ./app" in out
     assert not [d for d in batch.check_script(out) if d.code in ("JS587", "JS588")]
+
+
+def test_tasks_folded_into_one_slot_a_node_are_warned():
+    """8 tasks sharing 2 GPUs on a node: one slot per node, said at the option (JS599)."""
+    from jobspec_lsp.script import sbatch
+
+    text = "#!/bin/bash\n#SBATCH -N 1\n#SBATCH -n 8\n#SBATCH --gres=gpu:2\nsrun ./app\n"
+    assert "#flux: -N 1 -n 1 -c 8 -g 2" in convert.convert(text).text
+    (d,) = [d for d in sbatch.diagnostics(text) if d.code == "JS599"]
+    assert (
+        text[d.start : d.end] == "--gres=gpu:2" and "8 tasks a node share its 2 GPUs" in d.message
+    )

@@ -2,6 +2,10 @@
 a dangling symlink under a ``*.toml`` or R name, nesting past the readers' limits, a file
 too large, bytes that are not UTF-8. Each is one message naming the file, and the checks
 that do not need the site go on (the language server's side: tests/lsp/test_lsp_site.py).
+
+Regression cases: site-toml-dangling-symlink, site-toml-is-a-directory,
+site-toml-fifo-no-hang, site-deep-toml, site-deep-r-json, check-dir-skips-fifo,
+fmt-dir-skips-fifo.
 """
 
 from __future__ import annotations

@@ -2,7 +2,10 @@
 file the same way (issue 34): a whole-script conversion is `convert`'s (with its .orig),
 never a `--fix`; the .orig keeps the original's mode; `-o FILE` over FILE keeps one too;
 `--in-place --diff` is refused; a script that is not UTF-8 (or not text) is said so by
-both commands; a scheduler's variable is one the scheduler sets."""
+both commands; a scheduler's variable is one the scheduler sets.
+
+Regression cases: unsafe-fix-whole-script-keeps-original,
+check-no-foreign-variable-false-positive."""
 
 from __future__ import annotations
 

@@ -174,7 +174,8 @@ STEPS = [  # inside `#flux: -N 2 -n 2`: 2 nodes, one 1-core slot on each
 @pytest.mark.flux
 def test_steps_with_a_node_count_are_held_to_each_nodes_share(flux_exe, tmp_path):
     """JS587/JS588 with -N, against a real 2-broker instance: a step fits when each node
-    it spreads over has the cores its tasks need there (ceil(n / N) tasks a node)."""
+    it spreads over has the cores its tasks need there (ceil(n / N) tasks a node).
+    Regression case: steps-bigger-than-allocation-with-N."""
     from conftest import Flux
 
     from jobspec_lsp.script import batch

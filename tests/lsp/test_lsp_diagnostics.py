@@ -353,7 +353,8 @@ ASTRAL = [
 @pytest.mark.parametrize("text", ASTRAL)
 async def test_the_cli_json_and_sarif_give_the_servers_positions(client, tmp_path, text):
     """`check --format json` says what the server sends (0-based, UTF-16) and SARIF the
-    same columns 1-based, with its columnKind: characters beyond U+FFFF count twice."""
+    same columns 1-based, with its columnKind: characters beyond U+FFFF count twice.
+    Regression case: check-json-columns-utf16."""
     path = tmp_path / "astral.jobspec.yaml"
     path.write_text(text, encoding="utf-8")
     uri = await open_doc(client, f"astral-{len(text)}.jobspec.yaml", text)
