@@ -132,3 +132,25 @@ def test_a_directory_walk_reads_regular_files_only(tmp_path):
         assert "x.jobspec.yaml" not in out and "y.sh" not in out, out
     got = run_cli("check", d, timeout=30)
     assert "a.jobspec.yaml" in got.stdout.decode()
+
+
+@pytest.mark.parametrize("damage", ["fifo", "directory", "deep", "dangling"])
+def test_a_hostile_project_configuration_neither_blocks_nor_kills(tmp_path, damage):
+    """The project's jobspec.toml, found by walking up from the file: the same limits."""
+    import os
+
+    cfg = tmp_path / "jobspec.toml"
+    if damage == "fifo":
+        os.mkfifo(cfg)
+    elif damage == "directory":
+        cfg.mkdir()
+    elif damage == "deep":
+        cfg.write_text("select = " + "[" * 300 + "]" * 300 + "\n")
+    else:
+        cfg.symlink_to(tmp_path / "nothere.toml")
+    (tmp_path / "job.yaml").write_text(JOB)
+    got = run_cli("check", tmp_path / "job.yaml", timeout=30)
+    out = got.stdout.decode() + got.stderr.decode()
+    assert "Traceback" not in out and "error[JS202]" in out
+    if damage == "deep":
+        assert got.returncode == 2 and "nested deeper than 200 levels" in out
