@@ -21,6 +21,7 @@ import functools
 import re
 from types import ModuleType
 
+from jobspec_lsp.fluxcli import argv, model
 from jobspec_lsp.migrate import body, launch, lsf, pbs, slurm
 from jobspec_lsp.migrate.model import (
     SHAPE,
@@ -36,7 +37,7 @@ from jobspec_lsp.migrate.model import (
 from jobspec_lsp.migrate.reading import Block
 from jobspec_lsp.notations import formats
 from jobspec_lsp.record import Record
-from jobspec_lsp.script import batch, directives
+from jobspec_lsp.script import directives
 from jobspec_lsp.text.edits import apply as apply_edits
 
 SCHEDULERS: dict[str, ModuleType] = {"slurm": slurm, "lsf": lsf, "pbs": pbs}
@@ -131,10 +132,13 @@ def _flux_given(text: str) -> tuple[str | None, dict[str, list[str]]]:
     script = directives.read(text)
     if script.sentinel is None:
         return None, {}
-    found = batch.parse_script(script, [])
     given: dict[str, list[str]] = {}
-    for g in found:
-        given.setdefault(g.option.long, []).append(g.value or "")
+    batch = model.command("batch")
+    for d in script.directives:
+        if not d.words or not d.words[0].value.startswith("-"):
+            continue  # refused by flux batch (JS574): gives nothing
+        for g in argv.read(batch, d.words).given:  # as flux batch's argparse reads it
+            given.setdefault(g.option.long, []).append(g.value or "")
     return script.sentinel, given
 
 
