@@ -355,7 +355,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
         if new:
             edits.append(Edit(line.start, line.end, new))
         else:
-            cut = line.end + (1 if text[line.end : line.end + 1] == "\n" else 0)
+            cut = _after_newline(text, line.end)
             edits.append(Edit(line.start, cut, ""))
         replaced[line.start] = new
     if blk.lines:
@@ -395,7 +395,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
     after = blk.first_command
     if blk.lines:
         last = blk.lines[-1].end
-        after = min(last + 1, len(text)) if text[last : last + 1] == "\n" else last
+        after = _after_newline(text, last)
     body_edits, body_findings = body.convert(
         text, mod, sh, blk.first_command, given, after, sentinel
     )
@@ -405,7 +405,7 @@ def convert(text: str, source: str = "auto") -> Conversion:
     findings.extend(body_findings)
     edits.extend(launch_edits)
     findings.extend(launch_findings)
-    edits = _merge(edits)
+    edits = _line_ends(text, _merge(edits))
     out = apply_edits(text, edits)
     assert out is not None  # _merge leaves no overlap
     return Conversion(name, out, edits, findings, replaced, moved, req, sh)
@@ -467,6 +467,33 @@ def _unquote(word: str) -> str:
     if isinstance(split, str) or len(split) != 1:
         return word
     return split[0][0]
+
+
+def _after_newline(text: str, end: int) -> int:
+    """The start of the line after the one ending at ``end`` (its CR LF or LF passed);
+    ``end`` itself at the end of a last line without a newline."""
+    if text.startswith("\r\n", end):
+        return end + 2
+    return end + 1 if text.startswith("\n", end) else end
+
+
+def _line_ends(text: str, edits: list[Edit]) -> list[Edit]:
+    """The lines the conversion writes, ended as the script ends its own: CR LF in a script
+    of CR LF lines (a bare LF there would leave a CR glued to the line before: Flux would
+    read the directive as part of that line, or not at all); and a line inserted at the end
+    of a script whose last line has no newline starts on a line of its own."""
+    crlf = text.count("\r\n") * 2 > text.count("\n")
+    eol = "\r\n" if crlf else "\n"
+    out = []
+    for e in edits:
+        new = _BARE_LF.sub("\r\n", e.text) if crlf else e.text
+        if new and e.start == e.end == len(text) and text and not text.endswith("\n"):
+            new = eol + new
+        out.append(e if new == e.text else Edit(e.start, e.end, new))
+    return out
+
+
+_BARE_LF = re.compile(r"(?<!\r)\n")
 
 
 def _merge(edits: list[Edit]) -> list[Edit]:

@@ -80,3 +80,26 @@ def test_the_flux_facts_the_conversion_stands_on(flux_exe, tmp_path):
     ok = dry(converted)
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["attributes"]["system"]["duration"] == 300
+
+
+def _dry(flux_exe: str, tmp_path: Path, text: str) -> subprocess.CompletedProcess:
+    job = tmp_path / "job.sh"
+    job.write_bytes(text.encode())
+    return subprocess.run(
+        [flux_exe, "batch", "--dry-run", str(job)], capture_output=True, text=True, cwd=tmp_path
+    )
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_the_lines_the_conversion_inserts_reach_flux(flux_exe, tmp_path, eol):
+    """convert-crlf-env-reaches-flux, convert-insert-at-eof-without-newline: a CRLF script's
+    inserted --env line, and a size inserted after a last line without a newline, are read
+    by flux batch."""
+    text = eol.join(["#!/bin/bash", "#SBATCH -n 2", "cd $SLURM_SUBMIT_DIR", ""])
+    dry = _dry(flux_exe, tmp_path, convert.convert(text).text)
+    assert dry.returncode == 0, dry.stderr
+    assert "SUBMIT_DIR" in json.loads(dry.stdout)["attributes"]["system"]["environment"]
+    bare = convert.convert("#!/bin/bash", "slurm").text
+    dry = _dry(flux_exe, tmp_path, bare)
+    assert dry.returncode == 0, dry.stderr
