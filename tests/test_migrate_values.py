@@ -4,13 +4,13 @@ seen to do (the real-tool tiers, tests/slurm/test_slurm_migrate_values.py and
 tests/flux/test_flux_migrate.py, hold the same claims against the tools themselves).
 
 Regression cases: convert-crlf-env-directive-in-line, convert-crlf-env-reaches-flux,
-convert-insert-at-eof-without-newline."""
+convert-insert-at-eof-without-newline, convert-hash-ends-directive."""
 
 from __future__ import annotations
 
 import pytest
 
-from jobspec_lsp.migrate import convert
+from jobspec_lsp.migrate import convert, reading
 from jobspec_lsp.script import directives
 
 
@@ -59,3 +59,44 @@ def test_a_line_inserted_at_the_end_starts_a_line_of_its_own(text):
     assert out.startswith("#!/bin/bash\n")
     assert all(ln.startswith(("#!", "#flux: ", "cd ")) for ln in out.splitlines())
     assert flux_lines(out)
+
+
+# ----------------------------------------------------------- sbatch's directive words
+@pytest.mark.parametrize(
+    "line,words",
+    [
+        ("--job-name=1536#SBATCH -o out_%j.log", ["--job-name=1536"]),
+        ('--job-name="a#b" -o x.log', ["--job-name=a#b", "-o", "x.log"]),
+        ("--job-name='a#b' -n 2", ["--job-name=a#b", "-n", "2"]),
+        ("--job-name=a\\#b -n 2", ["--job-name=a#b", "-n", "2"]),
+        ('--job-name=a"#"b -n 2', ["--job-name=a#b", "-n", "2"]),
+        ('--job-name="a\\"b" -n 2', ['--job-name=a"b', "-n", "2"]),  # escaped inside quotes
+        ("--job-name=a\\ b", ["--job-name=a", "b"]),  # a blank ends the word all the same
+        ("-J x -n2#-n3", ["-J", "x", "-n2"]),
+        ("--job-name=ab # -n 2", ["--job-name=ab"]),
+        ("\t--job-name=ab\t-n 2", ["--job-name=ab", "-n", "2"]),
+    ],
+)
+def test_sbatch_words_are_split_as_sbatch_splits_them(line, words):
+    """What sbatch 22.05 read from each line (JobName, NumTasks, StdOut of the held job)."""
+    split = reading.split_sbatch_words(line)
+    assert not isinstance(split, str)
+    assert [w for w, _, _ in split] == words
+
+
+def test_an_unclosed_quote_is_refused_as_sbatch_refuses_it():
+    assert reading.split_sbatch_words('--job-name="abc -n 2') == "11"
+
+
+def test_a_hash_inside_a_word_ends_the_directive_and_is_said():
+    """convert-hash-ends-directive: `--job-name=1536#SBATCH -o out_%j.log` named the job
+    `1536#SBATCH` and applied the -o that Slurm ignores."""
+    text = "#!/bin/bash\n#SBATCH --job-name=1536#SBATCH -o out_%j.log\n#SBATCH -n 1\nhostname\n"
+    conv = convert.convert(text)
+    assert "--job-name=1536 " in conv.text
+    assert "1536#SBATCH" not in conv.text and "out_{{id}}" not in conv.text
+    (said,) = [f for f in conv.findings if f.kind == "kept"]
+    assert text[said.start : said.end] == "#SBATCH -o out_%j.log"
+    assert "comment" in said.message
+    read = directives.read(conv.text)  # Flux reads the name alone
+    assert not read.problems

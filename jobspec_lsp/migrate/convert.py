@@ -147,6 +147,8 @@ def _read(mod: ModuleType, blk: Block, req: Request) -> list[Finding]:
     for a, b, msg in blk.problems:
         said = msg if mod.COMMAND in msg else f"{mod.COMMAND} cannot read this line: {msg}"
         out.append(Finding("bad", a, b, said))
+    for a, b, msg in blk.notes:
+        out.append(Finding("kept", a, b, msg.replace("the scheduler", mod.COMMAND)))
     for line in blk.lines:
         for it in line.items:
             if it.reader == "het":
@@ -339,6 +341,8 @@ def convert(text: str, source: str = "auto") -> Conversion:
         if kept and not flux and len(kept) == len(line.items) + len(line.bad):
             continue  # nothing converts: the line stays as it is
         trailing = text[line.words_end : line.end]
+        if trailing.startswith("#"):  # a comment glued to the last word: a blank for Flux
+            trailing = " " + trailing
         parts = []
         if flux:
             parts.append(f"{sentinel} " + " ".join(flux) + trailing)

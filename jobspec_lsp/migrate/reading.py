@@ -85,12 +85,54 @@ def split_words(line: str) -> list[tuple[str, int, int]] | str:
     return out
 
 
+def split_sbatch_words(line: str) -> list[tuple[str, int, int]] | str:
+    """A `#SBATCH` line's words as sbatch 22.05 splits them (its ``_get_argument``): at
+    blanks, with '...' and "..." quotes; a backslash takes the next character as it is,
+    inside quotes too, but a blank after it still ends the word; an unquoted, unescaped
+    ``#`` starts a comment *anywhere*, inside a word too (``--job-name=a#b`` is ``a``);
+    a quote not closed is refused (the offset of the quote, as a str)."""
+    out: list[tuple[str, int, int]] = []
+    i, n = 0, len(line)
+    while i < n:
+        while i < n and line[i].isspace():
+            i += 1
+        start, value = i, []
+        quote, escaped, opened = "", False, 0
+        while i < n and (quote or not line[i].isspace()):
+            ch = line[i]
+            i += 1
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+                continue
+            elif quote:
+                if ch == quote:
+                    quote = ""
+                    continue
+            elif ch in "'\"":
+                quote, opened = ch, i - 1
+                continue
+            elif ch == "#":
+                i -= 1
+                break
+            value.append(ch)
+        if quote:
+            return str(opened)
+        if i > start:
+            out.append(("".join(value), start, i))
+        if i < n and line[i] == "#":
+            break
+    return out
+
+
 class Block(Record):
-    __slots__ = ("lines", "late", "first_command", "problems")
+    __slots__ = ("lines", "late", "first_command", "problems", "notes")
     lines: list[Line]
     late: list[int]  # directives after the first command (the scheduler ignores them)
     first_command: int  # offset of the first command line (len(text) when none)
     problems: list[tuple[int, int, str]]  # (start, end, message): unreadable lines
+    notes: list[tuple[int, int, str]]  # (start, end, message): read otherwise than it looks
 
     def __init__(
         self,
@@ -98,37 +140,44 @@ class Block(Record):
         late: list[int],
         first_command: int,
         problems: list[tuple[int, int, str]],
+        notes: list[tuple[int, int, str]] | None = None,
     ) -> None:
         self.lines = lines
         self.late = late
         self.first_command = first_command
         self.problems = problems
+        self.notes = [] if notes is None else notes
 
 
 def block(
     text: str,
     sentinel: re.Pattern[str],
     parse: Callable[[Line, list[directives.Word], list[tuple[int, int, str]]], None],
+    split_line: Callable[[str], list[tuple[str, int, int]] | str] = split_words,
 ) -> Block:
-    """The directive lines before the first command, read with ``parse``; the ones after
-    it are only located (the schedulers this reads all stop at the first command)."""
+    """The directive lines before the first command, read with ``parse`` (their words
+    split by ``split_line``); the ones after it are only located (the schedulers this
+    reads all stop at the first command)."""
     out: list[Line] = []
     problems: list[tuple[int, int, str]] = []
+    notes: list[tuple[int, int, str]] = []
     body = len(text)
     for ls, le in lines(text):
         m = sentinel.match(text, ls, le)
         if m:
             line = Line(ls, le, m.end(), m.group(0))
-            split = split_words(text[m.end() : le])
+            split = split_line(text[m.end() : le])
             if isinstance(split, str):
                 at = m.end() + int(split)
                 problems.append((at, min(at + 1, le), "a quote is not closed"))
-                line.bad.append((m.end(), le))
+                blank = len(text[m.end() : le]) - len(text[m.end() : le].lstrip())
+                line.bad.append((m.end() + blank, le))
                 line.words_end = le
             else:
                 words = [directives.Word(v, m.end() + s, m.end() + e) for v, s, e in split]
                 if words:
                     line.words_end = words[-1].end
+                    _glued_comment(text, words[-1].end, le, notes)
                 parse(line, words, problems)
             out.append(line)
             continue
@@ -140,7 +189,23 @@ def block(
     for ls, le in lines(text[body:]):
         if sentinel.match(text, body + ls, body + le):
             late.append(body + ls)
-    return Block(out, late, body, problems)
+    return Block(out, late, body, problems, notes)
+
+
+def _glued_comment(text: str, at: int, end: int, notes: list[tuple[int, int, str]]) -> None:
+    """A comment that starts inside a word (``--job-name=1536#SBATCH -o x``), said: the
+    words after the ``#`` look like options, and are not read."""
+    rest = text[at:end].rstrip()
+    if rest.startswith("#") and len(rest) > 1:
+        notes.append(
+            (
+                at,
+                at + len(rest),
+                f"{rest!r} is a comment: the scheduler reads a '#' as the start of a "
+                "comment even inside a word, so nothing after it is read (nor converted); "
+                "put a blank before the '#', or quote it, to say which is meant",
+            )
+        )
 
 
 def getopt(

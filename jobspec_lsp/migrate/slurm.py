@@ -749,7 +749,7 @@ def finish(req: Request) -> None:
 
 
 def block(text: str) -> reading.Block:
-    return reading.block(text, SENTINEL, parse)
+    return reading.block(text, SENTINEL, parse, reading.split_sbatch_words)
 
 
 # --------------------------------------------------------------------------- the body

@@ -1,0 +1,71 @@
+"""The Slurm conversion on values and directive texts that real sbatch 22.05 reads otherwise
+than a plain reading suggests: each script is submitted held (what Slurm understood, from
+``scontrol show job``) and converted by `jobspec convert` (what real ``flux batch --dry-run``
+builds from it); the two must agree, and where sbatch refuses the script the conversion
+exits 1 and writes nothing Flux refuses.
+
+Regression cases: convert-hash-ends-directive."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import run_cli
+from slurmside import SbatchRefused, flux_reading, slurm_reading
+
+
+class Both:
+    """One script as Slurm read it and as Flux reads its conversion."""
+
+    def __init__(self, slurm: dict | None, refused: str, rc: int, out: str, err: str, flux):
+        self.slurm = slurm  # None: sbatch refused the script (``refused`` says why)
+        self.refused = refused
+        self.rc = rc  # jobspec convert's exit status
+        self.out = out  # the converted script
+        self.err = err
+        self.flux = flux  # flux_reading of the converted script, or flux batch's refusal
+
+
+def both(tmp_path: Path, flux_exe: str, *lines: str) -> Both:
+    src = tmp_path / "job.sh"
+    src.write_text("#!/bin/bash\n" + "".join(f"{ln}\n" for ln in lines) + "hostname\n")
+    try:
+        (slurm,) = slurm_reading(src)
+        refused = ""
+    except SbatchRefused as err:
+        slurm, refused = None, err.message
+    out = tmp_path / "out" / "job.sh"
+    out.parent.mkdir(exist_ok=True)
+    proc = run_cli("convert", "-q", src, "-o", out, cwd=tmp_path)
+    flux: dict | str = ""
+    if out.exists():
+        dry = subprocess.run(
+            [flux_exe, "batch", "--dry-run", str(out)], capture_output=True, text=True, cwd=tmp_path
+        )
+        flux = flux_reading(json.loads(dry.stdout)) if dry.returncode == 0 else dry.stderr
+    text = out.read_text() if out.exists() else ""
+    return Both(slurm, refused, proc.returncode, text, proc.stderr.decode(), flux)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "#SBATCH --job-name=1536#SBATCH -o out_%j.log",
+        "#SBATCH --job-name=a#b -o x.log",
+        '#SBATCH --job-name="a#b" -o x.log',
+        "#SBATCH --job-name=a\\#b -o x.log",
+        "#SBATCH --job-name=ab -n 2 # -n 3",
+        "#SBATCH -J x -n2#-n3",
+    ],
+)
+def test_the_words_of_a_directive_are_the_ones_sbatch_reads(slurm, flux_exe, tmp_path, line):
+    """convert-hash-ends-directive: a '#' ends a directive inside a word too."""
+    got = both(tmp_path, flux_exe, line)
+    assert got.slurm is not None, got.refused
+    assert isinstance(got.flux, dict), got.flux
+    assert got.flux["name"] == got.slurm["name"]
+    assert got.flux["slots"] == got.slurm["tasks"]
+    assert got.flux["stdout"] == got.slurm["stdout"]
