@@ -4,7 +4,8 @@ seen to do (the real-tool tiers, tests/slurm/test_slurm_migrate_values.py and
 tests/flux/test_flux_migrate.py, hold the same claims against the tools themselves).
 
 Regression cases: convert-crlf-env-directive-in-line, convert-crlf-env-reaches-flux,
-convert-insert-at-eof-without-newline, convert-hash-ends-directive."""
+convert-insert-at-eof-without-newline, convert-hash-ends-directive,
+convert-cluster-option-accepted."""
 
 from __future__ import annotations
 
@@ -100,3 +101,19 @@ def test_a_hash_inside_a_word_ends_the_directive_and_is_said():
     assert "comment" in said.message
     read = directives.read(conv.text)  # Flux reads the name alone
     assert not read.problems
+
+
+# ------------------------------------------------------------------ sbatch's names
+@pytest.mark.parametrize(
+    "option", ["--cluster=c5", "--clusters=c5", "-M c5", "--contiguous", "--gpu-freq=high"]
+)
+def test_options_sbatch_takes_are_not_called_unknown(option):
+    """convert-cluster-option-accepted: sbatch 22.05 takes --cluster as --clusters (the
+    real-Slurm tier holds the whole table to what sbatch takes)."""
+    conv = convert.convert(f"#!/bin/bash\n#SBATCH -n 1\n#SBATCH {option}\nhostname\n")
+    assert [f.kind for f in conv.findings if f.kind in ("bad", "kept")] == ["kept"]
+
+
+def test_an_ambiguous_prefix_is_refused_as_sbatch_refuses_it():
+    conv = convert.convert("#!/bin/bash\n#SBATCH -n 1\n#SBATCH --clus=c5\nhostname\n")
+    assert [f.kind for f in conv.findings if f.kind == "bad"] == ["bad"]

@@ -4,7 +4,7 @@ than a plain reading suggests: each script is submitted held (what Slurm underst
 builds from it); the two must agree, and where sbatch refuses the script the conversion
 exits 1 and writes nothing Flux refuses.
 
-Regression cases: convert-hash-ends-directive."""
+Regression cases: convert-hash-ends-directive, convert-cluster-option-accepted."""
 
 from __future__ import annotations
 
@@ -69,3 +69,52 @@ def test_the_words_of_a_directive_are_the_ones_sbatch_reads(slurm, flux_exe, tmp
     assert got.flux["name"] == got.slurm["name"]
     assert got.flux["slots"] == got.slurm["tasks"]
     assert got.flux["stdout"] == got.slurm["stdout"]
+
+
+# ------------------------------------------------------------------- option names
+_NOT_DIRECTIVES = {"--help", "--usage", "--version"}
+
+
+def _sbatch_takes(name: str) -> bool:
+    """Whether sbatch's getopt_long knows ``name`` (the value given is --version: an option
+    that takes one consumes it; sbatch then finds no script on stdin)."""
+    proc = subprocess.run(
+        ["sbatch", name, "--version"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    return "unrecognized option" not in proc.stderr and "is ambiguous" not in proc.stderr
+
+
+def test_the_option_table_names_every_option_sbatch_takes(slurm):
+    """convert-cluster-option-accepted: sbatch 22.05 takes --cluster (for --clusters); the
+    table called it unknown (JS592). Every long option sbatch(1) names that sbatch takes is
+    in the table, and every name in the table is one sbatch takes."""
+    import gzip
+    import re
+
+    from jobspec_lsp.migrate import slurm as table
+
+    page = Path("/usr/share/man/man1/sbatch.1.gz")
+    if not page.exists():
+        pytest.skip("no sbatch(1) manual page here")
+    roff = gzip.decompress(page.read_bytes()).decode(errors="replace").replace("\\-", "-")
+    named = set(re.findall(r"--[a-z][a-z0-9-]*[a-z0-9]", roff)) | {"--cluster"}
+    ours = {n for n in table.TABLE if n.startswith("--")}
+    prefixed = {
+        n for n in named if len({o for o in table.OPTIONS for t in o.names if t.startswith(n)}) == 1
+    }
+    read = ours | prefixed  # as it is, or getopt_long's unambiguous prefix
+    missing = sorted(n for n in named - read - _NOT_DIRECTIVES if _sbatch_takes(n))
+    assert not missing
+    assert not sorted(n for n in ours if not _sbatch_takes(n))
+
+
+def test_the_cluster_alias_is_read_as_sbatch_reads_it(slurm, flux_exe, tmp_path):
+    """convert-cluster-option-accepted: not an error; kept, with what Flux does instead."""
+    got = both(tmp_path, flux_exe, "#SBATCH -n 1", "#SBATCH --cluster=c5")
+    assert "no such cluster" in got.refused or "can't be reached" in got.refused  # c5: none here
+    assert got.rc == 0 and "JS592" not in got.err and "JS591" in got.err
+    assert isinstance(got.flux, dict), got.flux
