@@ -1224,7 +1224,17 @@ def test_new_json_is_for_flux_job_submit():
         (["-t", "soon", "--", "a"], "-t 'soon'"),
         (["-t", "inf", "--", "a"], "finite"),
         (["-t", "-5", "--", "a"], "negative"),
-        (["--env", "NOEQUALS", "--", "a"], "NAME=VALUE"),
+        (["--env", "Z=$1", "--", "a"], "cannot substitute"),
+        (["--env", "Z=$JOBSPEC_UNSET_VARIABLE", "--", "a"], "variable not found"),
+        (["--env-remove", "/(/", "--", "a"], "not a regular expression"),
+        (["--input", "0-3", "--", "a"], "per-task input not supported for submit"),
+        (["--rlimit", "bogus", "--", "a"], "no resource limit matches"),
+        (["--rlimit", "bogus=1", "--", "a"], "is not a resource limit"),
+        (["--resources-json", "missing.json", "--", "a"], "No such file"),
+        (
+            ["--resources-shape", "slot/core", "--resources-json", "r.json", "--", "a"],
+            "mutually exclusive",
+        ),
         (["--cwd", "rel", "--", "a"], "absolute"),
         (["--time=5m", "--", "a"], "Flux takes no abbreviation: write --time-limit"),
         (["--node=2", "--", "a"], "Flux takes no abbreviation: write --nodes"),
@@ -1513,8 +1523,8 @@ def test_new_takes_every_flux_submit_option():
     assert js["resources"][0]["count"] == 2 and js["tasks"][0]["command"] == ["a", "-n4"]
     said = " ".join(c.message for c in conv.changes)
     assert "--wait steers the submission" in said and "--urgency steers" in said
-    conv = convert.from_command_line(["--input", "0-3", "--", "a"])
-    assert conv.ok and "task ranks for stdin" in " ".join(c.message for c in conv.changes)
+    with pytest.raises(convert.UsageError, match="per-task input"):  # flux run takes it
+        convert.from_command_line(["--input", "0-3", "--", "a"])
 
 
 def test_new_builds_the_per_resource_and_shell_options():

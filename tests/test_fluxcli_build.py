@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from jobspec_lsp.fluxcli import build, values
+from jobspec_lsp.fluxcli import attrs, values
 from jobspec_lsp.script import batch
 
 
@@ -62,7 +62,7 @@ def test_add_file_forms(tmp_path):
     (tmp_path / "raw.bin").write_bytes(b"\xff\x00")
     system: dict = {}
     for arg in ("data.txt", "copy:700=data.txt", "inline:640=a\\nb", "raw.bin"):
-        build.add_file(system, arg, str(tmp_path), read_files=True)
+        attrs.add_file(system, arg, str(tmp_path), read_files=True)
     files = system["files"]
     assert files["data.txt"]["data"] == "abc" and files["data.txt"]["size"] == 3
     # a path keeps the file's own mode, whatever PERMS says (as Flux does)
@@ -72,7 +72,7 @@ def test_add_file_forms(tmp_path):
         "mode": files["raw.bin"]["mode"], "size": 2, "data": "/wA=", "encoding": "base64",
     }  # fmt: skip
     with pytest.raises(values.Refused, match="file name missing"):
-        build.add_file(system, "a\\nb", str(tmp_path), read_files=True)
+        attrs.add_file(system, "a\\nb", str(tmp_path), read_files=True)
 
 
 def test_the_server_view_reads_no_file(tmp_path):

@@ -894,8 +894,10 @@ def main(argv=None) -> int:
         _started()  # a server runs for hours: its collector is on
         return lsp_main(argv[1:], prog="jobspec lsp")
     if argv[:1] == ["new"]:
-        try:
-            return convert_cli.new_main(argv[1:])
+        from jobspec_lsp.fluxcli import submit  # deferred: flux submit's reading, only for new
+
+        try:  # its own options (--from-batch, -h) wherever they stand before the command
+            return convert_cli.new_main(submit.own_options_first(argv[1:]))
         except BrokenPipeError:  # `jobspec new -h | head`
             return 1
     parser = build_parser()

@@ -201,7 +201,7 @@ def _explicit(
                     Problem(
                         "bad-value",
                         f"{written} is given no value: Flux's parser drops the '--' "
-                        f"after it (flux {cmd.name} then fails on the empty value)",
+                        f"after it (flux {cmd.name} then has an empty list for it)",
                         w.start,
                         w.end,
                         option=opt,

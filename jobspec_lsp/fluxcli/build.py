@@ -11,13 +11,11 @@ language server never reads a file the client did not open).
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import math
 import os
-import stat
 
-from jobspec_lsp.fluxcli import values
+from jobspec_lsp.fluxcli import attrs, environ, values
 from jobspec_lsp.fluxcli.argv import Given
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.values import Refused
@@ -29,63 +27,6 @@ if TYPE_CHECKING:
 
 TASK_LABEL = "task"  # the slot label flux-core's tools write
 SCRIPT_MODE = 0o100700  # a regular file, rwx for its owner: what flux batch writes
-
-
-def _may_read(allowed: bool | None, option: str, path: str) -> bool:
-    """Whether to read the file an option names: ``allowed`` True reads it, None leaves
-    it out (a check that needs the rest of the jobspec, never the file), False refuses
-    (a view that must not read what the editor did not open, and says so)."""
-    if allowed:
-        return True
-    if allowed is None:
-        return False
-    raise Refused(
-        f"--{option} {_brief(path)}: the file is read when the job is submitted; this "
-        "view does not read files the editor has not opened (jobspec new --from-batch "
-        "reads it)",
-        ours=True,
-    )
-
-
-def add_file(system: dict[str, Any], arg: str, cwd: str, read_files: bool | None) -> None:
-    """``--add-file [NAME[:PERMS]=]PATH`` or ``NAME=TEXT`` (a text holding a line break,
-    ``\\n`` read as one) into ``system["files"]``, as flux-core's jobspec_add_file does:
-    a text is the file's content (utf-8, mode PERMS or 0600); a path is read (utf-8, or
-    base64 when it is not utf-8), taking its size and mode from the file."""
-    name, _, data = arg.replace("\\n", "\n").partition("=")
-    perms = None
-    if not data:
-        if "\n" in name:
-            raise Refused("--add-file: file name missing")
-        data = name
-        name = os.path.basename(data)
-    else:
-        base, _, permstr = name.partition(":")
-        try:
-            perms = int(permstr, base=8)
-            name = base
-        except ValueError:
-            pass  # as Flux: the ':' is part of the name
-    files = system.setdefault("files", {})
-    mode = (0o600 if perms is None else perms) | stat.S_IFREG
-    if "\n" in data:
-        files[name] = {"mode": mode, "data": data, "encoding": "utf-8"}
-        return
-    if not _may_read(read_files, "add-file", data):
-        return
-    path = os.path.join(cwd, data)
-    try:
-        st = os.stat(path)
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as err:
-        raise Refused(f"--add-file={_brief(arg)}: {err.strerror}: {_brief(data)}") from None
-    ref: dict[str, Any] = {"mode": st.st_mode, "size": st.st_size}
-    try:
-        ref["data"], ref["encoding"] = raw.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        ref["data"], ref["encoding"] = base64.b64encode(raw).decode("ascii"), "base64"
-    files[name] = ref
 
 
 def build_v1(
@@ -132,7 +73,9 @@ def submit_jobspec(
     """The jobspec `flux submit --dry-run` builds for options read as
     :func:`.submit.read` reads them (without the environment and limits copied from
     the submitter), and notes on what was made of them; :class:`Refused` for what
-    flux submit refuses."""
+    flux submit refuses. In flux-core's order: the resources and the options its
+    ``from_command`` takes, then those ``apply_options`` applies, then the resources a
+    CLI plugin gives whole (``--resources-shape``, ``--resources-json``)."""
     command = list(a.command)
     if command[:1] == ["--"]:
         command = command[1:]
@@ -141,59 +84,71 @@ def submit_jobspec(
             "give the command to run after the options: jobspec new [OPTIONS] -- COMMAND [ARGS...]"
         )
     notes: list[str] = []
-    for flag, v, least in (
+    whole = bool(a.shape) or bool(getattr(a, "resources_json", None))
+    if whole:  # Flux's shape plugin sets one node before anything reads -N
+        _ignored_beside_whole(a, notes)
+        a = argparse.Namespace(**{**vars(a), "nodes": 1})
+    js = _task_jobspec(a, command, [] if whole else notes)
+    _from_command_options(js, a)
+    _applied_options(js, a, notes, read_files)
+    if whole:
+        resources = _whole_resources(a, read_files)
+        if resources is not None:
+            js["resources"] = resources
+    if a.input and values.flux_idset(a.input) is not None:
+        raise Refused(
+            f'--input {a.input}: flux submit refuses task ranks for standard input ("per-task '
+            'input not supported for submit"); `flux run` takes them, a file name is read'
+        )
+    if getattr(a, "job_cc", None) is not None:  # --cc: each copy's id, after all else
+        system = js["attributes"].get("system")
+        environment = system.setdefault("environment", {}) if isinstance(system, dict) else None
+        if not isinstance(environment, dict):
+            raise Refused("--cc: --setattr made attributes.system.environment no mapping")
+        environment["FLUX_JOB_CC"] = a.job_cc
+    return js, notes
+
+
+def _task_jobspec(a: argparse.Namespace, command: list[str], notes: list[str]) -> dict[str, Any]:
+    """The resources and tasks of -N/-n/-c/-g/-x (``JobspecV1.from_command``), or of
+    the per-resource options (``JobspecV1.per_resource``)."""
+    for flag, v, least in (  # -n 0 and -c 0 are not given, as Flux reads them
         ("-N", a.nodes, 1),
-        ("-n", a.ntasks, 1),
-        ("-c", a.cores_per_task, 1),
+        ("-n", a.ntasks or None, 1),
+        ("-c", a.cores_per_task or None, 1),
         ("-g", a.gpus_per_task, 0),
     ):
         if v is not None and v < least:
             raise Refused(f"{flag} must be at least {least}, not {v}")
-    per_resource = [
-        getattr(a, k, None) is not None
-        for k in ("cores", "tasks_per_node", "tasks_per_core", "gpus_per_node")
-    ]
-    if a.shape and any(per_resource) and (a.ntasks or a.cores_per_task or a.gpus_per_task):
-        raise Refused(
-            "--cores, --tasks-per-node, --tasks-per-core and --gpus-per-node do not go "
-            "with -n, -c or -g (flux submit refuses them together)"
+    per_resource = ("cores", "tasks_per_node", "tasks_per_core", "gpus_per_node")
+    if any(getattr(a, k, None) is not None for k in per_resource):
+        return _per_resource_jobspec(a, command)
+    nodes, tasks, exclusive = a.nodes, a.ntasks or None, a.exclusive
+    if exclusive and nodes is None:
+        raise Refused("-x/--exclusive needs -N/--nodes (flux submit refuses it too)")
+    if nodes is not None and tasks is None:
+        tasks, exclusive = nodes, True
+        notes.append(
+            f"-N {nodes} without -n: {nodes} tasks, one per node, and the "
+            "nodes allocated exclusively (as flux submit does)"
         )
-    if a.shape:
-        js = _shape_jobspec(a, command, notes)
-        kind = "node" if getattr(a, "tasks_per_node", None) else None
-        kind = kind or ("core" if getattr(a, "tasks_per_core", None) else None)
-        if kind:  # flux submit keeps the per-resource task count beside the shape
-            count = a.tasks_per_node if kind == "node" else a.tasks_per_core
-            js["attributes"]["system"].setdefault("shell", {}).setdefault("options", {})[
-                "per-resource"
-            ] = {"type": kind, "count": count}
-    elif any(per_resource):
-        js = _per_resource_jobspec(a, command)
-    else:
-        nodes, tasks, exclusive = a.nodes, a.ntasks, a.exclusive
-        if exclusive and nodes is None:
-            raise Refused("-x/--exclusive needs -N/--nodes (flux submit refuses it too)")
-        if nodes is not None and tasks is None:
-            tasks, exclusive = nodes, True
-            notes.append(
-                f"-N {nodes} without -n: {nodes} tasks, one per node, and the "
-                "nodes allocated exclusively (as flux submit does)"
-            )
-        if nodes is not None and nodes > tasks:
-            raise Refused(
-                f"-N {nodes} is more nodes than the {tasks} tasks of -n "
-                "(flux submit refuses it too)"
-            )
-        if nodes is not None and tasks % nodes:
-            notes.append(
-                f"{tasks} tasks do not divide evenly over {nodes} nodes: "
-                f"{math.ceil(tasks / nodes)} slots per node, task count total: "
-                f"{tasks} (as flux submit does)"
-            )
-        js = build_v1(command, nodes, tasks, a.cores_per_task or 1, a.gpus_per_task or 0, exclusive)
+    if nodes is not None and nodes > tasks:
+        raise Refused(
+            f"-N {nodes} is more nodes than the {tasks} tasks of -n (flux submit refuses it too)"
+        )
+    if nodes is not None and tasks % nodes:
+        notes.append(
+            f"{tasks} tasks do not divide evenly over {nodes} nodes: "
+            f"{math.ceil(tasks / nodes)} slots per node, task count total: "
+            f"{tasks} (as flux submit does)"
+        )
+    return build_v1(command, nodes, tasks, a.cores_per_task or 1, a.gpus_per_task or 0, exclusive)
+
+
+def _from_command_options(js: dict[str, Any], a: argparse.Namespace) -> None:
+    """What ``from_command`` writes besides the resources: the working directory, the
+    name, standard input and output, the queue and the bank."""
     system = js["attributes"]["system"]
-    if a.env:
-        system["environment"] = _environment(a.env)
     if a.cwd is not None:
         if not a.cwd.startswith("/"):
             raise Refused(
@@ -201,25 +156,11 @@ def submit_jobspec(
                 "it where you submit; a jobspec file cannot)"
             )
         system["cwd"] = a.cwd
-    if a.dependency:
-        system["dependencies"] = [values.parse_dependency(d) for d in a.dependency]
-    if a.requires:  # flux submit joins several with a space, so precedence runs across them
-        system["constraints"] = values.parse_requires(" ".join(a.requires))
-    if a.time_limit is not None:
-        system["duration"] = values.parse_time_limit(a.time_limit)
     if a.job_name is not None:
         system["job"] = {"name": a.job_name}
     io_opts: dict[str, Any] = system.get("shell", {}).get("options", {})
-    if a.input is not None:
-        try:
-            formats.parse_idset(a.input)
-        except formats.FormatError:
-            io_opts.setdefault("input", {})["stdin"] = {"type": "file", "path": a.input}
-        else:
-            notes.append(
-                f"--input {a.input}: task ranks for stdin are for the attached "
-                "`flux run`; the jobspec holds no input (as flux submit writes it)"
-            )
+    if a.input is not None and values.flux_idset(a.input) is None:
+        io_opts.setdefault("input", {})["stdin"] = {"type": "file", "path": a.input}
     label = getattr(a, "label_io", False)
     for stream, where in (("stdout", a.output), ("stderr", a.error)):
         if where is not None and where not in ("none", "kvs"):
@@ -232,23 +173,86 @@ def submit_jobspec(
         out.setdefault("stderr", {})["buffer"] = {"type": "none"}
         out["batch-timeout"] = 0.05
         io_opts.setdefault("input", {})["batch-timeout"] = 0.0
-    if getattr(a, "signal", None) is not None:
-        io_opts["signal"] = values.signal_option(a.signal)
-    if getattr(a, "taskmap", None) is not None:
-        io_opts["taskmap"] = values._taskmap(a.taskmap)
-    for item in getattr(a, "setopt", []) or []:
-        _setopt(io_opts, item)
     if io_opts:
         system["shell"] = {"options": io_opts}
     if a.queue is not None:
         system["queue"] = a.queue
     if a.bank is not None:
         system["bank"] = a.bank
+
+
+def _applied_options(
+    js: dict[str, Any], a: argparse.Namespace, notes: list[str], read_files: bool | None
+) -> None:
+    """What ``Jobspec.apply_options`` applies, in its order: the environment, the
+    signal, the task map, dependencies, constraints, shell options, the time limit,
+    attributes, files. A later one may overwrite what an earlier one wrote."""
+    system = js["attributes"]["system"]
+    options: dict[str, Any] = {}
+    if a.env:
+        rules = environ.apply(a.env, read_files=read_files)
+        system["environment"] = rules.environment
+        notes.extend(rules.notes)
+        if rules.expand:
+            options["env-expand"] = rules.expand
+    if getattr(a, "signal", None):  # an empty one is none, as Flux reads it
+        options["signal"] = values.signal_option(a.signal)
+    if getattr(a, "taskmap", None) is not None:
+        options["taskmap"] = values._taskmap(a.taskmap)
+    if options:
+        system.setdefault("shell", {}).setdefault("options", {}).update(options)
+    if a.dependency:
+        system["dependencies"] = [values.parse_dependency(d) for d in a.dependency]
+    if a.requires:  # flux submit joins several with a space, so precedence runs across them
+        system["constraints"] = values.parse_requires(" ".join(a.requires))
+    cwd = os.getcwd()
+    for item in getattr(a, "setopt", []) or []:
+        shell = system.setdefault("shell", {}).setdefault("options", {})
+        attrs.setopt_item(shell, item, cwd, read_files)
+    if a.time_limit is not None:
+        system["duration"] = values.parse_time_limit(a.time_limit)
     for item in a.setattr:
-        setattr_item(js, item)
+        attrs.setattr_item(js, item, cwd, read_files)
     for item in getattr(a, "add_file", []) or []:
-        add_file(system, item, os.getcwd(), read_files)
-    return js, notes
+        system = js["attributes"].get("system")
+        if not isinstance(system, dict):
+            raise Refused(f"--add-file {item!r}: --setattr made attributes.system no mapping")
+        attrs.add_file(system, item, cwd, read_files)
+
+
+def _ignored_beside_whole(a: argparse.Namespace, notes: list[str]) -> None:
+    option = "--resources-shape" if a.shape else "--resources-json"
+    for flag, v in (
+        ("-N", a.nodes),
+        ("-n", a.ntasks),
+        ("-c", a.cores_per_task),
+        ("-g", a.gpus_per_task),
+        ("-x", a.exclusive or None),
+    ):
+        if v is not None:
+            notes.append(
+                f"{flag} ignored: with {option} the resources are given whole (as flux submit does)"
+            )
+
+
+def _whole_resources(a: argparse.Namespace, read_files: bool | None) -> Any:
+    """The resources ``--resources-shape`` or ``--resources-json`` gives (Flux's shape
+    plugin): the shape read as Flux reads it, with the lone slot labelled "task"."""
+    from jobspec_lsp.notations import shape  # deferred: only with a shape
+
+    if a.shape and getattr(a, "resources_json", None):
+        raise Refused(
+            "--resources-shape and --resources-json are mutually exclusive (flux submit "
+            "refuses them together)"
+        )
+    if not a.shape:
+        return attrs.resources_json(a.resources_json, os.getcwd(), read_files)
+    try:
+        return shape.expand(a.shape, label=TASK_LABEL, as_flux=True)
+    except shape.ShapeError as err:
+        raise Refused(
+            f"--resources-shape {a.shape!r}: {err.message} (at column {err.start + 1})"
+        ) from None
 
 
 def _per_resource_jobspec(a: argparse.Namespace, command: list[str]) -> dict[str, Any]:
@@ -311,96 +315,6 @@ def _per_resource_jobspec(a: argparse.Namespace, command: list[str]) -> dict[str
     }
 
 
-def _shape_jobspec(a: argparse.Namespace, command: list[str], notes: list[str]) -> dict[str, Any]:
-    """``--resources-shape`` as flux submit takes it: the shape is the whole resource
-    request (-N, -n, -c, -g, -x are ignored, with a note), one task per slot, and the
-    task names the slot "task" whatever the shape labels it."""
-    from jobspec_lsp.notations import shape  # deferred: shape loads lark
-
-    for flag, v in (
-        ("-N", a.nodes),
-        ("-n", a.ntasks),
-        ("-c", a.cores_per_task),
-        ("-g", a.gpus_per_task),
-        ("-x", a.exclusive or None),
-    ):
-        if v is not None:
-            notes.append(
-                f"{flag} ignored: with --resources-shape the shape is the "
-                "whole request (as flux submit does)"
-            )
-    try:
-        resources = shape.expand(a.shape, label=TASK_LABEL)
-    except shape.ShapeError as err:
-        raise Refused(
-            f"--resources-shape {a.shape!r}: {err.message} (at column {err.start + 1})"
-        ) from None
-    return {
-        "version": 1,
-        "resources": resources,
-        "tasks": [{"command": command, "slot": TASK_LABEL, "count": {"per_slot": 1}}],
-        "attributes": {"system": {"duration": 0}},
-    }
-
-
-def _environment(items: list[str]) -> dict[str, Any]:
-    env: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise Refused(
-                f"--env {item!r}: give NAME=VALUE (jobspec new copies nothing "
-                "from your environment)"
-            )
-        env[name] = value
-    return env
-
-
-def _setopt(options: dict[str, Any], item: str) -> None:
-    """``-o/--setopt KEY[=VAL]`` into the shell options: VAL is JSON when it parses,
-    else a string, 1 when absent; a dotted KEY makes the levels it names."""
-    key, sep, raw = item.partition("=")
-    if key.startswith("^"):
-        raise Refused(f"--setopt {item!r}: reading the value from a file is not supported")
-    value = values._keyval_value("--setopt", key, sep, raw)
-    node = options
-    parts = key.split(".")
-    for part in parts[:-1]:
-        node = node.setdefault(part, {})
-        if not isinstance(node, dict):
-            raise Refused(f"--setopt {item!r}: {part} is not a mapping")
-    node[parts[-1]] = value
-
-
-def setattr_item(js: dict[str, Any], item: str) -> None:
-    """``--setattr KEY[=VAL]`` as flux submit applies it: VAL is JSON when it parses
-    (else a string, 1 when absent); KEY is under attributes.system unless it
-    starts with ``user.`` or ``system.`` (a leading ``.`` starts at attributes)."""
-    key, sep, raw = item.partition("=")
-    if not key or key.startswith("^"):
-        raise Refused(
-            f"--setattr {item!r}: expected KEY[=VALUE]"
-            + (" (reading the value from a file is not supported)" if key.startswith("^") else "")
-        )
-    value = values._keyval_value("--setattr", key, sep, raw)
-    if key.startswith("."):  # relative to attributes, whatever follows
-        parts = key[1:].split(".")
-    elif key.startswith("attributes."):
-        parts = key.split(".")[1:]
-    elif key.startswith(("user.", "system.")):
-        parts = key.split(".")
-    else:
-        parts = ["system", *key.split(".")]
-    if not parts or not all(parts):
-        raise Refused(f"--setattr {item!r}: the key has an empty part")
-    node = js["attributes"]
-    for part in parts[:-1]:
-        node = node.setdefault(part, {})
-        if not isinstance(node, dict):
-            raise Refused(f"--setattr {item!r}: {part} is not a mapping")
-    node[parts[-1]] = value
-
-
 def batch_jobspec(
     text: str, given: list[Given], name: str, cwd: str, read_files: bool | None = True
 ) -> dict[str, Any]:
@@ -409,11 +323,73 @@ def batch_jobspec(
     ``given``, without the environment and the resource limits it copies from the
     submitter. Files named by options (``--resources-json``, ``--add-file``, ``--conf``
     files) are read from ``cwd`` only when ``read_files`` (None: left out, False:
-    refused, see :func:`_may_read`); :class:`Refused` for what
+    refused, see :func:`.attrs.may_read`); :class:`Refused` for what
     `flux batch` refuses."""
+    o, lists, settings = _batch_options(given)
+    if not text.startswith("#!"):
+        raise Refused("batch does not appear to start with '#!'")
+    # the resources given whole (an empty value is none, as Flux's shape plugin reads it)
+    whole = bool(o.get("resources-shape")) or bool(o.get("resources-json"))
+    resources, count = _batch_resources(o, cwd, read_files)
+    files: dict[str, Any] = {}
+    command, brokers = _broker_command(o, lists, files, whole, cwd, read_files)
+    shell = _batch_shell(o, lists, brokers)
+    if brokers > 0:  # the extra brokers on the first node; the rest one per node
+        n_nodes = 1 if whole else int(o["nodes"])
+        shell["taskmap"] = {
+            "scheme": "manual",
+            "value": f"[[0,1,{1 + brokers},1],[1,{n_nodes - 1},1,1]]",
+        }
+        count = {"total": n_nodes + brokers}
+    for item, g in settings.get("setopt", []):
+        try:
+            attrs.setopt_item(shell, item, cwd, read_files, g)
+        except Refused as err:
+            raise Refused(str(err), g, err.ours) from None
+    system: dict[str, Any] = {
+        "duration": 0,
+        "cwd": o.get("cwd", cwd),
+        "job": {"name": o.get("job-name", name)},
+        "shell": {"options": shell},
+    }
+    if "time-limit" in o:
+        system["duration"] = values.parse_time_limit(o["time-limit"])
+    for key in ("queue", "bank"):
+        if key in o:
+            system[key] = o[key]
+    if lists.get("dependency"):
+        system["dependencies"] = [values.parse_dependency(d) for d in lists["dependency"]]
+    if lists.get("requires"):
+        system["constraints"] = values.parse_requires(" ".join(lists["requires"]))
+    # --wrap in a directive: flux batch puts a /bin/sh line before the script it read
+    data = "#!/bin/sh\n" + text if o.get("wrap") else text
+    files["script"] = {"mode": SCRIPT_MODE, "data": data, "encoding": "utf-8"}
+    system["files"] = files
+    js = {
+        "resources": resources,
+        "tasks": [{"command": command, "slot": "task", "count": count}],
+        "attributes": {"system": system},
+        "version": 1,
+    }
+    for item, g in settings.get("setattr", []):
+        try:
+            attrs.setattr_item(js, item, cwd, read_files, g)
+        except Refused as err:  # said at the option that asks it
+            raise Refused(str(err), g, err.ours) from None
+    for item in lists.get("add-file", []):
+        attrs.add_file(system, item, cwd, read_files)
+    return js
+
+
+_Settings = dict[str, list[tuple[str, Given]]]  # --setopt/--setattr, each with its option
+
+
+def _batch_options(given: list[Given]) -> tuple[dict[str, Any], dict[str, list[str]], _Settings]:
+    """(the last value of each option, the values of those given more than once, the
+    settings) of flux batch's options ``given``, each value Flux reads checked."""
     o: dict[str, Any] = {}
     lists: dict[str, list[str]] = {}
-    settings: dict[str, list[tuple[str, Given]]] = {}  # --setopt/--setattr, with the option
+    settings: _Settings = {}
     last = values.read_values(given)
     for k, g in enumerate(given):
         if g.value is not None and k in last:
@@ -429,75 +405,28 @@ def batch_jobspec(
             lists.setdefault(g.option.long, []).append(g.value or "")
         else:
             o[g.option.long] = g.value if g.option.value is not None else True
-    if not text.startswith("#!"):
-        raise Refused("batch does not appear to start with '#!'")
-    whole = "resources-shape" in o or "resources-json" in o  # the resources given whole
-    if "resources-shape" in o and "resources-json" in o:
-        raise Refused("--resources-shape and --resources-json are mutually exclusive")
-    if "resources-json" in o and not _may_read(read_files, "resources-json", o["resources-json"]):
-        resources = [{"type": "slot", "count": 1, "label": "task",
-                      "with": [{"type": "core", "count": 1}]}]  # fmt: skip
-        count = {"per_slot": 1}
-    elif "resources-json" in o:
-        try:
-            with open(os.path.join(cwd, o["resources-json"]), encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError, RecursionError) as err:
-            raise Refused(f"--resources-json {o['resources-json']}: {err}") from None
-        resources = data["resources"] if isinstance(data, dict) and "resources" in data else data
-        count = {"per_slot": 1}
-    elif "resources-shape" in o:
-        from jobspec_lsp.notations import shape  # deferred: shape loads lark
+    return o, lists, settings
 
-        resources = shape.expand(o["resources-shape"], label="task")
-        count = {"per_slot": 1}
-    else:
-        nodes = int(o["nodes"]) if "nodes" in o else None
-        slots = int(o["nslots"]) if "nslots" in o and int(o["nslots"]) else None
-        if nodes is None and slots is None:
-            raise Refused("Number of slots to allocate must be specified")
-        cores = int(o.get("cores-per-slot", 1))
-        gpus = int(o.get("gpus-per-slot", 0))
-        exclusive = bool(o.get("exclusive"))
-        if exclusive and nodes is None:
-            raise Refused("-x/--exclusive needs -N/--nodes")
-        children: list[dict[str, Any]] = [{"type": "core", "count": cores}]
-        if gpus:
-            children.append({"type": "gpu", "count": gpus})
-        count = {"per_slot": 1}
-        if nodes is not None:
-            if slots is None:
-                slots, exclusive = nodes, True
-            if slots % nodes:
-                count = {"total": slots}
-            if nodes > slots:
-                raise Refused("more nodes than slots")
-            top: dict[str, Any] = {"type": "node", "count": nodes}
-            if exclusive:
-                top["exclusive"] = True
-            top["with"] = [
-                {
-                    "type": "slot",
-                    "count": math.ceil(slots / nodes),
-                    "with": children,
-                    "label": "task",
-                }
-            ]
-        else:
-            top = {"type": "slot", "count": slots, "with": children, "label": "task"}
-        resources = [top]
+
+def _broker_command(
+    o: dict[str, Any],
+    lists: dict[str, list[str]],
+    files: dict[str, Any],
+    whole: bool,
+    cwd: str,
+    read_files: bool | None,
+) -> tuple[list[str], int]:
+    """(the command that starts the instance, how many brokers beyond the nodes):
+    ``flux broker``, its options, the configuration (into ``files``), the script."""
     command = ["flux", "broker"]
-    files: dict[str, Any] = {}
     conf: dict[str, Any] = {}
     for c in lists.get("conf", []):
         conf = _merge_conf(conf, c, cwd, read_files)
     brokers = int(o.get("add-brokers") or 0)
     if brokers > 0:  # more brokers than nodes, as flux batch sets them up
         # with the resources given whole, Flux's shape plugin sets the node count to 1
-        nodes_given = "1" if whole else o.get("nodes")
-        if nodes_given is None:
+        if not whole and o.get("nodes") is None:
             raise Refused("--add-brokers may only be specified with -N/--nodes")
-        n_nodes = int(nodes_given)
         old = (conf.get("resource") or {}).get("exclude", "") if isinstance(conf, dict) else ""
         ids = {i for lo, hi in formats.parse_idset(str(old or "")) for i in range(lo, hi + 1)}
         ids |= set(range(1, brokers + 1))
@@ -511,6 +440,12 @@ def batch_jobspec(
         command.append("-c{{tmpdir}}/conf.json")
         files["conf.json"] = {"mode": 0o100600, "data": conf}
     command.append("{{tmpdir}}/script")
+    return command, brokers
+
+
+def _batch_shell(o: dict[str, Any], lists: dict[str, list[str]], brokers: int) -> dict[str, Any]:
+    """The job shell's options of a batch job, before --setopt: input and output,
+    per-resource, mpi, exit-timeout, signal, the environment's templates."""
     shell: dict[str, Any] = {}
     if "input" in o:
         shell["input"] = {"stdin": {"type": "file", "path": o["input"]}}
@@ -534,76 +469,55 @@ def batch_jobspec(
         shell["per-resource"] = {"type": "node"}
     shell["mpi"] = "none"
     shell["exit-timeout"] = "none"
-    if "signal" in o:
+    if o.get("signal"):  # an empty one is none, as Flux reads it
         shell["signal"] = values.signal_option(o["signal"])
-    if brokers > 0:  # the extra brokers on the first node; the rest one per node
-        n_nodes = 1 if whole else int(o["nodes"])
-        shell["taskmap"] = {
-            "scheme": "manual",
-            "value": f"[[0,1,{1 + brokers},1],[1,{n_nodes - 1},1,1]]",
+    expand = environ.expand_only(lists.get("env", []))
+    if expand:  # the job shell's templates; the rest of the environment is the submitter's
+        shell["env-expand"] = expand
+    return shell
+
+
+def _batch_resources(
+    o: dict[str, Any], cwd: str, read_files: bool | None
+) -> tuple[list[Any], dict[str, int]]:
+    """The resources and the task count of `flux batch`'s -N/-n/-c/-g/-x, or those
+    ``--resources-shape`` or ``--resources-json`` give whole."""
+    if o.get("resources-shape") and o.get("resources-json"):
+        raise Refused("--resources-shape and --resources-json are mutually exclusive")
+    if o.get("resources-json"):
+        data = attrs.resources_json(o["resources-json"], cwd, read_files)
+        if data is None:  # the file left out
+            data = [{"type": "slot", "count": 1, "label": "task",
+                     "with": [{"type": "core", "count": 1}]}]  # fmt: skip
+        return data, {"per_slot": 1}
+    if o.get("resources-shape"):
+        from jobspec_lsp.notations import shape  # deferred: only with a shape
+
+        return shape.expand(o["resources-shape"], label="task", as_flux=True), {"per_slot": 1}
+    nodes = int(o["nodes"]) if "nodes" in o else None
+    slots = int(o["nslots"]) if "nslots" in o and int(o["nslots"]) else None
+    if nodes is None and slots is None:
+        raise Refused("Number of slots to allocate must be specified")
+    exclusive = bool(o.get("exclusive"))
+    if exclusive and nodes is None:
+        raise Refused("-x/--exclusive needs -N/--nodes")
+    children: list[dict[str, Any]] = [{"type": "core", "count": int(o.get("cores-per-slot", 1))}]
+    if int(o.get("gpus-per-slot", 0)):
+        children.append({"type": "gpu", "count": int(o.get("gpus-per-slot", 0))})
+    if nodes is None:
+        return [{"type": "slot", "count": slots, "with": children, "label": "task"}], {
+            "per_slot": 1
         }
-        count = {"total": n_nodes + brokers}
-    for item, g in settings.get("setopt", []):
-        key, eq, raw = item.partition("=")
-        val: object = 1
-        if eq:
-            try:
-                val = json.loads(raw)
-            except (ValueError, RecursionError):
-                val = raw
-        _set_tree(shell, key, val, f"attributes.system.shell.options.{key}", g)
-    system: dict[str, Any] = {
-        "duration": 0,
-        "cwd": o.get("cwd", cwd),
-        "job": {"name": o.get("job-name", name)},
-        "shell": {"options": shell},
-    }
-    if "time-limit" in o:
-        system["duration"] = values.parse_time_limit(o["time-limit"])
-    if "queue" in o:
-        system["queue"] = o["queue"]
-    if "bank" in o:
-        system["bank"] = o["bank"]
-    if lists.get("dependency"):
-        system["dependencies"] = [values.parse_dependency(d) for d in lists["dependency"]]
-    if lists.get("requires"):
-        system["constraints"] = values.parse_requires(" ".join(lists["requires"]))
-    # --wrap in a directive: flux batch puts a /bin/sh line before the script it read
-    data = "#!/bin/sh\n" + text if o.get("wrap") else text
-    files["script"] = {"mode": SCRIPT_MODE, "data": data, "encoding": "utf-8"}
-    system["files"] = files
-    js = {
-        "resources": resources,
-        "tasks": [{"command": command, "slot": "task", "count": count}],
-        "attributes": {"system": system},
-        "version": 1,
-    }
-    for item, g in settings.get("setattr", []):
-        try:
-            setattr_item(js, item)
-        except Refused as err:
-            raise Refused(str(err), g) from None
-        except TypeError as err:
-            raise Refused(f"--setattr {_brief(item)}: {err}", g) from None
-    for item in lists.get("add-file", []):
-        add_file(system, item, cwd, read_files)
-    return js
-
-
-def _set_tree(tree: dict[str, Any], key: str, value: object, shown: str, g: Given | None) -> None:
-    """``tree[a][b][c] = value`` for the key ``a.b.c``, levels made on demand, as Flux's
-    set_treedict does; :class:`Refused` where a level is not a mapping."""
-    parts = key.split(".")
-    node = tree
-    for part in parts[:-1]:
-        node = node.setdefault(part, {})
-        if not isinstance(node, dict):
-            raise Refused(
-                f"failed to set {shown} to {_brief(json.dumps(value))}: {part} is already "
-                f"{_brief(json.dumps(node))}, not a mapping",
-                g,
-            )
-    node[parts[-1]] = value
+    if slots is None:
+        slots, exclusive = nodes, True
+    if nodes > slots:
+        raise Refused("more nodes than slots")
+    top: dict[str, Any] = {"type": "node", "count": nodes}
+    if exclusive:
+        top["exclusive"] = True
+    slot = {"type": "slot", "count": math.ceil(slots / nodes), "with": children, "label": "task"}
+    top["with"] = [slot]
+    return [top], {"total": slots} if slots % nodes else {"per_slot": 1}
 
 
 def _merge_conf(
@@ -629,7 +543,7 @@ def _merge_conf(
             except ValueError:
                 val = raw
             out = _deep_merge(conf, {})
-            _set_tree(out, key, val, key, None)
+            attrs.set_tree(out, key, val, key, None)
             return out
         suffix = os.path.splitext(value)[1]
         paths = [os.path.join(cwd, value)] if suffix else []
@@ -637,7 +551,7 @@ def _merge_conf(
             paths += [os.path.join(where, value + ext) for ext in (".toml", ".json")]
         for path in paths:
             if os.path.exists(path):
-                if not _may_read(read_files, "conf", path):
+                if not attrs.may_read(read_files, "conf", path):
                     return conf
                 with open(path, "rb") as f:
                     raw_bytes = f.read()

@@ -11,9 +11,10 @@ import argparse
 import difflib
 import textwrap
 from collections.abc import Callable
+from typing import Any
 
 from jobspec_lsp.fluxcli import argv, model, values
-from jobspec_lsp.notations.formats import FormatError, parse_idset, python_int
+from jobspec_lsp.notations.formats import python_int
 
 # options of `flux submit` that steer the submission, not the jobspec
 SUBMISSION_ONLY = frozenset(
@@ -22,8 +23,9 @@ SUBMISSION_ONLY = frozenset(
         "log", "log-stderr", "urgency", "flags", "debug-emulate", "help", "list-plugins",
     }
 )  # fmt: skip
-# options whose effect comes from the submitting process (its environment, its limits):
-# a jobspec file cannot know them, as with the environment flux submit copies
+# options that act on what flux submit copies from the submitting process (its
+# environment, its limits): the environment rules are applied to the environment
+# jobspec new starts from (none), the limits only checked (see _from_the_submitter)
 FROM_THE_SUBMITTER = frozenset({"env-remove", "env-file", "rlimit"})
 # options this tool does not carry into a jobspec yet (refused by name)
 NOT_BUILT: frozenset[str] = frozenset()
@@ -107,98 +109,199 @@ def read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
 
 
 def _read(words: list[str]) -> tuple[argparse.Namespace, list[str]]:
-
     cmd = command()
-    reading = argv.read(cmd, [argv.Word(w, 0, len(w)) for w in words])
+    notes: list[str] = []
+    reading = argv.read(cmd, _words(_empty_lists(cmd, words, notes)))
     for p in reading.problems:
         if p.kind == "unknown":
-            names = [f"--{n}" for n in cmd.by_long] + [f"-{s}" for s in cmd.by_short]
-            hint = ""
-            prefix = [n for n in names if n.startswith(p.name)] if p.name.startswith("--") else []
-            if len(prefix) == 1:
-                hint = f"; Flux takes no abbreviation: write {prefix[0]}"
-            else:
-                close = difflib.get_close_matches(p.name, names, n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]}?" if close else ""
-            raise NewUsageError(f"flux submit has no option {argv.brief(p.name)}{hint}")
+            raise NewUsageError(_unknown(cmd, p.name))
         raise NewUsageError(p.message)
     ns = argparse.Namespace(
         nodes=None, ntasks=None, cores_per_task=None, gpus_per_task=None, exclusive=False,
-        shape=None, time_limit=None, queue=None, bank=None, cwd=None, env=[], job_name=None,
-        input=None, output=None, error=None, setattr=[], setopt=[], dependency=[],
-        requires=[], format="yaml", flux_version=None, label_io=False, unbuffered=False, signal=None,
-        taskmap=None, cores=None, tasks_per_node=None, tasks_per_core=None,
-        gpus_per_node=None, add_file=[],
+        shape=None, resources_json=None, time_limit=None, queue=None, bank=None, cwd=None,
+        env=[], job_name=None, input=None, output=None, error=None, setattr=[], setopt=[],
+        dependency=[], requires=[], format="yaml", flux_version=None, label_io=False,
+        unbuffered=False, signal=None, taskmap=None, cores=None, tasks_per_node=None,
+        tasks_per_core=None, gpus_per_node=None, add_file=[],
     )  # fmt: skip
-    notes: list[str] = []
     raw: dict[str, tuple[str, str]] = {}
     fmt = _copies(reading, ns, notes)
-    ints = {"nodes", "ntasks", "cores-per-task", "gpus-per-task", "cores", "tasks-per-node",
-            "tasks-per-core", "gpus-per-node"}  # fmt: skip
     for g in reading.given:
-        o = g.option
-        name = o.long
-        if o.choices is not None and g.value is not None and g.value not in o.choices:
-            taken = ", ".join(repr(c) for c in o.choices)  # a site plugin's option
-            raise NewUsageError(f"--{name}: invalid choice {g.value!r} (choose from {taken})")
-        if name in SUBMISSION_ONLY:
-            notes.append(f"--{name} steers the submission; the jobspec is the same without it")
-            continue
-        if name in FROM_THE_SUBMITTER:
-            notes.append(
-                f"--{name} acts on what flux submit copies from the submitting process "
-                "(its environment or limits), which a jobspec file does not hold"
-            )
-            continue
-        if name in NOT_BUILT:
-            raise NewUsageError(
-                f"--{name}: flux submit takes it, but jobspec new does not build its "
-                "effect on the jobspec yet"
-            )
-        if name in ("cc", "bcc", "flux-version"):
-            continue  # read by _copies, and by read
-        dest = {"resources-shape": "shape"}.get(name, name.replace("-", "_"))
-        value = g.value
-        if fmt is not None and name in _COPIED and value is not None:
-            value = fmt(value)
-        if name == "begin-time":  # flux submit adds it to the dependencies, in order
-            why = values.begin_time_problem(value or "")
-            if why:
-                raise NewUsageError(why)
-            try:
-                ns.dependency.append(f"begin-time:{values.begin_timestamp(value or '')}")
-            except values.Refused as err:
-                raise NewUsageError(str(err)) from None
-            notes.append(f"--begin-time {value}: the time stamp is computed now")
-            continue
-        if name in ints:
-            raw[dest] = (name, value or "")  # read once all are given: the last one wins
-        elif o.value is None:
-            setattr(ns, dest, True)
-        elif isinstance(getattr(ns, dest, None), list):
-            getattr(ns, dest).append(value)
-        else:
-            setattr(ns, dest, value)
-    for dest, (name, value) in raw.items():
-        n = python_int(value)
-        if n is None:  # as flux submit says it
-            raise NewUsageError(f"--{name}: invalid int value {value!r}")
-        if n == 0 and dest in ("ntasks", "cores_per_task", "gpus_per_task"):
-            # flux submit reads 0 as "not given": one task, one core, no gpu
-            notes.append(f"--{name} 0: flux submit takes it as not given")
-            continue
-        setattr(ns, dest, n)
+        _given(g, ns, notes, raw, fmt)
+    _counts(ns, raw, notes)
     rest = [w.value for w in reading.rest]
     if fmt is not None:
         rest = [fmt(w) for w in rest]
-        if ns.shape:  # flux-core 0.88: its shape plugin sets -N 1, then never sees the shape
+        if ns.shape or ns.resources_json:  # flux-core 0.88: its shape plugin sets -N 1,
+            # then never sees the shape or the file
             notes.append(
-                "with --cc/--bcc, flux-core 0.88 does not apply --resources-shape: the job "
-                "gets one whole node instead, as flux submit builds it"
+                "with --cc/--bcc, flux-core 0.88 does not apply --resources-shape or "
+                "--resources-json: the job gets one whole node instead, as flux submit "
+                "builds it"
             )
-            ns.shape, ns.nodes = None, 1
+            ns.shape, ns.resources_json, ns.nodes = None, None, 1
     ns.command = rest
     return ns, notes
+
+
+def _words(words: list[str]) -> list[argv.Word]:
+    """``words`` as :func:`.argv.read` takes them, each at its offset in the line."""
+    out, at = [], 0
+    for w in words:
+        out.append(argv.Word(w, at, at + len(w)))
+        at += len(w) + 1
+    return out
+
+
+# the options for which the empty list Flux's parser makes of ``--opt=--`` (it drops the
+# '--') reads as an empty value does: not given, or refused the same way
+_EMPTY_LIST_AS_EMPTY = frozenset(
+    {"nodes", "ntasks", "cores-per-task", "gpus-per-task", "cores", "tasks-per-node",
+     "tasks-per-core", "gpus-per-node", "cc", "bcc", "signal", "input", "resources-shape",
+     "resources-json"}
+)  # fmt: skip
+
+
+# the options whose value Flux writes into the jobspec as it is, an empty list too
+_EMPTY_LIST_WRITTEN = frozenset({"queue", "bank", "job-name"})
+_EMPTY_LIST = "\x00[]"  # stands for it among the words (no word of a command line holds NUL)
+
+
+def _empty_lists(cmd: model.Command, words: list[str], notes: list[str]) -> list[str]:
+    """``words`` with ``--opt=--`` (Flux's parser drops the '--' and makes the value an
+    empty list) written ``--opt=`` where Flux then reads an empty value, and marked
+    where Flux writes the empty list into the jobspec; the others stay refused."""
+    first = argv.read(cmd, _words(words))
+    starts = {w.start: k for k, w in enumerate(_words(words))}
+    out = list(words)
+    for p in first.problems:
+        o, k = p.option, starts.get(p.start)
+        if p.kind != "bad-value" or o is None or k is None:
+            continue
+        if o.long in _EMPTY_LIST_AS_EMPTY or o.long in SUBMISSION_ONLY:
+            out[k] = f"--{o.long}="
+            notes.append(f"{words[k]}: Flux's parser drops the '--': an empty value")
+        elif o.long in _EMPTY_LIST_WRITTEN:
+            out[k] = f"--{o.long}={_EMPTY_LIST}"
+            notes.append(f"{words[k]}: Flux's parser drops the '--': the value is an empty list")
+    return out
+
+
+def _unknown(cmd: model.Command, name: str) -> str:
+    names = [f"--{n}" for n in cmd.by_long] + [f"-{s}" for s in cmd.by_short]
+    hint = ""
+    prefix = [n for n in names if n.startswith(name)] if name.startswith("--") else []
+    if len(prefix) == 1:
+        hint = f"; Flux takes no abbreviation: write {prefix[0]}"
+    else:
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]}?" if close else ""
+    return f"flux submit has no option {argv.brief(name)}{hint}"
+
+
+# the options flux submit reads as whole numbers, converting only a value that is not
+# empty (its int() runs after the options are read: the last one given is the one read)
+_INTS = frozenset(
+    {"nodes", "ntasks", "cores-per-task", "gpus-per-task", "cores", "tasks-per-node",
+     "tasks-per-core", "gpus-per-node"}
+)  # fmt: skip
+
+
+def _given(
+    g: argv.Given,
+    ns: argparse.Namespace,
+    notes: list[str],
+    raw: dict[str, tuple[str, str]],
+    fmt: Callable[[str], str] | None,
+) -> None:
+    """One option given, into ``ns`` as flux submit reads it."""
+    o = g.option
+    name = o.long
+    if o.choices is not None and g.value is not None and g.value not in o.choices:
+        taken = ", ".join(repr(c) for c in o.choices)  # a site plugin's option
+        raise NewUsageError(f"--{name}: invalid choice {g.value!r} (choose from {taken})")
+    if name in SUBMISSION_ONLY:
+        notes.append(f"--{name} steers the submission; the jobspec is the same without it")
+        return
+    if name in NOT_BUILT:
+        raise NewUsageError(
+            f"--{name}: flux submit takes it, but jobspec new does not build its effect on "
+            "the jobspec yet"
+        )
+    if name in ("cc", "bcc", "flux-version"):
+        return  # read by _copies, and by read
+    value: Any = g.value
+    if value == _EMPTY_LIST:
+        value = []
+    elif fmt is not None and name in _COPIED and value is not None:
+        value = fmt(value)
+    if name in FROM_THE_SUBMITTER:
+        _from_the_submitter(name, value or "", ns, notes)
+    elif name == "begin-time":  # flux submit adds it to the dependencies, in order
+        why = values.begin_time_problem(value or "")
+        if why:
+            raise NewUsageError(why)
+        try:
+            ns.dependency.append(f"begin-time:{values.begin_timestamp(value or '')}")
+        except values.Refused as err:
+            raise NewUsageError(str(err)) from None
+        notes.append(f"--begin-time {value}: the time stamp is computed now")
+    elif name in _INTS:
+        raw[name] = (name, value or "")  # read once all are given: the last one wins
+    elif o.value is None:
+        setattr(ns, _dest(name), True)
+    elif o.repeat and isinstance(getattr(ns, _dest(name), None), list):
+        getattr(ns, _dest(name)).append(value)
+    else:
+        setattr(ns, _dest(name), value)
+
+
+def _dest(name: str) -> str:
+    return {"resources-shape": "shape"}.get(name, name.replace("-", "_"))
+
+
+def _from_the_submitter(name: str, value: str, ns: argparse.Namespace, notes: list[str]) -> None:
+    """``--env-remove`` and ``--env-file`` are environment rules in the order given
+    (``-PATTERN``, ``^FILE``); ``--rlimit`` is checked, then noted: the limits are the
+    submitting process's."""
+    if name == "env-remove":
+        ns.env.append("-" + value)
+    elif name == "env-file":
+        ns.env.append("^" + value)
+    else:
+        why = values.rlimit_problem(value)
+        if why:
+            raise NewUsageError(why)
+        notes.append(
+            f"--{name} acts on the resource limits flux submit copies from the submitting "
+            "process, which a jobspec file does not hold"
+        )
+
+
+def _counts(ns: argparse.Namespace, raw: dict[str, tuple[str, str]], notes: list[str]) -> None:
+    """The whole-number options, as flux submit converts them once all are read: an
+    empty value is not converted (-n and -c then read as not given; -g as none beside
+    the per-resource options), and -N is not read at all beside a shape or a JSON
+    resources file (Flux's shape plugin sets one node first)."""
+    per_resource = any(k in raw for k in ("cores", "tasks-per-node", "tasks-per-core",
+                                          "gpus-per-node"))  # fmt: skip
+    if "nodes" in raw and (ns.shape or ns.resources_json) and python_int(raw["nodes"][1]) is None:
+        notes.append("-N ignored: with the resources given whole, flux submit sets one node")
+        del raw["nodes"]  # never read; a number is noted with the others (see build)
+    for name, (_, value) in raw.items():
+        if value == "" and name in ("ntasks", "cores-per-task"):
+            notes.append(f"--{name} '': flux submit takes it as not given")
+            setattr(ns, _dest(name), 0)
+            continue
+        if value == "" and name == "gpus-per-task" and per_resource:
+            continue
+        n = python_int(value)
+        if n is None:  # as flux submit says it
+            raise NewUsageError(f"--{name}: invalid int value {value!r}")
+        if n == 0 and name in ("ntasks", "cores-per-task", "gpus-per-task"):
+            # flux submit reads 0 as "not given": one task, one core, no gpu
+            notes.append(f"--{name} 0: flux submit takes it as not given")
+        setattr(ns, _dest(name), None if n == 0 and name == "gpus-per-task" else n)
 
 
 def _copies(
@@ -210,17 +313,19 @@ def _copies(
     `flux submit --dry-run` prints it; returns the formatter, or None."""
 
     given = {g.option.long: g.value for g in reading.given if g.option.long in ("cc", "bcc")}
+    for name in [n for n, v in given.items() if not v]:  # an empty one is not given
+        notes.append(f"--{name} '': flux submit takes it as not given")
+        del given[name]
     if not given:
         return None
     if len(given) == 2:
         raise NewUsageError("give --cc or --bcc, not both (flux submit refuses them together)")
     ((name, value),) = given.items()
-    try:
-        runs = parse_idset(value or "")
-    except FormatError as err:
-        raise NewUsageError(f"--{name} {value!r}: {err.message}") from None
+    runs = values.flux_idset(value or "")
+    if runs is None:
+        raise NewUsageError(f"--{name} {value!r}: not an idset Flux reads (0-3,7)")
     if not runs:
-        raise NewUsageError(f"--{name} {value!r}: the idset is empty")
+        raise NewUsageError(f"--{name} {value!r}: the idset is empty (flux submit submits nothing)")
     first = runs[0][0]
     copies = sum(hi - lo + 1 for lo, hi in runs)
     notes.append(
@@ -228,7 +333,7 @@ def _copies(
         f"this is the first ({{cc}} = {first}), as flux submit --dry-run prints it"
     )
     if name == "cc":
-        ns.env.append(f"FLUX_JOB_CC={first}")
+        ns.job_cc = str(first)  # set once the jobspec is built, whatever the --env rules
     return _copy_formatter(first)
 
 
@@ -253,11 +358,68 @@ def help_text(description: str, epilog: str) -> str:
         what = o.doc
         if o.long in SUBMISSION_ONLY:
             what += " [submission only: the jobspec is the same]"
-        elif o.long in FROM_THE_SUBMITTER:
+        elif o.long == "rlimit":
             what += " [from the submitting process: not in a jobspec file]"
+        elif o.long in FROM_THE_SUBMITTER or o.long == "env":
+            what += " [applied in order to an empty environment, not to a copy of yours]"
         elif o.long in NOT_BUILT:
             what += " [not built by jobspec new yet]"
         lines.append(f"  {names}")
         lines.extend(textwrap.wrap(what, 84, initial_indent="      ", subsequent_indent="      "))
     lines += ["", epilog]
     return "\n".join(lines)
+
+
+# `jobspec new`'s own options that only it reads, beside those in command()
+_FROM_BATCH = model.Option("from-batch", None, "SCRIPT", "the jobspec of a batch script")
+_SITE = model.Option("site", None, "DIR", "a site profile to check the jobspec against")
+
+
+def own_options_first(words: list[str]) -> list[str]:
+    """``words`` of `jobspec new` with its own ``--from-batch SCRIPT`` (read among
+    flux batch's options) or ``-h``/``--help`` (among flux submit's) moved to the front
+    wherever they stand among the options, as an argparse user expects; a word from the
+    command on (the first that is not an option, or ``--``) is never moved."""
+    for table, names in ((_with_own("batch"), ("from-batch",)), (_with_own("submit"), _HELP)):
+        wanted = _first_given(table, words, names)
+        if wanted is not None:
+            k, n = wanted
+            if names == _HELP and words[k].partition("=")[0] not in ("-h", "--help"):
+                return words  # -h grouped with flags (-xh): flux submit's reading says
+            return words[k : k + n] + words[:k] + words[k + n :]
+    return words
+
+
+_HELP = ("help", "h")
+
+
+def _with_own(name: str) -> model.Command:
+    """flux ``name``'s options with `jobspec new`'s own."""
+    base = model.command(name)
+    own = {"format": _FORMAT, "flux-version": _FLUX_VERSION, "from-batch": _FROM_BATCH,
+           "site": _SITE}  # fmt: skip
+    options = (*base.options, *own.values())
+    shorts = {**base.by_short, "h": _SHORT_HELP} if "h" not in base.by_short else base.by_short
+    return model.Command(name, base.version, options, {**base.by_long, **own},
+                         dict(shorts), base.raw)  # fmt: skip
+
+
+_SHORT_HELP = model.Option("h", "h", None, "jobspec new -h: the options")
+
+
+def _first_given(
+    table: model.Command, words: list[str], names: tuple[str, ...]
+) -> tuple[int, int] | None:
+    """(index, number of words) of the first option named ``names`` that ``words``
+    give before the command, read as argparse reads them with ``table``."""
+    starts, at = {}, 0
+    for k, w in enumerate(words):
+        starts[at] = k
+        at += len(w) + 1
+    reading = argv.read(table, [argv.Word(w, s, s + len(w)) for s, w in zip(starts, words)])
+    for g in reading.given:
+        if g.option.long in names:
+            k = starts[g.name.start]
+            value_apart = g.value is not None and g.value_start > g.name.end
+            return k, 2 if value_apart else 1
+    return None

@@ -130,10 +130,9 @@ def _value_problem(opt: Option, value: str) -> str | None:
         except Refused as err:
             return Limit(err) if "too deeply" in str(err) else str(err)
         return None
-    if name in ("setattr", "setopt"):
-        key = value.partition("=")[0]
-        if not key or any(not part for part in key.lstrip(".^").split(".")):
-            return f"--{name} takes KEY[=VALUE] with a key, not {value!r}"
+    if name in ("setattr", "setopt"):  # any key, empty parts too, is a place in the jobspec
+        if value.startswith("^") and "=" not in value:
+            return f"--{name} {_brief(value)}: ^KEY reads the value from a file: ^KEY=FILE"
         return None
     if name in ("dependency", "signal"):
         try:
@@ -143,12 +142,11 @@ def _value_problem(opt: Option, value: str) -> str | None:
         return None
     if name in ("env", "env-remove"):
         return env_problem(value, remove=name == "env-remove")
-    if name in ("cc", "bcc"):
-        try:
-            runs = formats.parse_idset(value)
-        except formats.FormatError as err:
-            return f"--{name} takes an idset (0-3,7), not {_brief(value)}: {err.message}"
-        return None if runs else f"--{name} takes a non-empty idset"
+    if name in ("cc", "bcc") and value:  # an empty one is not given
+        runs = flux_idset(value)
+        if runs is None:
+            return f"--{name} takes an idset (0-3,7), not {_brief(value)}"
+        return None if runs else f"--{name} takes a non-empty idset (Flux then submits nothing)"
     if name == "cwd" and not value:
         return "--cwd needs a directory"
     if name in ("queue", "bank") and not value:  # an empty --job-name: Flux takes it
@@ -157,12 +155,51 @@ def _value_problem(opt: Option, value: str) -> str | None:
         from jobspec_lsp.notations import shape  # deferred: shape loads lark
 
         try:
-            shape.expand(value)
+            shape.expand(value, as_flux=True)
         except shape.ShapeError as err:
             why = f"--resources-shape: {err.message}"
             return Limit(why) if "levels" in err.message else why
         return None
     return None
+
+
+_UINT = 2**32
+
+
+def flux_idset(text: str) -> list[tuple[int, int]] | None:
+    """``text`` as flux-core's ``IDset(text)`` (libidset's decoder) reads it: the runs
+    of the set, or None when Flux refuses it. Brackets around the whole, empty elements
+    skipped (``1,,2``), runs ascending, no leading zero, ids as C's unsigned int keeps
+    them (``4294967296`` is 0), none from 2**31 on."""
+    if len(text) >= 2 and text[0] == "[" and text[-1] == "]":
+        text = text[1:-1]
+    if "[" in text or "]" in text:
+        return None
+    runs: list[tuple[int, int]] = []
+    last = -1  # the decoder's "largest id so far": the last run's end, as written
+    for element in (e for e in text.split(",") if e):
+        m = _ID_RUN.fullmatch(element)
+        if m is None or any(d and (len(d) > 1 and d[0] == "0") for d in m.groups()):
+            return None
+        lo_full = int(m.group(1))
+        hi_full = int(m.group(2)) if m.group(2) else lo_full
+        if max(lo_full, hi_full) >= 2**64 or (m.group(2) and hi_full <= lo_full % _UINT):
+            return None
+        lo, hi = lo_full % _UINT, hi_full % _UINT
+        if lo <= last or max(lo, hi) >= 2**31:
+            return None
+        last = hi
+        runs.append((lo, hi) if lo <= hi else (hi, lo))
+    merged: list[tuple[int, int]] = []
+    for lo, hi in sorted(runs):  # a run written backwards may overlap the next
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+_ID_RUN = re.compile(r"([0-9]+)(?:-([0-9]+))?")
 
 
 def env_problem(value: str, remove: bool = False) -> str | None:
@@ -451,19 +488,33 @@ def parse_time_limit(value: str) -> float | int:
     return int(seconds) if float(seconds).is_integer() else seconds
 
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
+def uri_entry(uri: str, option: str) -> dict[str, Any]:
+    """``SCHEME[:VALUE][?KEY=VAL[&KEY=VAL]]`` (``--dependency``, ``--taskmap``) as
+    flux-core's URIArg reads it: Python's urlparse after the first ':' (the scheme in
+    lower case, tabs and line breaks dropped, a ``#fragment`` left out), the query's
+    numbers made numbers, a repeated key a list, a key without a value left out."""
+    from urllib.parse import parse_qs, urlparse  # deferred: start-up; only for a URI value
+
+    text = uri if ":" in uri else uri + ":"
+    try:
+        parts = urlparse(text.replace(":", ":FXX", 1))
+    except ValueError as err:
+        raise Refused(f"--{option} {_brief(uri)}: {err}") from None
+    if not parts.scheme or not parts.path:
+        raise Refused(f"--{option} {_brief(uri)}: expected scheme:value[?key=val&...]")
+    entry: dict[str, Any] = {"scheme": parts.scheme, "value": parts.path.replace("FXX", "", 1)}
+    for key, vals in parse_qs(parts.query).items():
+        conv = [_number(v) for v in vals]
+        entry[key] = conv[0] if len(conv) == 1 else conv
+    return entry
 
 
 def parse_dependency(uri: str) -> dict[str, Any]:
     """An RFC 26 dependency URI ``scheme:value[?key=val[&key=val]]`` -> its
-    JSON object, as flux-core builds it (numbers in the query become numbers,
-    a repeated key a list; ``singleton`` alone has an empty value)."""
-    from urllib.parse import parse_qs  # deferred: start-up; only for a --dependency value
-
-    scheme, colon, rest = uri.partition(":")
-    if not _SCHEME.match(scheme):
-        raise Refused(f"--dependency {uri!r}: expected scheme:value[?key=val&...]")
-    value, _, query = rest.partition("?")
+    JSON object, as flux-core builds it (:func:`uri_entry`); a job id or time stamp
+    Flux refuses once the job is submitted is refused here."""
+    entry = uri_entry(uri, "dependency")
+    scheme, value = entry["scheme"], entry["value"]
     if scheme in ("after", "afterany", "afterok", "afternotok"):
         why = formats.jobid_problem(value)
         if why:
@@ -475,10 +526,6 @@ def parse_dependency(uri: str) -> dict[str, Any]:
                 f"--dependency {uri!r}: begin-time takes a time stamp (seconds since "
                 "1970, at least 0); Flux refuses the job"
             )
-    entry: dict[str, Any] = {"scheme": scheme, "value": value}
-    for key, vals in parse_qs(query, keep_blank_values=True).items():
-        conv = [_number(v) for v in vals]
-        entry[key] = conv[0] if len(conv) == 1 else conv
     return entry
 
 
@@ -515,10 +562,7 @@ def _parse_requires(expr: str) -> dict[str, Any]:
 
 def _taskmap(uri: str) -> dict[str, Any]:
     """``--taskmap SCHEME[:VALUE]`` as the job shell option flux submit writes."""
-    scheme, _, value = uri.partition(":")
-    if not scheme or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme):
-        raise Refused(f"--taskmap {uri!r}: give SCHEME[:VALUE] (block, cyclic:2, ...)")
-    return {"scheme": scheme, "value": value}
+    return uri_entry(uri, "taskmap")
 
 
 def _keyval_value(option: str, key: str, sep: str, raw: str) -> object:

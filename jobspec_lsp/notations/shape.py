@@ -6,254 +6,272 @@ and collapse a resources list back to the shortest shape that expands to it.
     >>> collapse(expand("slot=3-30/node{-x}"))
     'slot=3-30/node{-x}'
 
-The grammar is grammars/shape.lark; counts are read by the idset and range
-grammars through :mod:`jobspec_lsp.notations.formats`.
+A shape is read as flux-core's own shape parser reads it (``flux.shape.parser``, behind
+``flux submit --resources-shape``): its modal lexer (a type is any run of characters
+but ``= { } [ ] / ;``, quotes and white space; counts, keys and values each have their
+own rules, ``x`` as a key is ``exclusive``, ``'...'`` and ``"..."`` hold any text, no
+escapes), then its grammar, so a shape Flux takes is taken here with the same result
+and one Flux refuses is refused. Two things are this tool's choice: the label of a lone
+unlabelled slot (``default``, as RFC 46's examples; flux-core's tools pass ``task``),
+and counts: ranges become RFC 14 range mappings, as the RFC's examples show, and ranges
+and idsets are checked as RFC 45 and RFC 22 read them, unless ``as_flux``: then they stay
+the strings flux-core writes, checked no further than its lexer. The real-Flux tier
+holds this reader to Flux's on generated shapes.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from lark import Token, Tree
-
 from jobspec_lsp.notations import formats
+from jobspec_lsp.notations.shapelex import BLANK, CONSTANTS, VALUE_NUMBER, ShapeError, Tok, tokens
+
+__all__ = ["DEFAULT_LABEL", "VERTEX_ORDER", "ShapeError", "collapse", "expand", "shape_of"]
 
 DEFAULT_LABEL = "default"
 # the order keys take in an expanded vertex (the formatter's canonical order)
 VERTEX_ORDER = ("type", "count", "unit", "label", "exclusive", "id")
 
 
-class ShapeError(ValueError):
-    """A shape that cannot be read (offsets into the shape string) or a
-    resources list that cannot be written as a shape (``path`` names the vertex)."""
-
-    def __init__(
-        self,
-        message: str,
-        start: int = 0,
-        end: int | None = None,
-        expected: Iterable[str] = (),
-        path: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.start = start
-        self.end = start if end is None else end
-        self.expected = list(expected)
-        self.path = path
+# --------------------------------------------------------------------------- the parser
+_WHAT = {
+    "end": "the end", "type": "a type", "slot": "'slot'", "quoted": "a quoted string",
+    "int": "a number", "idset": "an idset", "op": "an operator", "key": "a key",
+    "word": "a word", "number": "a number", "array": "a list", "true": "true",
+    "false": "false", "null": "null",
+}  # fmt: skip
 
 
-# (type, type token, count, label, items, children, slash seen), as _vertex reads it
-_Vertex = tuple[Any, ...]
-# a lark tree or token: the grammar fixes its shape, which lark's types cannot say
-Node = Any
+class _Parser:
+    """Flux's grammar over the words, by recursive descent:
 
+    list : '[' vertex (';' vertex)* ']' | vertex
+    vertex : (TYPE | QUOTED) count? dict? ('/' list)? | slot '/' list
+    slot : SLOT count? ('{' key (',' items)? '}')?
+    count : '[' value ']' | value      (INT, INT '-' INT [':' INT [OP]],
+                                        INT '+' [':' INT [OP]], IDSET)
+    dict : '{' items? '}' ;  items : item (',' item)*
+    item : key [':' value] | '+' key | '-' key
+    """
 
-# --------------------------------------------------------------------------- expand
-def parse_tree(text: str) -> Node:
-    try:
-        return formats._parse("shape", text)
-    except formats.FormatError as err:
-        msg = err.message if text else "the shape is empty; expected a resource type such as 'node'"
-        raise ShapeError(msg, err.start, err.end, err.expected) from None
+    def __init__(self, text: str, toks: list[Tok], label: str, as_flux: bool) -> None:
+        self.text = text
+        self.toks = toks
+        self.k = 0
+        self.label = label
+        self.as_flux = as_flux
 
+    def peek(self) -> Tok:
+        return self.toks[self.k]
 
-def expand(text: str, label: str = DEFAULT_LABEL) -> list[dict[str, Any]]:
-    """Shape string -> RFC 14 resources list (plain data)."""
-    tree = parse_tree(text)
-    deep = formats.too_deep(tree, formats.MAX_NESTING * 2 + 1)  # a level: two tree levels
-    if deep is not None:
-        tok = formats.leftmost_token(deep)
-        raise ShapeError(
-            f"the shape nests more than {formats.MAX_NESTING} levels: jobspec-lsp reads no "
-            "deeper (no machine has such a resource graph)",
-            tok.start_pos,
-            tok.end_pos,
+    def take(self, *kinds: str) -> Tok:
+        tok = self.toks[self.k]
+        if tok.kind not in kinds:
+            raise self.unexpected(tok, kinds)
+        self.k += 1
+        return tok
+
+    def unexpected(self, tok: Tok, kinds: tuple[str, ...]) -> ShapeError:
+        names = list(dict.fromkeys(_WHAT.get(k, repr(k)) for k in kinds))
+        want = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        if tok.kind == "end":
+            return ShapeError(
+                f"expected {want} at column {tok.start + 1}, the end", tok.start, tok.end, kinds
+            )
+        shown = self.text[tok.start : tok.end]
+        return ShapeError(
+            f"expected {want} but found {shown!r} at column {tok.start + 1}",
+            tok.start,
+            tok.end,
+            kinds,
         )
-    vertices = _list(tree.children[0], text)
-    slots = [v for v in _walk(vertices) if v[0] == "slot"]
-    unlabeled = [v for v in slots if v[3] is None]
-    if unlabeled and len(slots) > 1:
-        tok = unlabeled[0][1]
-        raise ShapeError(
-            f"this shape has {len(slots)} slots, so each needs a label: write slot{{name}}",
-            tok.start_pos,
-            tok.end_pos,
-        )
-    return [_build(v, label) for v in vertices]
 
+    def deeper(self, depth: int) -> int:
+        if depth >= formats.MAX_NESTING:
+            tok = self.peek()
+            raise ShapeError(
+                f"the shape nests more than {formats.MAX_NESTING} levels: jobspec-lsp reads "
+                "no deeper (no machine has such a resource graph)",
+                tok.start,
+                tok.end,
+            )
+        return depth + 1
 
-def _list(node: Node, text: str) -> list[_Vertex]:
-    return [_vertex(v, text) for v in node.children if isinstance(v, Tree)]
+    def resources(self) -> list[dict[str, Any]]:
+        out = self.vertices(0)
+        self.take("end")
+        return out
 
+    def vertices(self, depth: int) -> list[dict[str, Any]]:
+        if self.peek().kind != "[":
+            return [self.vertex(depth)]
+        self.take("[")
+        out = [self.vertex(depth)]
+        while self.peek().kind == ";":
+            self.take(";")
+            out.append(self.vertex(depth))
+        self.take(";", "]")
+        return out
 
-def _walk(vertices: list[_Vertex]) -> Iterator[_Vertex]:
-    for v in vertices:
-        yield v
-        yield from _walk(v[5])
+    def vertex(self, depth: int) -> dict[str, Any]:
+        depth = self.deeper(depth)
+        tok = self.take("type", "quoted", "slot")
+        out: dict[str, Any] = {"type": tok.value, "count": 1}
+        if self.peek().kind in ("[", "int", "idset"):
+            out["count"] = self.count()
+        if tok.kind == "slot":
+            self.slot_label(tok, out)
+            if self.peek().kind != "/":
+                at = self.peek()
+                raise ShapeError(
+                    "a slot must contain resources: add '/' and what it holds, e.g. "
+                    f"slot/core (column {at.start + 1})",
+                    at.start,
+                    at.end,
+                    ["/"],
+                )
+            self.take("/")
+            out["with"] = self.vertices(depth)
+            return out
+        if self.peek().kind == "{":
+            out.update(self.braces(depth))
+        if self.peek().kind == "/":
+            self.take("/")
+            out["with"] = self.vertices(depth)
+        return out
 
-
-def _vertex(node: Node, text: str) -> _Vertex:
-    """-> (type, type token, count, label, items, children, slash seen)"""
-    type_tok: Any = node.children[0].children[0]  # lark types its positions Optional
-    vtype = _type_name(type_tok)
-    count, items, children, label, has_with = 1, [], [], None, False
-    for child in node.children[1:]:
-        if child.data == "count":
-            count = _count(child)
-        elif child.data == "item_dict":
-            items = [c for c in child.children if isinstance(c, Tree)]
-        else:
-            children = _list(child, text)
-            has_with = True
-    fields: dict[str, Any] = {}
-    if items and vtype == "slot":
-        first = items[0]
-        if first.data != "bare":
+    def slot_label(self, tok: Tok, out: dict[str, Any]) -> None:
+        """A slot's braces: its label first, alone, then items; without braces, the
+        default label, which only the first slot of a shape may take."""
+        if self.peek().kind != "{":
+            if self.peek().kind == "/":
+                if tok.nth > 1:
+                    raise ShapeError(
+                        "this shape has more than one slot, so each after the first needs "
+                        "a label: write slot{name}",
+                        tok.start,
+                        tok.end,
+                    )
+                out["label"] = self.label
+            return
+        self.take("{")
+        first = self.peek()
+        if first.kind not in ("key", "quoted") or self.toks[self.k + 1].kind == ":":
+            end = self.toks[self.k + 2].end if first.kind in ("key", "quoted") else first.end
             raise ShapeError(
                 "a slot's label must come first in its braces, on its own "
-                f"(slot{{name,...}}), not {text[first.meta.start_pos : first.meta.end_pos]!r}",
-                first.meta.start_pos,
-                first.meta.end_pos,
+                f"(slot{{name,...}}), not {self.text[first.start : end]!r}",
+                first.start,
+                end,
             )
-        label = _key(first.children[0])
-        items = items[1:]
-    for item in items:
-        key_tree = item.children[0]
-        key = _key(key_tree)
-        if key == "x":
-            key = "exclusive"
-        tok = _first_token(key_tree)
-        if (
-            key in fields
-            or key in ("type", "count", "with")
-            or (key == "label" and vtype == "slot")
-        ):
-            what = "is given twice" if key in fields else "cannot be set in braces"
-            raise ShapeError(f"the key {key!r} {what}", tok.start_pos, tok.end_pos)
-        if item.data == "pair":
-            fields[key] = _value(item.children[1])
-        else:
-            fields[key] = item.data != "flag_false"
-    if vtype == "slot" and not has_with:
-        raise ShapeError(
-            "a slot must contain resources: add '/' and what it holds, e.g. slot/core",
-            type_tok.end_pos,
-            type_tok.end_pos + 1,
-        )
-    return (vtype, type_tok, count, label, fields, children)
+        out["label"] = self.take("key", "quoted").value
+        if self.peek().kind == ",":
+            self.take(",")
+            out.update(self.items(0))
+        self.take(",", "}")
+
+    def count(self) -> Any:
+        if self.peek().kind == "[":
+            self.take("[")
+            value = self.count_value()
+            self.take("]")
+            return value
+        return self.count_value()
+
+    def count_value(self) -> Any:
+        first = self.take("int", "idset")
+        if first.kind == "idset":
+            if not self.as_flux:
+                try:
+                    formats.parse_idset(first.value)
+                except formats.FormatError as err:
+                    raise ShapeError(
+                        f"the idset {first.value!r} is not one RFC 22 allows: {err.message}",
+                        first.start,
+                        first.end,
+                    ) from None
+            return first.value
+        nxt = self.peek().kind
+        if nxt not in ("-", "+"):
+            return first.value
+        self.take(nxt)
+        text = f"{first.value}-{self.take('int').value}" if nxt == "-" else f"{first.value}+"
+        if self.peek().kind == ":":
+            self.take(":")
+            text += f":{self.take('int').value}"
+            if self.peek().kind == "op":
+                text += self.take("op").value
+        if self.as_flux:
+            return text
+        try:
+            return formats.parse_range(text)
+        except formats.FormatError as err:
+            end = self.toks[self.k - 1].end
+            raise ShapeError(
+                f"the range {text!r} is not one RFC 45 allows: {err.message}", first.start, end
+            ) from None
+
+    def braces(self, depth: int) -> dict[str, Any]:
+        self.take("{")
+        if self.peek().kind == "}":
+            self.take("}")
+            return {}
+        out = self.items(depth)
+        self.take(",", "}")
+        return out
+
+    def items(self, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        while True:
+            sign = self.peek().kind
+            if sign in ("+", "-"):
+                self.take(sign)
+                out[self.take("key", "quoted").value] = sign == "+"
+            else:
+                key = self.take("key", "quoted", "+", "-").value
+                out[key] = True
+                if self.peek().kind == ":":
+                    self.take(":")
+                    out[key] = self.value(depth)
+            if self.peek().kind != ",":
+                return out
+            self.take(",")
+
+    def value(self, depth: int) -> Any:
+        if self.peek().kind == "{":
+            return self.braces(self.deeper(depth))
+        kinds = ("true", "false", "null", "array", "number", "word", "quoted", "{")
+        return self.take(*kinds).value
 
 
-def _type_name(tok: Node) -> str:
-    text = str(tok)
-    if tok.type == "SHAPE_STRING":
-        return str(json.loads(text))
-    if tok.type == "SHAPE_SQSTRING":
-        return text[1:-1]
-    return "slot" if text.lower() == "slot" else text  # Flux's lexer: Slot, SLOT are slot
+def expand(text: str, label: str = DEFAULT_LABEL, as_flux: bool = False) -> list[dict[str, Any]]:
+    """Shape string -> RFC 14 resources list (plain data), as Flux's shape parser reads
+    it; ``label`` names a slot written without one; ranges are RFC 14 mappings, or, with
+    ``as_flux``, the RFC 45 strings flux-core writes (see the module's words)."""
+    if not text.strip(BLANK):
+        raise ShapeError("the shape is empty; expected a resource type such as 'node'", 0, 0)
+    toks = tokens(text)
+    return [_ordered(v) for v in _Parser(text, toks, label, as_flux).resources()]
 
 
-def _count(node: Node) -> Any:
-    tok: Any = node.children[0]  # a SHAPE_COUNT token
-    text = str(tok)
-    base = tok.start_pos
-    if re.fullmatch(r"[0-9]+", text):
-        if len(text) > 1 and text[0] == "0":
-            raise ShapeError(f"leading zero in count {text!r}", base, base + len(text))
-        n = int(text)
-        if n < 1:
-            raise ShapeError("a count must be at least 1", base, base + len(text))
-        return n
-    parsed: Any  # a range's mapping, or an idset's runs
-    kind: str | None
-    try:  # a range first: "3-30" is also an idset, but RFC 46 expands it to a range mapping
-        kind, parsed = "range", formats.parse_range(text)
-    except formats.FormatError:
-        kind = None
-    try:
-        if kind is None:
-            kind, parsed = formats.parse_count_string(text)
-    except formats.FormatError as err:
-        end = max(err.end, err.start + 1) if err.start < len(text) else err.start
-        msg = re.sub(r"at column \d+", f"at column {base + err.start + 1}", err.message)
-        raise ShapeError(
-            f"bad count {text!r}: {msg}", base + err.start, base + end, err.expected
-        ) from None
-    if kind == "range":
-        if parsed["min"] < 1:
-            raise ShapeError("a count range must start at 1 or more", base, base + len(text))
-        return parsed
-    if not parsed or parsed[0][0] < 1:
-        raise ShapeError("a count must be at least 1", base, base + len(text))
-    return text
-
-
-def _first_token(tree: Node) -> Node:
-    return next(tree.scan_values(lambda v: isinstance(v, Token)))
-
-
-def _key(tree: Node) -> str:
-    tok = tree.children[0]
-    return json.loads(str(tok)) if tok.type == "SHAPE_STRING" else str(tok)
-
-
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
-
-
-def _word(text: str) -> Any:
-    if text in ("true", "false"):
-        return text == "true"
-    if text == "null":
-        return None
-    if _NUMBER.match(text):
-        return float(text) if any(c in text for c in ".eE") else int(text)
-    return text
-
-
-def _value(node: Node) -> Any:
-    if isinstance(node, Token):  # pragma: no cover - values are wrapped by the grammar
-        return _word(str(node))
-    if node.data == "word":
-        return _word(str(node.children[0]))
-    if node.data == "string":
-        return json.loads(str(node.children[0]))
-    if node.data == "array":
-        return [_value(c) for c in node.children]
-    # a nested dictionary in the same unquoted syntax
-    out = {}
-    for item in node.children:
-        if not isinstance(item, Tree):
-            continue
-        key = _key(item.children[0])
-        if key in out:
-            tok = _first_token(item)
-            raise ShapeError(f"the key {key!r} is given twice", tok.start_pos, tok.end_pos)
-        out[key] = _value(item.children[1]) if item.data == "pair" else item.data != "flag_false"
-    return out
-
-
-def _build(v: _Vertex, default_label: str) -> dict[str, Any]:
-    vtype, _, count, label, fields, children = v
-    out: dict[str, Any] = {"type": vtype, "count": count}
-    if vtype == "slot":
-        fields = dict(fields, label=label if label is not None else default_label)
-    for key in VERTEX_ORDER[2:]:
-        if key in fields:
-            out[key] = fields[key]
-    for key, value in fields.items():
-        if key not in out:
-            out[key] = value
-    if children:
-        out["with"] = [_build(c, default_label) for c in children]
+def _ordered(vertex: dict[str, Any]) -> dict[str, Any]:
+    """``vertex`` with its keys in the canonical order (type, count, unit, label,
+    exclusive, id, the others as given, with last): the same mapping."""
+    out = {k: vertex[k] for k in VERTEX_ORDER if k in vertex}
+    out.update((k, v) for k, v in vertex.items() if k not in out and k != "with")
+    if "with" in vertex:
+        kids = vertex["with"]
+        out["with"] = [_ordered(c) for c in kids] if isinstance(kids, list) else kids
     return out
 
 
 # --------------------------------------------------------------------------- collapse
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*\Z")
 _WORD = re.compile(r"[A-Za-z0-9_.+\-][A-Za-z0-9_.+\-]*\Z")
+_IDSET_COUNT = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*)?(?:,[1-9][0-9]*(?:-[1-9][0-9]*)?)+\Z")
 
 
 def collapse(resources: Any, label: str = DEFAULT_LABEL) -> str:
@@ -262,6 +280,17 @@ def collapse(resources: Any, label: str = DEFAULT_LABEL) -> str:
         raise ShapeError("resources must be a non-empty list of vertices", path="resources")
     slots = sum(1 for v in _dict_walk(resources) if isinstance(v, dict) and v.get("type") == "slot")
     shape = _collapse_list(resources, "resources", slots == 1, label)
+    back: Any
+    try:
+        back = expand(shape, label)
+    except ShapeError as err:
+        back = err
+    if back != resources:
+        raise ShapeError(
+            f"resources: no shape reads back as these resources ({shape!r} "
+            + ("does not parse)" if isinstance(back, ShapeError) else "means other ones)"),
+            path="resources",
+        )
     return shape
 
 
@@ -281,24 +310,28 @@ def _collapse_vertex(v: Any, path: str, sole_slot: bool, label: str) -> str:
     if not isinstance(v, dict):
         raise ShapeError(f"{path} is not a mapping", path=path)
     vtype = v.get("type")
-    if not isinstance(vtype, str) or not vtype:
+    if not isinstance(vtype, str):
         raise ShapeError(f"{path}: type {vtype!r} cannot be written in a shape", path=path)
     if "count" not in v:
         raise ShapeError(f"{path} ({vtype}) has no count", path=path)
-    written = vtype if _NAME.match(vtype) else json.dumps(vtype)
+    # a slot is written 'slot' with its label first in its braces; a vertex of type slot
+    # without a string label is written quoted, which Flux reads as any other type
+    slot = vtype == "slot" and isinstance(v.get("label"), str)
+    plain = _NAME.match(vtype) and (slot or vtype.lower() != "slot")
+    written = vtype if plain else _quote(vtype, path)
     out = written + _collapse_count(v["count"], f"{path} ({vtype})")
     items = []
-    if vtype == "slot":
-        lab = v.get("label")
-        if not isinstance(lab, str):
-            raise ShapeError(f"{path}: a slot needs a string label", path=path)
+    if slot:
         others = [k for k in v if k not in ("type", "count", "label", "with")]
-        if not (sole_slot and lab == label and not others):
-            items.append(_name(lab))
+        if not (sole_slot and v["label"] == label and not others):
+            items.append(_name(v["label"], path))
     ordered = [k for k in VERTEX_ORDER if k in v] + [k for k in v if k not in VERTEX_ORDER]
+    kids = v.get("with")
+    kids = kids if isinstance(kids, list) else []
+    children = bool(kids)  # else a "with" is written in braces
     for key in ordered:  # the order expand() gives, so collapse(expand(s)) is stable
         value = v[key]
-        if key in ("type", "count", "with") or (key == "label" and vtype == "slot"):
+        if key in ("type", "count") or (key == "label" and slot) or (key == "with" and children):
             continue
         if key == "exclusive" and isinstance(value, bool):
             items.append("x" if value else "-x")
@@ -306,12 +339,9 @@ def _collapse_vertex(v: Any, path: str, sole_slot: bool, label: str) -> str:
             items.append(_item(key, value, path))
     if items:
         out += "{" + ",".join(items) + "}"
-    if "with" in v:
-        kids = v["with"]
-        if not isinstance(kids, list) or not kids:
-            raise ShapeError(f"{path} ({vtype}): with must be a non-empty list", path=path)
+    if children:
         out += "/" + _collapse_list(kids, f"{path}.with", sole_slot, label)
-    elif vtype == "slot":
+    elif slot:
         raise ShapeError(
             f"{path}: a slot without resources cannot be written as a shape", path=path
         )
@@ -337,68 +367,75 @@ def _collapse_count(count: Any, where: str) -> str:
             )
         return f"={text}"
     if isinstance(count, str):
-        try:
-            formats.parse_range(count)
-            kind, runs = "range", None
-        except formats.FormatError:
-            try:
-                kind, runs = formats.parse_count_string(count)
-            except formats.FormatError as err:
-                raise ShapeError(
-                    f"{where}: count {count!r} is not an idset or range", path=where
-                ) from err
-        if kind == "idset" and not runs:
+        if _IDSET_COUNT.match(count):
+            return f"={count}"
+        if count == "":
             raise ShapeError(
                 f"{where}: the count string {count!r} is an empty idset, which allows no "
                 "count at all; a shape cannot write it",
                 path=where,
             )
-        if kind == "range" or (runs and len(runs) == 1 and runs[0][0] == runs[0][1]):
-            raise ShapeError(
-                f"{where}: the count string {count!r} would expand to "
-                f"{'a range mapping' if kind == 'range' else 'an integer'}, not a "
-                "string; a shape cannot keep it a string",
-                path=where,
-            )
-        return f"={count}"
+        if re.fullmatch(r"[1-9][0-9]*", count):
+            what = "an integer"
+        elif re.fullmatch(r"[1-9][0-9]*(?:-[1-9][0-9]*|\+)(?::[1-9][0-9]*[+*^]?)?", count):
+            what = "a range mapping"
+        else:
+            raise ShapeError(f"{where}: count {count!r} is not an idset or range", path=where)
+        raise ShapeError(
+            f"{where}: the count string {count!r} would expand to {what}, not a string; "
+            "a shape cannot keep it a string",
+            path=where,
+        )
     raise ShapeError(f"{where}: count {count!r} cannot be written in a shape", path=where)
 
 
-def _name(key: Any) -> str:
+def _quote(text: str, where: str) -> str:
+    """``text`` in quotes, which hold anything but the quote itself (no escapes)."""
+    for q in "\"'":
+        if q not in text:
+            return q + text + q
+    raise ShapeError(f"{where}: {text!r} holds both quote characters; a shape cannot say it")
+
+
+def _name(key: Any, where: str = "resources") -> str:
     if not isinstance(key, str):
         raise ShapeError(f"key {key!r} is not a string")
     if _NAME.match(key) and key != "x":
         return key
-    return json.dumps(key)
+    return _quote(key, where)
 
 
 def _item(key: Any, value: Any, where: str) -> str:
     """One brace entry: ``key`` for true, ``-key`` for false, else ``key:value``."""
     if value is True:
-        return _name(key)
+        return _name(key, where)
     if value is False:
-        return "-" + _name(key)
-    return f"{_name(key)}:{_collapse_value(value, f'{where}.{key}')}"
+        return "-" + _name(key, where)
+    return f"{_name(key, where)}:{_collapse_value(value, f'{where}.{key}')}"
 
 
 def _collapse_value(value: Any, where: str) -> str:
     if isinstance(value, dict):
         return "{" + ",".join(_item(k, v, where) for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ",".join(_collapse_value(v, where) for v in value) + "]"
+    if isinstance(value, list):  # JSON, read back with ' as "
+        text = json.dumps(value)
+        if "'" in text:
+            raise ShapeError(f"{where}: a list holding ' cannot be written in a shape", path=where)
+        return text
     if value is None or isinstance(value, (bool, int)):
         return json.dumps(value)
     if isinstance(value, float):
         text = json.dumps(value)
-        if _word(text) != value or not _WORD.match(text):
+        if not VALUE_NUMBER.match(text + "}") or float(text) != value:
             raise ShapeError(
                 f"{where}: the number {value!r} cannot be written in a shape", path=where
             )
         return text
     if isinstance(value, str):
-        if _WORD.match(value) and _word(value) == value and type(_word(value)) is str:
+        plain = _WORD.match(value) and not VALUE_NUMBER.match(value + "}")
+        if plain and value.lower() not in CONSTANTS:
             return value
-        return json.dumps(value)
+        return _quote(value, where)
     raise ShapeError(
         f"{where}: {type(value).__name__} values cannot be written in a shape", path=where
     )

@@ -8,6 +8,9 @@ one process, needing no instance. ``argv[1]``:
   scratch directory (the current directory there); the jobspec `flux batch --dry-run
   job.sh` prints (BatchCmd: its directive reader, parser and ``jobspec_create``).
 
+``$JOBSPEC_CLISIDE_CWD`` names the directory to submit from (else a scratch one);
+``$JOBSPEC_CLISIDE_ENVIRON`` (JSON) the submitting environment, instead of this one.
+
 Writes one JSON line per input: {"ok": true, "jobspec": obj} or {"ok": false,
 "error": str}."""
 
@@ -36,6 +39,16 @@ def submit(words):
     first = next(iter(cmd.cc_list(args)))
     xargs = Xcmd(args, cc=first) if isinstance(first, int) else args
     jobspec = cmd.jobspec_create(xargs)
+    # then, before --dry-run prints the jobspec, submit_async_with_cc refuses an idset
+    if xargs.input:
+        from flux.idset import IDset
+
+        try:
+            IDset(xargs.input)
+        except (ValueError, OSError):
+            pass  # a file name
+        else:
+            raise ValueError("per-task input not supported for submit")
     if args.cc and not args.bcc:
         jobspec.environment["FLUX_JOB_CC"] = str(first)
     return jobspec
@@ -54,7 +67,12 @@ def batch(text):
 
 def main():
     build = {"submit": submit, "batch": batch}[sys.argv[1]]
-    os.chdir(tempfile.mkdtemp())
+    # the submitting environment and directory a comparison chooses (JSON; a directory)
+    environ = os.environ.get("JOBSPEC_CLISIDE_ENVIRON")
+    os.chdir(os.environ.get("JOBSPEC_CLISIDE_CWD") or tempfile.mkdtemp())
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(json.loads(environ))
     for line in sys.stdin:
         err = io.StringIO()
         try:

@@ -4,21 +4,36 @@ and leaving out what Flux copies from the submitting process before comparing.""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
 
-def ask_flux(flux_exe: str, mode: str, items: list, timeout: int = 900) -> list[dict]:
+def ask_flux(
+    flux_exe: str,
+    mode: str,
+    items: list,
+    timeout: int = 900,
+    cwd: str | None = None,
+    environ: dict[str, str] | None = None,
+) -> list[dict]:
     """{"ok", "jobspec"|"error"} for each item, from `flux python cliside.py MODE`
-    (``submit``: lists of words; ``batch``: script texts)."""
+    (``submit``: lists of words; ``batch``: script texts), submitted from ``cwd`` (else
+    a scratch directory) with ``environ`` as the submitting environment (else this one)."""
+    env = dict(os.environ)
+    if cwd is not None:
+        env["JOBSPEC_CLISIDE_CWD"] = cwd
+    if environ is not None:
+        env["JOBSPEC_CLISIDE_ENVIRON"] = json.dumps(environ)
     proc = subprocess.run(
         [flux_exe, "python", str(HERE / "cliside.py"), mode],
         input="".join(json.dumps(i) + "\n" for i in items),
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = [json.loads(line) for line in proc.stdout.splitlines()]
