@@ -201,3 +201,14 @@ def test_bare_options_are_fixed_only_in_the_leading_block():
     found = [d for d in batch.check_script(text) if d.code == "JS566"]
     assert [bool(d.data) for d in found] == [True, False, False, False]
     assert found[0].data == {"replacement": "#flux: --nodes=2"}
+
+
+def test_task_ranks_for_input_are_flux_runs_only():
+    """flux submit refuses --input with task ranks ("per-task input not supported for
+    submit"); flux run takes them; a file name is read by both."""
+    text = (
+        "#!/bin/sh\nflux submit --input 0 hostname\nflux run --input 0 hostname\n"
+        "flux submit --input in.txt hostname\n"
+    )
+    found = [(d.code, text[d.start : d.end]) for d in batch.check_script(text)]
+    assert found == [("JS585", "0")]

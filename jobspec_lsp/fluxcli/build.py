@@ -68,14 +68,15 @@ def build_v1(
 
 
 def submit_jobspec(
-    a: argparse.Namespace, read_files: bool | None = True
+    a: argparse.Namespace, read_files: bool | None = True, tool: str = "submit"
 ) -> tuple[dict[str, Any], list[str]]:
     """The jobspec `flux submit --dry-run` builds for options read as
     :func:`.submit.read` reads them (without the environment and limits copied from
     the submitter), and notes on what was made of them; :class:`Refused` for what
     flux submit refuses. In flux-core's order: the resources and the options its
     ``from_command`` takes, then those ``apply_options`` applies, then the resources a
-    CLI plugin gives whole (``--resources-shape``, ``--resources-json``)."""
+    CLI plugin gives whole (``--resources-shape``, ``--resources-json``). ``tool``: the
+    command (`flux run` takes task ranks for --input, `flux submit` refuses them)."""
     command = list(a.command)
     if command[:1] == ["--"]:
         command = command[1:]
@@ -95,7 +96,7 @@ def submit_jobspec(
         resources = _whole_resources(a, read_files)
         if resources is not None:
             js["resources"] = resources
-    if a.input and values.flux_idset(a.input) is not None:
+    if tool == "submit" and a.input and values.flux_idset(a.input) is not None:
         raise Refused(
             f'--input {a.input}: flux submit refuses task ranks for standard input ("per-task '
             'input not supported for submit"); `flux run` takes them, a file name is read'

@@ -503,7 +503,7 @@ def _submission_findings(text: str, cl, site, select, ignore) -> list[Diagnostic
     words = [w.value for w in cl.words]
     try:
         ns, _ = submit.read(words if cl.tool != "alloc" else [*words, "true"])
-        js, _ = build.submit_jobspec(ns)
+        js, _ = build.submit_jobspec(ns, tool=cl.tool)
     except (submit.NewUsageError, Refused, RecursionError):
         return []  # the command line's own findings (JS584, JS585) say why
     given = argv.read(submit.command(), cl.words).given
@@ -795,6 +795,9 @@ def _line_findings(line: str, allocation: Allocation | None, version: str, key=N
                 if least is not None and not g.option.integer
                 else value_problem(g.option, g.value)
             )
+            if not why and g.option.long == "input" and cl.tool == "submit":
+                if values.flux_idset(g.value) is not None:  # task ranks: flux run's only
+                    why = "per-task input not supported for submit (task ranks: flux run's)"
             if why:
                 a, b = _value_range(g)
                 severity = W if isinstance(why, Limit) else E

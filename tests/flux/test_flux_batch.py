@@ -304,3 +304,20 @@ def test_options_on_bare_lines_are_an_error_as_flux_batch_refuses_them(flux_exe,
     if "--ntasks" not in lines:
         assert fixed.returncode == 0, fixed.stdout.decode()
         assert flux_batch(flux_exe, path, tmp_path)[0] is not None
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize(("tool", "refused"), [("submit", True), ("run", False)])
+def test_task_ranks_for_input_as_flux_reads_them(flux_exe, tmp_path, tool, refused):
+    """JS585 on `flux submit --input 0` in a script, none on `flux run --input 0`: as
+    the real commands answer (flux run's dry run builds the jobspec; submit refuses)."""
+    proc = subprocess.run(
+        [flux_exe, tool, "--dry-run", "--input", "0", "hostname"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert (proc.returncode != 0) == refused, proc.stderr
+    if refused:
+        assert "per-task input not supported for submit" in proc.stderr
+    text = f"#!/bin/sh\nflux {tool} --input 0 hostname\n"
+    codes = [d.code for d in batch.check_script(text)]
+    assert (codes == ["JS585"]) == refused and (codes == []) == (not refused)
