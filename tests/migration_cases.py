@@ -107,6 +107,22 @@ LSF = [
         (None, 1, 1, 0, False),
         _BSUB.format("__j"),
     ),
+    # -J NAME[1-N]: an array, kept as a comment, and still the job's name
+    (
+        "lsf",
+        "#BSUB -n 1 -J sweep[1-8]",
+        "#flux: -n 1 --job-name=sweep\n# not carried: #BSUB -J sweep[1-8]",
+        (None, 1, 1, 0, False),
+        _BSUB.format("__j"),
+    ),
+    # -G: the bank on LLNL's LSF systems (a fairshare group elsewhere)
+    (
+        "lsf",
+        "#BSUB -n 1 -G guests",
+        "#flux: -n 1 --bank=guests",
+        (None, 1, 1, 0, False),
+        "https://hpc.llnl.gov/banks-jobs/running-jobs/lsf-user-manual",
+    ),
     (
         "lsf",
         "#BSUB -n 1 -o out.%J",

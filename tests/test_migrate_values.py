@@ -5,7 +5,11 @@ tests/flux/test_flux_migrate.py, hold the same claims against the tools themselv
 
 Regression cases: convert-crlf-env-directive-in-line, convert-crlf-env-reaches-flux,
 convert-insert-at-eof-without-newline, convert-hash-ends-directive,
-convert-cluster-option-accepted."""
+convert-cluster-option-accepted, convert-huge-time-flux-accepts, convert-invalid-signal-refused,
+convert-empty-nodelist-flux-accepts, convert-dependency-foreign-job-id-slurm-array,
+convert-dependency-foreign-job-id-pbs, convert-begin-now-plus, convert-multichunk-not-shrunk,
+convert-nodes-above-tasks, convert-gpus-per-task-uneven-keeps-gpus,
+convert-lsf-llnl-bank-and-array-name."""
 
 from __future__ import annotations
 
@@ -117,3 +121,339 @@ def test_options_sbatch_takes_are_not_called_unknown(option):
 def test_an_ambiguous_prefix_is_refused_as_sbatch_refuses_it():
     conv = convert.convert("#!/bin/bash\n#SBATCH -n 1\n#SBATCH --clus=c5\nhostname\n")
     assert [f.kind for f in conv.findings if f.kind == "bad"] == ["bad"]
+
+
+# ------------------------------------------------ nothing Flux refuses is written
+def flux_refusals(text: str) -> list[str]:
+    """What `flux batch` refuses in the #flux: lines of ``text`` (its own readers)."""
+    from jobspec_lsp.fluxcli import argv, model, values
+
+    batch = model.command("batch")
+    out = []
+    for d in directives.read(text).directives:
+        for g in argv.read(batch, d.words).given:
+            why = values.value_problem(g.option, g.value or "")
+            if why and not isinstance(why, values.Limit):
+                out.append(why)
+    return out
+
+
+def slurm(*lines: str) -> convert.Conversion:
+    return convert.convert(
+        "#!/bin/bash\n" + "".join(f"#SBATCH {ln}\n" for ln in lines) + "srun ./a\n"
+    )
+
+
+def kinds(conv: convert.Conversion) -> list[str]:
+    return [f.kind for f in conv.findings if f.kind in ("bad", "kept", "refused", "approx")]
+
+
+@pytest.mark.parametrize(
+    "line,kind",
+    [
+        ("--signal=0@60", "bad"),  # sbatch: Invalid --signal specification
+        ("-t 9999999999999999999999999", "kept"),  # sbatch: UNLIMITED; was a float's -t
+        ("--nodelist=", None),  # sbatch: no node list; was --requires=host:
+        ("--exclude=", None),
+        ("--constraint=", None),
+        ("--dependency=afterok:123_4", "kept"),  # an array task: Flux cannot name it
+        ("--dependency=afterok:abc", "bad"),  # sbatch: Job dependency problem
+        ("--partition=", "bad"),  # sbatch: invalid partition specified
+        ("--gres=", "bad"),  # slurmctld: Invalid TRES specification
+        ("--account=", None),
+        ("--chdir=", None),
+    ],
+)
+def test_a_value_flux_refuses_is_never_written(line, kind):
+    """convert-huge-time-flux-accepts, convert-invalid-signal-refused,
+    convert-empty-nodelist-flux-accepts, convert-dependency-foreign-job-id-slurm-array."""
+    conv = slurm("-n 1 -C a", line)
+    assert not flux_refusals(conv.text)
+    assert kinds(conv) == ([kind] if kind else [])
+    assert "--requires=a" in conv.text  # what an earlier option gave stays
+
+
+def test_what_flux_refuses_is_kept_as_written_whatever_the_scheduler():
+    """The last line of defence: a value its scheduler takes and Flux's readers refuse."""
+    lsf = convert.convert("#!/bin/sh\n#BSUB -n 1 -W 99999999999999:0\nhostname\n")
+    assert not flux_refusals(lsf.text) and "#BSUB -W 99999999999999:0" in lsf.text
+    assert any("999999999 days" in f.message for f in lsf.findings)
+
+
+@pytest.mark.parametrize(
+    "value,flux",
+    [
+        # what real sbatch 22.05 takes (--test-only), and the Flux form of it
+        ("USR1", "SIGUSR1@60s"),
+        ("usr1@0", "SIGUSR1@0s"),
+        ("SigUsr1@65535", "SIGUSR1@65535s"),
+        ("B:USR1@30", "SIGUSR1@30s"),
+        ("RB:TERM", "SIGTERM@60s"),
+        (":KILL", "SIGKILL@60s"),
+        ("XCPU", "SIGXCPU@60s"),
+        ("10", "10@60s"),
+        ("010@060", "10@60s"),
+        ("+10@+5", "10@5s"),
+        ("65535", "65535@60s"),
+        ("USR1@", "SIGUSR1@0s"),
+        # what it refuses: Invalid --signal specification
+        ("0@60", None),
+        ("00", None),
+        ("65536", None),
+        ("USR1@65536", None),
+        ("USR1@-1", None),
+        ("USR1@5x", None),
+        ("USR1@0x10", None),
+        ("SEGV", None),
+        ("FOO", None),
+        ("R:B:USR1", None),
+        ("x:USR1", None),
+        ("@60", None),
+    ],
+)
+def test_signal_is_read_as_sbatch_reads_it(value, flux):
+    conv = slurm("-n 1", f"--signal={value}")
+    if flux is None:
+        assert kinds(conv) == ["bad"]
+        assert f"--signal={value}" in conv.text  # left as it is
+    else:
+        assert f"--signal={flux}" in conv.text and "bad" not in kinds(conv)
+    assert not flux_refusals(conv.text)
+
+
+@pytest.mark.parametrize(
+    "value,flux",
+    [
+        ("71582788", "-t 71582788m"),  # the longest slurmctld keeps (in seconds, 32 bits)
+        ("1-0", "-t 1d"),
+        ("100000000", None),  # slurmctld: the job ends after 54 years, not 190
+        ("2147483646", None),  # sbatch: UNLIMITED
+        ("4294967297", None),  # sbatch: wrapped to 1 minute
+        ("9999999999999999999999999", None),  # sbatch: UNLIMITED
+    ],
+)
+def test_a_limit_sbatch_cannot_hold_is_not_written(value, flux):
+    conv = slurm("-n 1", f"-t {value}")
+    if flux:
+        assert flux in conv.text
+    else:
+        assert f"#SBATCH -t {value}" in conv.text and kinds(conv) == ["kept"]
+    assert not flux_refusals(conv.text)
+
+
+def test_minutes_are_rounded_up_in_whole_numbers():
+    from jobspec_lsp.migrate.model import minutes_up
+
+    assert minutes_up(61) == 120 and minutes_up(60) == 60
+    assert minutes_up(60 * 10**25 + 1) == 60 * (10**25 + 1)
+
+
+def test_an_empty_export_is_none_as_sbatch_runs_it():
+    """Run under real Slurm: --export= gives the job no variable of the submitter's."""
+    conv = slurm("-n 1", "--export=")
+    assert "--env='-*'" in conv.text
+
+
+# -------------------------------------------------- other schedulers' job ids
+@pytest.mark.parametrize(
+    "dependency,flux,kind",
+    [
+        ("afterok:123", "afterok:123", None),
+        ("afterok:007:12", "afterok:7", None),  # sbatch reads 007 as job 7
+        ("afterok:123_4", None, "kept"),  # an array task: sbatch takes it, Flux cannot
+        ("afterok:123_*", None, "kept"),
+        ("afterany:123_[1-3]", None, "kept"),
+        ("afterok:123.server", None, "bad"),  # sbatch: Job dependency problem
+        ("afterok:0", None, "bad"),
+    ],
+)
+def test_a_slurm_dependency_names_a_job_flux_can_name_or_is_kept(dependency, flux, kind):
+    """convert-dependency-foreign-job-id-slurm-array."""
+    conv = slurm("-n 1", f"--dependency={dependency}")
+    if flux:
+        assert f"--dependency={flux}" in conv.text
+    else:
+        assert "#flux: --dependency" not in conv.text and "--dependency=" not in flux_lines(
+            conv.text
+        )
+    assert kinds(conv) == ([kind] if kind else [])
+    assert not flux_refusals(conv.text)
+
+
+@pytest.mark.parametrize(
+    "depend,flux,kept",
+    [
+        ("afterok:5678.pbsserver", [], True),
+        ("afterok:1234[].pbsserver", [], True),
+        ("afterok:5678@host", [], True),
+        ("afterok:12:13", ["afterok:12", "afterok:13"], False),
+        ("afterok:12,afterany:13", ["afterok:12", "afterany:13"], False),  # depend's commas
+    ],
+)
+def test_a_pbs_job_id_with_its_server_is_kept_as_written(depend, flux, kept):
+    """convert-dependency-foreign-job-id-pbs: `afterok:5678.pbsserver` was written as a
+    Flux dependency Flux refuses ('not a valid jobid')."""
+    conv = convert.convert(f"#!/bin/bash\n#PBS -l nodes=1\n#PBS -W depend={depend}\nhostname\n")
+    assert [w for ln in flux_lines(conv.text) for w in ln.split() if "dependency" in w] == [
+        f"--dependency={d}" for d in flux
+    ]
+    assert (f"#PBS -W depend={depend}" in conv.text) == kept
+    assert not flux_refusals(conv.text)
+
+
+def test_other_w_attributes_beside_depend_are_not_carried_but_depend_is():
+    conv = convert.convert("#!/bin/bash\n#PBS -l nodes=1\n#PBS -W depend=afterok:12,umask=022\nx\n")
+    assert "--dependency=afterok:12" in conv.text
+    assert "# not carried: #PBS -W depend=afterok:12,umask=022" in conv.text
+
+
+def test_an_lsf_array_element_is_kept_as_written():
+    conv = convert.convert('#!/bin/sh\n#BSUB -n 1\n#BSUB -w "done(1234[5])"\nhostname\n')
+    assert '#BSUB -w "done(1234[5])"' in conv.text and kinds(conv) == ["kept"]
+
+
+# ------------------------------------------------------------------- --begin=now+
+@pytest.mark.parametrize(
+    "value,flux",
+    [
+        # what real sbatch 22.05 takes (its EligibleTime), and the Flux form of it
+        ("now+1hour", "+1h"),
+        ("now+1hours", "+1h"),
+        ("NOW+1HOUR", "+1h"),
+        ("now+30minute", "+30m"),
+        ("now+1minutes", "+1m"),
+        ("now+1day", "+1d"),
+        ("now+2weeks", "+14d"),
+        ("now+1week", "+7d"),
+        ("now+60", "+1m"),
+        ("now+60second", "+1m"),
+        ("now+90", "+90s"),
+        ("now", ""),  # at once: nothing to write
+        ("now+0", ""),
+        ("now-1hour", ""),
+        # what it refuses: Invalid time specification
+        ("now+1h", None),
+        ("now+30min", None),
+        ("now+1d", None),
+        ("now+60s", None),
+        ("now+1hourx", None),
+        ("now+", None),
+        ("now+1.5hours", None),
+        ("now+1month", None),
+    ],
+)
+def test_begin_now_plus_is_read_as_sbatch_reads_it(value, flux):
+    """convert-begin-now-plus: `--begin=now+1hour` (sbatch(1)'s own example) was kept with
+    a warning blaming Flux. (sbatch 22.05 refuses the short units: now+1h.)"""
+    conv = slurm("-n 1", f"--begin={value}")
+    if flux is None:
+        assert kinds(conv) == ["bad"] and f"--begin={value}" in conv.text
+    elif flux:
+        assert f"--begin-time={flux}" in conv.text and not kinds(conv)
+    else:
+        assert "begin" not in "".join(flux_lines(conv.text)) and not kinds(conv)
+    assert not flux_refusals(conv.text)
+
+
+# ------------------------------------------------- sizes with no single Flux shape
+@pytest.mark.parametrize(
+    "resources",
+    [
+        "select=2:ncpus=32:mpiprocs=32+1:ncpus=8",
+        "select=1:ncpus=8:ngpus=1+1:ncpus=8",
+        "nodes=node01:ppn=4+node02:ppn=4",
+        "nodes=node01:ppn=4",
+        "nodes=2:ppn=4+1:ppn=8",
+    ],
+)
+def test_a_size_no_single_flux_shape_holds_refuses_the_job(resources):
+    """convert-multichunk-not-shrunk: the job became `#flux: -n 1` with exit 0."""
+    text = f"#!/bin/bash\n#PBS -l {resources}\n#PBS -l walltime=48:00:00\nmpiexec ./a\n"
+    conv = convert.convert(text)
+    assert conv.refused and conv.text == text and not conv.edits
+    (said,) = [f for f in conv.findings if f.kind == "refused"]
+    assert text[said.start : said.end] == f"-l {resources}"
+
+
+@pytest.mark.parametrize(
+    "resources,words",
+    [
+        ("select=2:ncpus=8:mpiprocs=8+1:ncpus=8:mpiprocs=8 -l place=scatter", "-N 3 -n 24"),
+        ("nodes=2:ppn=4+3:ppn=4", "-N 5 -n 20"),
+    ],
+)
+def test_chunks_of_one_kind_add_up(resources, words):
+    conv = convert.convert(f"#!/bin/bash\n#PBS -l {resources}\nmpiexec ./a\n")
+    assert not conv.refused and f"#flux: {words} " in conv.text
+
+
+def test_a_refused_size_is_an_error_and_nothing_is_written(tmp_path):
+    from helpers import run_cli
+
+    path = tmp_path / "job.pbs"
+    path.write_text("#!/bin/bash\n#PBS -l select=2:ncpus=32:mpiprocs=32+1:ncpus=8\nmpiexec ./a\n")
+    proc = run_cli("convert", "-q", path)
+    assert proc.returncode == 1 and not proc.stdout
+    assert b"JS589" in proc.stderr and b"kinds of chunk" in proc.stderr
+
+
+# ------------------------------------------------------------ nodes above tasks
+@pytest.mark.parametrize(
+    "lines,words",
+    [
+        (("--nodes=3", "-n 1", "-c 4", "--gpus-per-node=2"), "-N 1 -n 1 -c 4 -g 2"),
+        (("-N 3-5 -n 2",), "-N 2 -n 2"),
+        (("-N 3 -n 2 --ntasks-per-node=1",), "-N 2 -n 2"),
+        (("-N 4 -n 2 -c 3",), "-N 2 -n 2 -c 3"),
+        (("-N 3 -n 3",), "-N 3 -n 3"),
+    ],
+)
+def test_nodes_above_the_tasks_are_lowered_as_sbatch_lowers_them(lines, words):
+    """convert-nodes-above-tasks: sbatch says "can't run 1 processes on 3 nodes, setting
+    nnodes to 1" (scontrol: NumNodes=1); the conversion kept 3 nodes and wrote
+    `flux run -N3 -n1`, which Flux refuses."""
+    conv = slurm(*lines)
+    assert f"#flux: {words} " in conv.text
+    n = words.split()[1]
+    assert f"flux run -N{n} " in conv.text
+
+
+# ------------------------------------------------------------ GPUs of uneven tasks
+def test_gpus_per_task_of_tasks_that_do_not_divide_over_the_nodes_are_kept():
+    """convert-gpus-per-task-uneven-keeps-gpus: `--gpus-per-task=1 -n6 --nodes=4` lost
+    its GPUs (`-N 4 -n 4 -c 2`), with no word of it."""
+    conv = slurm("--gpus-per-task=1", "-n6", "--nodes=4")
+    assert "#flux: -N 4 -n 4 -c 2 -g 2 " in conv.text
+    assert "flux run -N4 -n6 -g1 ./a" in conv.text
+    (said,) = [f for f in conv.findings if f.kind == "approx" and "GPUs" in f.message]
+    assert "8 in all" in said.message and "counts 6" in said.message
+    even = slurm("--gpus-per-task=1", "-n8", "--nodes=4")
+    assert "#flux: -N 4 -n 8 -g 1 " in even.text
+
+
+# ------------------------------------------------------- LSF's -G and array names
+def test_lsf_bank_and_array_name():
+    """convert-lsf-llnl-bank-and-array-name: LLNL's `#BSUB -G bank`, and `-J sweep[1-8]`,
+    which still names the job."""
+    text = "#!/bin/bash\n#BSUB -nnodes 2\n#BSUB -G guests\n#BSUB -J sweep[1-8]\njsrun ./a\n"
+    conv = convert.convert(text)
+    assert "#flux: --bank=guests" in conv.text
+    assert "#flux: --job-name=sweep\n# not carried: #BSUB -J sweep[1-8]\n" in conv.text
+    said = {text[f.start : f.end]: f for f in conv.findings}
+    assert "fairshare user group" in said["-G guests"].message
+    assert said["-J sweep[1-8]"].kind == "kept" and "job array" in said["-J sweep[1-8]"].message
+    assert conv.request is not None and conv.request.array == "1-8"
+
+
+@pytest.mark.parametrize(
+    "text,pattern",
+    [
+        ("#!/bin/sh\n#SBATCH -n 1 --array=1-4 -o out_%A_%a.log\nx\n", "%a"),
+        ("#!/bin/sh\n#BSUB -n 1 -J j[1-4] -o out_%J_%I.log\nx\n", "%I"),
+        ("#!/bin/sh\n#PBS -l nodes=1 -J 1-4 -o out.^array_index^\nx\n", "^array_index^"),
+    ],
+)
+def test_an_array_index_in_an_output_path_is_a_warning(text, pattern):
+    conv = convert.convert(text)
+    (said,) = [f for f in conv.findings if f.kind == "approx" and pattern in f.message]
+    assert "array's index" in said.message

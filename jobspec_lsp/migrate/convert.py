@@ -21,9 +21,10 @@ import functools
 import re
 from types import ModuleType
 
-from jobspec_lsp.fluxcli import argv, model
+from jobspec_lsp.fluxcli import argv, model, values
 from jobspec_lsp.migrate import body, launch, lsf, pbs, slurm
 from jobspec_lsp.migrate.model import (
+    FLUX_TIME_MAX,
     SHAPE,
     Edit,
     Finding,
@@ -31,6 +32,7 @@ from jobspec_lsp.migrate.model import (
     NotCarried,
     Request,
     Shape,
+    fsd,
     shape,
     words,
 )
@@ -163,19 +165,48 @@ def _read(mod: ModuleType, blk: Block, req: Request) -> list[Finding]:
                 it.problem = opt.note
                 it.whole = True
                 continue
+            before = {f: getattr(req, f) for f in Request.__slots__[:-2]}
+            sources = dict(req.sources)
             try:
                 mod.READERS[opt.reader](it, req)
+                _flux_takes(it, req, before)
             except NotCarried as nc:
                 it.problem = nc.message
                 it.error = nc.error
                 for f in it.fields:  # what it set before it failed is not the job's
-                    if req.sources.get(f) is it:
-                        setattr(req, f, None)
-                        del req.sources[f]
+                    setattr(req, f, before[f])
+                    if f in sources:
+                        req.sources[f] = sources[f]
+                    else:
+                        req.sources.pop(f, None)
                 it.fields.clear()
                 if opt.reader == "array":  # not carried, but the job is one of an array
                     req.array = it.value
     return out
+
+
+def _flux_takes(it: Item, req: Request, before: dict[str, object]) -> None:
+    """:class:`NotCarried` when `flux batch` refuses a value ``it`` gave (one its scheduler
+    takes: an empty host list, another scheduler's job id): written, it would make Flux
+    refuse the whole script. Checked with Flux's own readers (:mod:`.fluxcli.values`)."""
+    batch = model.command("batch")
+    for f in it.fields:
+        long, v = FLUX_OPTION.get(f), getattr(req, f)
+        if long is None or v is None or f == "hold" or req.sources.get(f) is not it:
+            continue
+        if f == "time":
+            if v > FLUX_TIME_MAX:
+                raise NotCarried(f"a limit of {v} seconds: Flux's longest is 999999999 days")
+            v = fsd(v)
+        if isinstance(v, list):
+            old = before[f]
+            given = v[len(old) :] if isinstance(old, list) and v[: len(old)] == old else v
+        else:
+            given = [str(v)]
+        for value in given:
+            why = values.value_problem(batch.by_long[long], value)
+            if why and not isinstance(why, values.Limit):
+                raise NotCarried(f"flux batch refuses it: {why}")
 
 
 def _shape_words(sh: Shape) -> dict[str, str]:
@@ -238,6 +269,8 @@ def convert(text: str, source: str = "auto") -> Conversion:
         )
         findings.append(Finding("refused", het[0].start, het[0].end, why))
         return Conversion(name, text, [], findings, request=req, refused=why)
+    if "refused" in req.extra:  # a size no single Flux shape holds (PBS a+b chunks)
+        return _size_refused(name, text, req, findings)
     _flux_size(req, given)
     sh = shape(req)
     sized = any(f in req.sources for f in SHAPE)
@@ -294,6 +327,8 @@ def convert(text: str, source: str = "auto") -> Conversion:
                 continue
             for note in it.notes:
                 findings.append(Finding("note", it.start, it.end, f"{shown}: {note}"))
+            for warning in it.warnings:
+                findings.append(Finding("approx", it.start, it.end, f"{shown}: {warning}"))
             if it.lost:
                 findings.append(
                     Finding(
@@ -413,6 +448,14 @@ def convert(text: str, source: str = "auto") -> Conversion:
     out = apply_edits(text, edits)
     assert out is not None  # _merge leaves no overlap
     return Conversion(name, out, edits, findings, replaced, moved, req, sh)
+
+
+def _size_refused(name: str, text: str, req: Request, findings: list[Finding]) -> Conversion:
+    """A job whose size no single Flux shape holds: refused at the option that asks it."""
+    it, why = req.extra["refused"]
+    findings = [f for f in findings if not it.start <= f.start < it.end]
+    findings.append(Finding("refused", it.start, it.end, why))
+    return Conversion(name, text, [], findings, request=req, refused=why)
 
 
 # the #flux: size options a script already has -> the request's fields they fill

@@ -31,6 +31,7 @@ COMMAND = "bsub"
 SENTINEL = re.compile(r"#BSUB(?=[ \t]|$)")
 SENTINEL_ANYWHERE = re.compile(r"^#BSUB(?=[ \t\r]|$)", re.M)
 REFERENCE = "https://www.ibm.com/docs/en/spectrum-lsf/10.1.0?topic=bsub-options"
+LLNL = "https://hpc.llnl.gov/banks-jobs/running-jobs/lsf-user-manual"
 
 
 def _page(name: str) -> str:
@@ -56,8 +57,22 @@ OPTIONS: tuple[Option, ...] = (
     _o(("-W",), True, "time", "-t ([hour:]minute)"),
     _o(("-q",), True, "queue", "-q"),
     _o(("-P",), True, "account", "--bank (the LSF project)"),
-    _o(("-G",), True, "", "", "Flux has no user groups: banks (--bank) carry the project"),
-    _o(("-J",), True, "name", "--job-name", "NAME[1-N] is a job array, which Flux has not: kept"),
+    _o(
+        ("-G",),
+        True,
+        "group",
+        "--bank (LLNL's LSF systems give the bank with -G)",
+        "elsewhere -G is a fairshare user group, which Flux has not: its bank is the nearest",
+        ref=LLNL,
+    ),
+    _o(
+        ("-J",),
+        True,
+        "name",
+        "--job-name",
+        "NAME[1-N] is a job array, which Flux has not: NAME is the name, the array is kept "
+        "as a comment",
+    ),
     _o(
         ("-o",),
         True,
@@ -210,14 +225,27 @@ def _account(item: Item, req: Request) -> None:
 _ARRAY = re.compile(r"(.*?)\[([^\]]+)\](%\d+)?$")
 
 
+def _group(item: Item, req: Request) -> None:
+    item.notes.append(
+        "LLNL's LSF systems give the bank with -G: Flux's --bank; elsewhere -G names a "
+        "fairshare user group, which Flux has not"
+    )
+    req.set(item, "account", item.value)
+
+
 def _name(item: Item, req: Request) -> None:
     v = item.value or ""
     m = _ARRAY.match(v)
     if m:
-        raise NotCarried(
+        req.array = m.group(2)
+        array = (
             f"a job array ({m.group(2)}): Flux has no job arrays; submit one `flux batch` per "
             "index, with the index where the script read $LSB_JOBINDEX"
         )
+        if not m.group(1):
+            raise NotCarried(array)
+        item.lost.append(array)
+        v = m.group(1)
     req.set(item, "name", v)
 
 
@@ -225,11 +253,11 @@ _PATTERNS = {"J": "{{id}}"}
 
 
 def _output(item: Item, req: Request) -> None:
-    req.set(item, "output", output_template(item, item.value or "", _PATTERNS))
+    req.set(item, "output", output_template(item, item.value or "", _PATTERNS, index="I"))
 
 
 def _error(item: Item, req: Request) -> None:
-    req.set(item, "error", output_template(item, item.value or "", _PATTERNS))
+    req.set(item, "error", output_template(item, item.value or "", _PATTERNS, index="I"))
 
 
 def _exclusive(item: Item, req: Request) -> None:
@@ -252,13 +280,18 @@ def _dependency(item: Item, req: Request) -> None:
         jid = m.group(2).split(",")[0].strip().strip("\"'")
         if not jid:
             raise NotCarried(f"{part.strip()!r} names no job", error=True)
-        if not jid.isdigit():
+        n = ascii_int(jid)
+        if re.fullmatch(r"\d+\[[\d,-]+\]", jid, re.A):
+            raise NotCarried(
+                f"{jid} is an element of an LSF job array: Flux has no arrays, and a Flux "
+                "dependency names a Flux job; give the Flux job id it waits for"
+            )
+        if n is None or n < 1:
             raise NotCarried(
                 f"{part.strip()!r} names a job by its name: a Flux dependency names a job id"
             )
-        req.add(item, "dependencies", f"{_DEP_TYPES[m.group(1)]}:{jid}")
-        if jid.isdigit():
-            item.notes.append(f"{jid} looks like an LSF job id: a Flux dependency names a Flux job")
+        req.add(item, "dependencies", f"{_DEP_TYPES[m.group(1)]}:{n}")
+        item.notes.append(f"{jid} looks like an LSF job id: a Flux dependency names a Flux job")
 
 
 def _begin(item: Item, req: Request) -> None:
@@ -336,6 +369,7 @@ READERS = {
     "time": _time,
     "queue": _queue,
     "account": _account,
+    "group": _group,
     "name": _name,
     "output": _output,
     "error": _error,

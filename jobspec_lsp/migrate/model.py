@@ -11,8 +11,6 @@ knows a scheduler's syntax, and nothing knows LSP.
 
 from __future__ import annotations
 
-import math
-
 from jobspec_lsp.record import Frozen, Record, replaced
 from jobspec_lsp.script import directives
 from jobspec_lsp.text.edits import Change as Edit
@@ -75,7 +73,7 @@ class Item(Record):
 
     __slots__ = (
         "name", "value", "start", "end", "value_start", "value_end", "reader", "fields",
-        "notes", "lost", "problem", "error", "whole", "ignored",
+        "notes", "lost", "problem", "error", "whole", "ignored", "warnings",
     )  # fmt: skip
     name: str  # as written: --nodes, -n, -l select
     value: str | None
@@ -91,6 +89,7 @@ class Item(Record):
     error: bool  # the scheduler itself refuses it
     whole: bool  # the option as such is not carried (not just its value)
     ignored: str  # nothing to carry (why)
+    warnings: list[str]  # carried, with a difference the job may meet (an array's index)
 
     def __init__(
         self,
@@ -123,6 +122,7 @@ class Item(Record):
         self.error = error
         self.whole = whole
         self.ignored = ignored
+        self.warnings = []
 
     @property
     def kept(self) -> bool:
@@ -435,13 +435,18 @@ def shape(req: Request) -> Shape:
                     f"room for {k} (the tasks are started with flux run -N{n_nodes} -n{tasks})",
                 )
             )
+        gpt_run = 0
+        if gpt and not gpn:  # each node's room for k tasks holds their gpus too
+            gpn, gpt_run = k * gpt, gpt
+            notes.append(("gpus_per_task", _uneven_gpus(tasks, n_nodes, k, gpt)))
         words += [f"-N {n_nodes}", f"-n {n_nodes}", f"-c {cores}"]
         if gpn:
             words.append(f"-g {gpn}")
         run += [f"-N{n_nodes}", f"-n{tasks}"]
         if c > 1:
             run.append(f"-c{c}")
-        gpt_run = 0
+        if gpt_run:
+            run.append(f"-g{gpt_run}")
     else:
         if n_nodes:
             words.append(f"-N {n_nodes}")
@@ -462,6 +467,14 @@ def shape(req: Request) -> Shape:
     if req.exclusive:
         words.append("-x")
     return Shape(words, run, notes, n_nodes, tasks, c, gpt_run)
+
+
+def _uneven_gpus(tasks: int, n_nodes: int, k: int, gpt: int) -> str:
+    return (
+        f"{tasks} tasks do not divide evenly over {n_nodes} nodes: each node gets {k * gpt} "
+        f"GPUs for its room of {k} tasks ({k * gpt * n_nodes} in all, where the scheduler "
+        f"counts {gpt * tasks}), and each task its {gpt} (flux run -g{gpt})"
+    )
 
 
 def _only_nodes(req: Request, n_nodes, per_node, gpn, gpt) -> bool:
@@ -487,9 +500,14 @@ def fsd(seconds: int) -> str:
     return f"{seconds}s"
 
 
+# the longest limit flux batch reads: its FSD reader makes a timedelta, whose days stop at
+# 999999999 (beyond, flux batch fails: "Python int too large to convert to C int")
+FLUX_TIME_MAX = 999_999_999 * 86400
+
+
 def minutes_up(seconds: int) -> int:
     """Seconds rounded up to whole minutes (Slurm and LSF keep limits in minutes)."""
-    return math.ceil(seconds / 60) * 60
+    return -(-seconds // 60) * 60  # in integers: a float rounds a long limit
 
 
 def words(req: Request, name: str) -> list[str]:

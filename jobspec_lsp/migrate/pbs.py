@@ -20,7 +20,7 @@ import re
 from jobspec_lsp.migrate import reading
 from jobspec_lsp.migrate.model import Item, Line, NotCarried, Request
 from jobspec_lsp.migrate.reading import Option
-from jobspec_lsp.migrate.slurm import count, output_template
+from jobspec_lsp.migrate.slurm import ARRAY_INDEX, count, output_template
 from jobspec_lsp.notations.formats import ascii_int
 from jobspec_lsp.script import directives
 
@@ -48,8 +48,8 @@ OPTIONS: tuple[Option, ...] = (
         "resources",
         "select=N:ncpus=C:mpiprocs=M:ngpus=G / nodes=N:ppn=P:gpus=G → -N, -n, -c, -g; "
         "walltime → -t; place=excl → -x",
-        "mem, vmem, pmem and site resources are not carried (kept as a comment); several "
-        "chunk kinds (a+b) are not expressible",
+        "mem, vmem, pmem and site resources are not carried (kept as a comment); chunks of "
+        "several kinds (a+b) and Torque's nodes by name refuse the job (JS589)",
     ),
     _o(("-N",), True, "name", "--job-name"),
     _o(("-q",), True, "queue", "-q (a queue@server destination: the queue)"),
@@ -69,6 +69,7 @@ OPTIONS: tuple[Option, ...] = (
         True,
         "attributes",
         "depend=TYPE:ID → --dependency; group_list, umask, sandbox not carried",
+        "an id with its server (5678.pbsserver) Flux cannot name: kept as written",
     ),
     _o(("-J",), True, "array", "", "Flux has no job arrays"),
     _o(("-t",), True, "array", "", "Flux has no job arrays (Torque's -t)", ref=TORQUE),
@@ -120,14 +121,31 @@ def _chunk(spec: str) -> tuple[int, dict[str, str]]:
     return n, keys
 
 
-def _select(item: Item, req: Request, value: str) -> None:
-    chunks = value.split("+")
-    if len(chunks) > 1:
-        raise NotCarried(
-            f"{len(chunks)} kinds of chunk: Flux gives every node of a batch job the same "
-            "shape (convert each kind as its own job, or ask the largest)"
+def refuse(item: Item, req: Request, why: str) -> None:
+    """The job has no Flux form as a whole (its size has no single Flux shape): said, and
+    nothing is converted, as for a heterogeneous Slurm job."""
+    req.extra["refused"] = (item, why)
+    raise NotCarried(why)
+
+
+def _chunks(item: Item, req: Request, value: str, what: str) -> tuple[int, dict[str, str]]:
+    """``a+b+...``: one kind of chunk (identical ones add up: ``2:ncpus=8+1:ncpus=8`` is
+    3 of them), or the job refused: Flux gives every node of a batch job one shape."""
+    chunks = [_chunk(c) for c in value.split("+")]
+    kinds = {tuple(sorted(keys.items())) for _, keys in chunks}
+    if len(kinds) > 1:
+        refuse(
+            item,
+            req,
+            f"{what}={value}: {len(kinds)} kinds of chunk, which no single Flux shape holds "
+            "(Flux gives every node of a batch job the same one); convert each kind as its "
+            "own job, or ask the largest kind for every node",
         )
-    n, keys = _chunk(chunks[0])
+    return sum(n for n, _ in chunks), chunks[0][1]
+
+
+def _select(item: Item, req: Request, value: str) -> None:
+    n, keys = _chunks(item, req, value, "select")
     ncpus = count(keys["ncpus"], "ncpus") if "ncpus" in keys else None
     procs = count(keys["mpiprocs"], "mpiprocs") if "mpiprocs" in keys else None
     threads = count(keys["ompthreads"], "ompthreads") if "ompthreads" in keys else None
@@ -153,12 +171,16 @@ def _select(item: Item, req: Request, value: str) -> None:
 
 
 def _nodes(item: Item, req: Request, value: str) -> None:
-    if "+" in value or not value.split(":")[0].isdigit():
-        raise NotCarried(
-            f"nodes={value}: hosts by name or several node kinds; give a count "
-            "(nodes=N:ppn=P) or --requires=host:LIST"
+    named = [c.split(":")[0] for c in value.split("+") if not c.split(":")[0].isdigit()]
+    if named:
+        refuse(
+            item,
+            req,
+            f"nodes={value}: nodes by name ({', '.join(named)}), each with its own share, "
+            "which no Flux size says; give a count (nodes=N:ppn=P) and the hosts as "
+            "--requires=host:LIST, then convert again",
         )
-    n, keys = _chunk(value)
+    n, keys = _chunks(item, req, value, "nodes")
     req.set(item, "nodes", n)
     req.set(item, "tasks_per_node", count(keys["ppn"], "ppn") if "ppn" in keys else 1)
     if "gpus" in keys:
@@ -285,6 +307,8 @@ def _path(item: Item, field: str) -> str:
     if colon and "/" not in host:
         item.notes.append(f"the host {host!r}: Flux writes the file where the job runs")
         v = path
+    if "^array_index^" in v:
+        item.warnings.append(ARRAY_INDEX.format("^array_index^"))
     return output_template(item, v, _PATTERNS)
 
 
@@ -309,11 +333,12 @@ _DEP_TYPES = {"after", "afterok", "afternotok", "afterany"}
 
 
 def _attributes(item: Item, req: Request) -> None:
-    for part in (item.value or "").split(","):
-        key, _, val = part.partition("=")
-        key = key.strip()
+    """``-W attr=value[,attr=value]``: depend's own list (``depend=afterok:1:2,afterany:3``)
+    shares the commas; the attributes besides depend are not carried."""
+    for key, val in _attribute_list(item.value or ""):
         if key != "depend":
-            raise NotCarried(f"-W {key}: not carried")
+            item.lost.append(f"-W {key}: not carried")
+            continue
         for dep in val.split(","):
             kind, _, ids = dep.partition(":")
             if kind not in _DEP_TYPES:
@@ -322,10 +347,38 @@ def _attributes(item: Item, req: Request) -> None:
                     "afterok, afternotok, afterany)"
                 )
             for jid in ids.split(":"):
-                jid = jid.partition("@")[0]
-                if not jid:
-                    raise NotCarried(f"{dep!r} names no job", error=True)
-                req.add(item, "dependencies", f"{kind}:{jid}")
+                req.add(item, "dependencies", f"{kind}:{_job_id(jid, dep)}")
+                item.notes.append(
+                    f"{jid} looks like a PBS job id: a Flux dependency names a Flux job"
+                )
+    if not item.fields:
+        raise NotCarried("; ".join(item.lost) or f"{item.value!r}: nothing Flux carries")
+
+
+def _attribute_list(value: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for piece in value.split(","):
+        key, eq, val = piece.partition("=")
+        if not eq and out and out[-1][0] == "depend":
+            out[-1] = ("depend", out[-1][1] + "," + piece)
+        else:
+            out.append((key.strip(), val))
+    return out
+
+
+def _job_id(jid: str, dep: str) -> str:
+    """A PBS job id as a Flux dependency can name it: its number alone. One with its
+    server (``5678.pbsserver``, ``5678@host``) or an array's (``1234[]``) names a PBS job,
+    which Flux refuses as a job id: not carried."""
+    if not jid:
+        raise NotCarried(f"{dep!r} names no job", error=True)
+    n = ascii_int(jid)
+    if n is None:
+        raise NotCarried(
+            f"{jid} is a PBS job id (with its server or array index), which Flux cannot "
+            "name: a Flux dependency names a Flux job; give the Flux job id it waits for"
+        )
+    return str(n)
 
 
 def _array(item: Item, req: Request) -> None:

@@ -89,7 +89,13 @@ OPTIONS: tuple[Option, ...] = (
         "without a node count: 1 node (Slurm picks as many as the tasks need)",
         optional_value=True,
     ),
-    _o(("--time", "-t"), True, "time", "-t, rounded up to whole minutes as Slurm does"),
+    _o(
+        ("--time", "-t"),
+        True,
+        "time",
+        "-t, rounded up to whole minutes as Slurm does",
+        "beyond 71582788 minutes (Slurm wraps or drops it): kept as written",
+    ),
     _o(("--partition", "-p"), True, "partition", "-q/--queue", "a list: the first partition"),
     _o(("--account", "-A"), True, "account", "-B/--bank"),
     _o(("--job-name", "-J"), True, "job_name", "--job-name"),
@@ -106,12 +112,13 @@ OPTIONS: tuple[Option, ...] = (
         True,
         "dependency",
         "--dependency, one per job (after, afterok, ...)",
+        "an array task's id (123_4) Flux cannot name: kept as written",
     ),
     _o(
         ("--begin", "-b"),
         True,
         "begin",
-        "--begin-time (now+N → +FSD)",
+        "--begin-time (now+N[seconds|minutes|hours|days|weeks] → +FSD)",
         "a time of day already past: Flux starts at once, Slurm waits a day",
     ),
     _o(("--chdir", "-D"), True, "chdir", "--cwd"),
@@ -126,7 +133,13 @@ OPTIONS: tuple[Option, ...] = (
     _o(("--nodelist", "-w"), True, "nodelist", "--requires=host:LIST"),
     _o(("--exclude", "-x"), True, "exclude", "--requires=-host:LIST"),
     _o(("--hold", "-H"), False, "hold", "--urgency=0 (held)"),
-    _o(("--signal",), True, "signal", "--signal=SIG@TIMEs", "R: and B: are not carried"),
+    _o(
+        ("--signal",),
+        True,
+        "signal",
+        "--signal=SIG@TIMEs (SIG 1-65535 or one of sbatch's names, TIME 0-65535)",
+        "R: and B: are not carried",
+    ),
     _o(
         ("--array", "-a"),
         True,
@@ -407,6 +420,8 @@ def _gpus_per_node(item: Item, req: Request) -> None:
 
 def _gres(item: Item, req: Request) -> None:
     parts = [p for p in (item.value or "").split(",") if p]
+    if not parts:
+        raise NotCarried("an empty --gres: Slurm refuses it (Invalid TRES specification)", True)
     gpus = None
     for part in parts:
         name = part.partition(":")[0]
@@ -427,6 +442,13 @@ def _exclusive(item: Item, req: Request) -> None:
     req.set(item, "exclusive", True)
 
 
+# the longest limit Slurm 22.05 keeps: slurmctld counts its seconds in 32 bits, so past it
+# the job's end time wraps (-t 100000000 ends after 54 years, not 190; run here), and
+# sbatch's own int of minutes overflows further on (-t 2147483646 is UNLIMITED,
+# -t 2147483645 refused, -t 4294967297 one minute)
+_MINUTES_MAX = (2**32 - 1) // 60
+
+
 def _time(item: Item, req: Request) -> None:
     try:
         secs = seconds(item.value or "")
@@ -436,6 +458,11 @@ def _time(item: Item, req: Request) -> None:
             "D-H, D-H:MIN, D-H:MIN:SEC)",
             error=True,
         ) from None
+    if secs is not None and secs > _MINUTES_MAX * 60:
+        raise NotCarried(
+            f"longer than Slurm can hold ({_MINUTES_MAX} minutes, 136 years): it wraps it "
+            "to a shorter limit, takes it as no limit or refuses it; give the limit meant"
+        )
     if secs is None:
         item.notes.append("no time limit: Flux applies its queue's or instance's default")
         return
@@ -450,6 +477,8 @@ def _time(item: Item, req: Request) -> None:
 
 def _partition(item: Item, req: Request) -> None:
     first, comma, _ = (item.value or "").partition(",")
+    if not first:
+        raise NotCarried("no partition: sbatch refuses it (invalid partition specified)", True)
     if comma:
         item.notes.append(f"Flux takes one queue: {first!r}, the first of the partitions")
     req.set(item, "queue", first)
@@ -474,9 +503,19 @@ def _user() -> str | None:
         return None
 
 
-def output_template(item: Item, value: str, table: dict[str, str], escape: str = "%") -> str:
+ARRAY_INDEX = (
+    "{} has no Flux template: it is a job array's index, and Flux has no arrays; the path "
+    "keeps it as written, so put the index in the path where each index's job must write "
+    "a file of its own"
+)
+
+
+def output_template(
+    item: Item, value: str, table: dict[str, str], escape: str = "%", index: str = ""
+) -> str:
     """A scheduler's output path with its patterns as Flux templates; a pattern Flux has
-    no template for stays as written, with a note."""
+    no template for stays as written, with a note (a warning for ``index``, the letters
+    of an array's index: every job of the array would write the path of one)."""
     kept: list[str] = []
 
     def sub(m: re.Match[str]) -> str:
@@ -497,6 +536,10 @@ def output_template(item: Item, value: str, table: dict[str, str], escape: str =
         return m.group(0)
 
     path = _PATTERN.sub(sub, value)
+    arrays = [k for k in kept if k[-1] in index]
+    if arrays:
+        kept = [k for k in kept if k not in arrays]
+        item.warnings.append(ARRAY_INDEX.format(", ".join(arrays)))
     if kept:
         item.notes.append(
             f"{', '.join(kept)} has no Flux template and stays as written (Flux has "
@@ -507,7 +550,11 @@ def output_template(item: Item, value: str, table: dict[str, str], escape: str =
 
 def _output(item: Item, req: Request) -> None:
     field = "error" if item.name in ("--error", "-e") else "output"
-    req.set(item, field, output_template(item, item.value or "", _PATTERNS))
+    req.set(item, field, output_template(item, item.value or "", _PATTERNS, index="a"))
+    if "%A" in (item.value or ""):
+        item.notes.append(
+            "%A (an array's job id; a job's own id when it is not an array) is {{id}}"
+        )
 
 
 _DEP_TYPES = {"after", "afterany", "afterok", "afternotok"}
@@ -535,15 +582,34 @@ def _dependency(item: Item, req: Request) -> None:
                 raise NotCarried(f"{jobid!r}: Flux has no delay after a dependency")
             if not jid:
                 raise NotCarried(f"{part!r} names no job", error=True)
-            req.add(item, "dependencies", f"{kind}:{jid}")
-            if jid.isdigit():
-                item.notes.append(
-                    f"{jid} looks like a Slurm job id: a Flux dependency names a Flux job"
-                )
+            req.add(item, "dependencies", f"{kind}:{_job_id(jid)}")
+            item.notes.append(
+                f"{jid} looks like a Slurm job id: a Flux dependency names a Flux job"
+            )
 
 
-_NOW = re.compile(r"now(?:\+(\d+)(seconds|minutes|hours|days|weeks)?)?", re.I | re.A)
-_UNITS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400, "weeks": 604800}
+_ARRAY_TASK = re.compile(r"\d+_(?:\d+|\*|\[[\d,-]+\])", re.A)
+
+
+def _job_id(jid: str) -> str:
+    """A Slurm job id of a dependency, as Flux can name it: a number (``007`` is 7, as
+    Slurm reads it). An array task's id (``123_4``, ``123_*``, ``123_[1-3]``) Slurm takes
+    and Flux cannot name: not carried; anything else sbatch itself refuses."""
+    n = ascii_int(jid)
+    if n is not None and n > 0:
+        return str(n)
+    if _ARRAY_TASK.fullmatch(jid):
+        raise NotCarried(
+            f"{jid} is a task of a Slurm job array: Flux has no arrays, and a Flux "
+            "dependency names a Flux job; give the Flux job id it waits for"
+        )
+    raise NotCarried(f"{jid!r} is not a Slurm job id: sbatch refuses it", error=True)
+
+
+# sbatch 22.05's now[{+|-}COUNT[UNIT]]: a unit whole, singular or plural (now+1hour,
+# now+30minutes); sbatch refuses now+1h, now+30min, now+1.5hours
+_NOW = re.compile(r"now(?:([+-])(\d+)(?:(second|minute|hour|day|week)s?)?)?", re.I | re.A)
+_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
 _CLOCK = {"noon": "12:00", "teatime": "16:00", "fika": "15:00", "elevenses": "11:00"}
 _ISO = re.compile(r"(\d{4}-\d\d-\d\d)(?:T(\d\d?:\d\d(?::\d\d)?))?", re.A)
 _HHMM = re.compile(r"\d\d?:\d\d(?::\d\d)?", re.A)
@@ -558,12 +624,21 @@ def _begin(item: Item, req: Request) -> None:
     v = item.value or ""
     m = _NOW.fullmatch(v)
     if m:
-        if not m.group(1):
-            item.notes.append("now: nothing to write")
+        sign, n = m.group(1), int(m.group(2) or 0)
+        if not n or sign == "-":
+            item.notes.append(
+                f"{v}: now or already past: the job may start at once, as in Slurm; nothing to write"
+            )
             return
-        secs = count(m.group(1), "--begin=now+") * _UNITS[(m.group(2) or "seconds").lower()]
+        secs = n * _UNITS[(m.group(3) or "second").lower()]
         req.set(item, "begin", f"+{fsd(secs)}")
         return
+    if v[:3].lower() == "now":
+        raise NotCarried(
+            f"sbatch refuses it (Invalid --begin specification): {v!r} is not now[+COUNT"
+            "[seconds|minutes|hours|days|weeks]] (a unit written whole: now+1hour)",
+            error=True,
+        )
     low = v.lower()
     if low in ("midnight", "tomorrow"):
         req.set(item, "begin", "tomorrow")
@@ -597,7 +672,7 @@ def _export(item: Item, req: Request) -> None:
     if parts == ["ALL"]:
         item.notes.append("Flux copies the submitting environment by default: nothing to write")
         return
-    if parts in (["NONE"], ["NIL"]):
+    if parts in ([], ["NONE"], ["NIL"]):  # empty: as NONE (real sbatch 22.05, run)
         req.add(item, "env", "-*")
         item.notes.append(
             "the job starts with an empty environment; Slurm's NONE also loads "
@@ -675,18 +750,42 @@ def _hold(item: Item, req: Request) -> None:
     req.set(item, "hold", True)
 
 
-_SIGNAL = re.compile(r"(?:([RB]):)?(SIG)?([A-Z0-9]+)(?:@(\d+))?", re.I | re.A)
+# the names sbatch 22.05 takes (its sig_name2num): others it refuses, as real sbatch does
+_SIGNAL_NAMES = frozenset(
+    "HUP INT QUIT ABRT KILL ALRM TERM USR1 USR2 URG CONT STOP TSTP TTIN TTOU XCPU".split()
+)
+_STRTOL = re.compile(r"\s*[+-]?\d+", re.A)
 
 
 def _signal(item: Item, req: Request) -> None:
-    m = _SIGNAL.fullmatch(item.value or "")
-    if not m:
-        raise NotCarried(f"{item.value!r} is not [R:|B:]SIG[@SECONDS]", error=True)
-    where, _, sig, secs = m.groups()
+    """``[{R|B}:]SIG[@TIME]`` as sbatch reads it (get_signal_opts): R and B before a ':',
+    SIG a number from 1 to 65535 or a name of its list (SIG prefix and case optional),
+    TIME a number of seconds from 0 to 65535 (60 when not given)."""
+    v = item.value or ""
+    where, colon, rest = v.partition(":")
+    if not colon:
+        where, rest = "", v
+    sig, at, when = rest.partition("@")
+    name = sig.upper().removeprefix("SIG")
+    number = int(sig) if _STRTOL.fullmatch(sig) else None
+    secs = int(when) if _STRTOL.fullmatch(when) else 0 if not when else None
+    if (
+        any(c not in "RrBb" for c in where)
+        or (number is None and name not in _SIGNAL_NAMES)
+        or (number is not None and not 0 < number <= 0xFFFF)
+        or secs is None
+        or not 0 <= secs <= 0xFFFF
+    ):
+        raise NotCarried(
+            f"sbatch refuses it (Invalid --signal specification): {v!r} is not "
+            "[{R|B}:]SIG[@TIME], SIG a signal name or a number from 1 to 65535, TIME a "
+            "number of seconds from 0 to 65535",
+            error=True,
+        )
     if where:
         item.notes.append(f"{where}: is not carried: Flux signals the job's processes")
-    name = sig if sig.isdigit() else "SIG" + sig.upper()
-    req.set(item, "signal", f"{name}@{int(secs or 60)}s")
+    flux_sig = str(number) if number is not None else "SIG" + name
+    req.set(item, "signal", f"{flux_sig}@{secs if at else 60}s")
 
 
 def _array(item: Item, req: Request) -> None:
@@ -728,6 +827,24 @@ READERS = {
     "array": _array,
 }
 
+
+def _unset_when_empty(reader):
+    """``reader``, but an empty value (``--nodelist=``) is the option not given, as real
+    sbatch 22.05 takes it for these (scontrol shows no node list, no dependency, ...)."""
+
+    def read(item: Item, req: Request) -> None:
+        if item.value == "":
+            item.notes.append("empty: sbatch takes it as not given; nothing to write")
+            return
+        reader(item, req)
+
+    return read
+
+
+_EMPTY_NOT_GIVEN = ("gpus_per_task", "gpus", "gpus_per_node", "account", "dependency",
+                    "chdir", "constraint", "nodelist", "exclude", "array")  # fmt: skip
+READERS.update({k: _unset_when_empty(READERS[k]) for k in _EMPTY_NOT_GIVEN})
+
 _HET = ("hetjob", "packjob")
 
 
@@ -761,7 +878,20 @@ def start_directory(text: str, req: Request) -> str:
 
 
 def finish(req: Request) -> None:
-    """Nothing to settle once every directive is read."""
+    """What sbatch settles once every directive is read: a node count above the task count
+    is lowered to it ("can't run 1 processes on 3 nodes, setting nnodes to 1"; scontrol
+    then shows NumNodes=1), the maximum of a range too."""
+    tasks, item = req.tasks, req.sources.get("nodes")
+    if not tasks or not req.nodes or item is None:
+        return
+    if req.nodes > tasks:
+        item.notes.append(
+            f"sbatch cannot run {tasks} tasks on {req.nodes} nodes and sets the node count "
+            f"to {tasks} (with a warning): so does the conversion"
+        )
+        req.nodes = tasks
+    if req.nodes_max and req.nodes_max > tasks:
+        req.nodes_max = tasks
 
 
 def block(text: str) -> reading.Block:

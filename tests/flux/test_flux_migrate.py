@@ -103,3 +103,41 @@ def test_the_lines_the_conversion_inserts_reach_flux(flux_exe, tmp_path, eol):
     bare = convert.convert("#!/bin/bash", "slurm").text
     dry = _dry(flux_exe, tmp_path, bare)
     assert dry.returncode == 0, dry.stderr
+
+
+_VALUES = [
+    "#SBATCH -t9999999999999999999999999",  # convert-huge-time-flux-accepts
+    "#SBATCH -n 1 --signal=0@60",  # convert-invalid-signal-refused
+    "#SBATCH -n 1 --signal=B:usr1@",
+    "#SBATCH -N 1\n#SBATCH --nodelist=",  # convert-empty-nodelist-flux-accepts
+    "#SBATCH -n 1\n#SBATCH --dependency=afterok:123_4",  # ...-foreign-job-id-slurm-array
+    "#PBS -l select=1:ncpus=8\n#PBS -W depend=afterok:5678.pbsserver",  # ...-id-pbs
+    "#BSUB -n 1 -W 99999999999999:0",
+    "#BSUB -n 1 -w 'done(1234[5])'",
+    "#SBATCH --nodes=3\n#SBATCH -n 1 -c 4",  # convert-nodes-above-tasks
+    "#SBATCH -n 1 --begin=now+1hour",  # convert-begin-now-plus
+    "#BSUB -nnodes 2\n#BSUB -G guests\n#BSUB -J sweep[1-8]",  # ...-llnl-bank-and-array-name
+]
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize("block", _VALUES)
+def test_a_converted_script_holds_nothing_flux_refuses(flux_exe, tmp_path, block):
+    """Whatever the conversion writes (a line sbatch refuses is left as it is, and says
+    so), flux batch takes the script."""
+    conv = convert.convert("#!/bin/bash\n" + block + "\nhostname\n")
+    assert not conv.refused
+    dry = _dry(flux_exe, tmp_path, conv.text)
+    assert dry.returncode == 0, dry.stderr
+
+
+@pytest.mark.flux
+def test_gpus_of_tasks_uneven_over_the_nodes_reach_flux(flux_exe, tmp_path):
+    """convert-gpus-per-task-uneven-keeps-gpus: each node's slot holds its tasks' GPUs."""
+    text = "#!/bin/bash\n#SBATCH --gpus-per-task=1\n#SBATCH -n6\n#SBATCH --nodes=4\nsrun ./a\n"
+    dry = _dry(flux_exe, tmp_path, convert.convert(text).text)
+    assert dry.returncode == 0, dry.stderr
+    (node,) = json.loads(dry.stdout)["resources"]
+    (slot,) = node["with"]
+    assert node["count"] == 4 and slot["count"] == 1
+    assert {r["type"]: r["count"] for r in slot["with"]} == {"core": 2, "gpu": 2}

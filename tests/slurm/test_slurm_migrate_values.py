@@ -77,9 +77,10 @@ _NOT_DIRECTIVES = {"--help", "--usage", "--version"}
 
 def _sbatch_takes(name: str) -> bool:
     """Whether sbatch's getopt_long knows ``name`` (the value given is --version: an option
-    that takes one consumes it; sbatch then finds no script on stdin)."""
+    that takes one consumes it; sbatch then finds no script on stdin, and --test-only keeps
+    --wrap from submitting a job)."""
     proc = subprocess.run(
-        ["sbatch", name, "--version"],
+        ["sbatch", "--test-only", name, "--version"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -118,3 +119,78 @@ def test_the_cluster_alias_is_read_as_sbatch_reads_it(slurm, flux_exe, tmp_path)
     assert "no such cluster" in got.refused or "can't be reached" in got.refused  # c5: none here
     assert got.rc == 0 and "JS592" not in got.err and "JS591" in got.err
     assert isinstance(got.flux, dict), got.flux
+
+
+# ---------------------------------------------------------- values, read as sbatch does
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("#SBATCH -n 1 --signal=0@60",),
+        ("#SBATCH -n 1 --signal=SEGV",),
+        ("#SBATCH -n 1 --signal=USR1@65536",),
+        ("#SBATCH -n 1 --begin=now+1h",),
+        ("#SBATCH -n 1 --dependency=afterok:abc",),
+    ],
+)
+def test_what_sbatch_refuses_the_conversion_refuses(slurm, flux_exe, tmp_path, lines):
+    """convert-invalid-signal-refused: exit 1 (JS592), the line left as it is, and nothing
+    written that flux batch refuses."""
+    got = both(tmp_path, flux_exe, *lines)
+    assert got.slurm is None and got.refused
+    assert got.rc == 1 and "JS592" in got.err
+    assert isinstance(got.flux, dict), got.flux
+
+
+@pytest.mark.parametrize(
+    "lines,fields",
+    [
+        # convert-huge-time-flux-accepts: sbatch shows UNLIMITED; Flux: no limit either
+        (("#SBATCH -n 1 -t 9999999999999999999999999",), ()),
+        (("#SBATCH -n 1 -t 35791393",), ("time",)),  # 68 years: scontrol still shows it
+        # convert-empty-nodelist-flux-accepts
+        (("#SBATCH -n 1", "#SBATCH --nodelist="), ("nodelist",)),
+        (("#SBATCH -n 1", "#SBATCH --exclude=", "#SBATCH --constraint="), ("nodelist",)),
+        (("#SBATCH -n 1 --gpus=", "#SBATCH --account="), ("gpus",)),
+        # convert-dependency-foreign-job-id-slurm-array: Slurm takes it, Flux cannot name it
+        (("#SBATCH -n 1", "#SBATCH --dependency=afterok:123_4"), ()),
+        # convert-nodes-above-tasks: "can't run 1 processes on 3 nodes, setting nnodes to 1"
+        (("#SBATCH --nodes=3", "#SBATCH -n 1 -c 4", "#SBATCH --gpus-per-node=2"), ("nodes",)),
+        (("#SBATCH -N 3-5 -n 2",), ("nodes",)),
+        # convert-gpus-per-task-uneven-keeps-gpus
+        (("#SBATCH --gpus-per-task=1", "#SBATCH -n6", "#SBATCH --nodes=4"), ("nodes", "gpus")),
+        (("#SBATCH --gpus-per-task=1", "#SBATCH -n8", "#SBATCH --nodes=4"), ("nodes", "gpus")),
+    ],
+)
+def test_what_sbatch_takes_flux_builds(slurm, flux_exe, tmp_path, lines, fields):
+    got = both(tmp_path, flux_exe, *lines)
+    assert got.slurm is not None, got.refused
+    assert got.rc == 0 and "JS592" not in got.err
+    s, f = got.slurm, got.flux
+    assert isinstance(f, dict), f
+    assert f["slots"] * (f["cores_per_slot"] or 1) >= s["tasks"] * (s["cpus_per_task"] or 1)
+    if "time" in fields:
+        assert f["duration"] == s["time_seconds"]
+    else:
+        assert f["duration"] == 0  # no limit written
+    if "nodes" in fields:
+        assert f["nodes"] == s["nodes_min"]
+    if "nodelist" in fields:
+        assert s["nodelist"] is None and f["constraints"] is None
+    if "gpus" in fields:
+        slurm_gpus = (s["gpus_per_task"] or 0) * s["tasks"] + (s["gpus_per_node"] or 0) * (
+            s["nodes_min"] or 1
+        )
+        flux_gpus = (f["gpus_per_slot"] or 0) * f["slots"]
+        assert flux_gpus >= slurm_gpus  # every task its GPUs (more where tasks are uneven)
+        assert (flux_gpus == slurm_gpus) == (
+            "more GPUs" not in got.err and "8 in all" not in got.err
+        )
+    assert not f["deps"]
+
+
+def test_begin_now_plus_is_the_time_slurm_gives(slurm, flux_exe, tmp_path):
+    """convert-begin-now-plus: sbatch(1)'s own `--begin=now+1hour` is Flux's +1h."""
+    got = both(tmp_path, flux_exe, "#SBATCH -n 1 --begin=now+1hour")
+    assert got.slurm is not None and isinstance(got.flux, dict)
+    assert got.slurm["begin"] is not None and got.flux["begin"] is not None
+    assert abs(got.flux["begin"] - got.slurm["begin"]) < 120  # both an hour from now
