@@ -457,3 +457,19 @@ def test_an_array_index_in_an_output_path_is_a_warning(text, pattern):
     conv = convert.convert(text)
     (said,) = [f for f in conv.findings if f.kind == "approx" and pattern in f.message]
     assert "array's index" in said.message
+
+
+@pytest.mark.parametrize(
+    "line,kind",
+    [
+        ("-t " + "9" * 5000, "kept"),  # far beyond what Slurm holds, read without int()'s limit
+        ("-t 1-" + "9" * 5000, "kept"),
+        ("--signal=" + "9" * 5000, "bad"),  # strtol saturates: above 65535
+        ("--signal=USR1@" + "9" * 5000, "bad"),
+        ("--begin=now+" + "9" * 5000, "bad"),
+    ],
+)
+def test_thousands_of_digits_are_read_without_a_traceback(line, kind):
+    conv = slurm("-n 1", line)
+    assert kinds(conv) == [kind]
+    assert all(len(f.message) < 6000 for f in conv.findings)

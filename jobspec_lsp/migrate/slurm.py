@@ -360,15 +360,21 @@ def seconds(value: str) -> int | None:
     if not m:
         raise ValueError(v)
     if m.group("d") is not None:
-        days, h = int(m.group("d")), int(m.group("dh"))
-        mins, secs = int(m.group("dm") or 0), int(m.group("ds") or 0)
+        days, h = _big(m.group("d")), _big(m.group("dh"))
+        mins, secs = _big(m.group("dm") or "0"), _big(m.group("ds") or "0")
         return ((days * 24 + h) * 60 + mins) * 60 + secs
     a, b, c = m.group("a"), m.group("b"), m.group("c")
     if c is not None:
-        return (int(a) * 60 + int(b)) * 60 + int(c)
+        return (_big(a) * 60 + _big(b)) * 60 + _big(c)
     if b is not None:
-        return int(a) * 60 + int(b)
-    return int(a) * 60
+        return _big(a) * 60 + _big(b)
+    return _big(a) * 60
+
+
+def _big(digits: str) -> int:
+    """ASCII digits as a number; past 30 of them, 10**30 (far beyond any limit, and no
+    conversion of thousands of digits)."""
+    return int(digits) if len(digits.lstrip("0")) <= 30 else 10**30
 
 
 def _gpu_count(item: Item, value: str, what: str) -> int:
@@ -624,7 +630,9 @@ def _begin(item: Item, req: Request) -> None:
     v = item.value or ""
     m = _NOW.fullmatch(v)
     if m:
-        sign, n = m.group(1), int(m.group(2) or 0)
+        sign, n = m.group(1), _big(m.group(2) or "0")
+        if n > 2**31 - 1:  # sbatch's count overflows: no time it means
+            raise NotCarried(f"{v[:40]!r}...: too large a count for sbatch", error=True)
         if not n or sign == "-":
             item.notes.append(
                 f"{v}: now or already past: the job may start at once, as in Slurm; nothing to write"
@@ -754,7 +762,13 @@ def _hold(item: Item, req: Request) -> None:
 _SIGNAL_NAMES = frozenset(
     "HUP INT QUIT ABRT KILL ALRM TERM USR1 USR2 URG CONT STOP TSTP TTIN TTOU XCPU".split()
 )
-_STRTOL = re.compile(r"\s*[+-]?\d+", re.A)
+_STRTOL = re.compile(r"\s*([+-]?)(\d+)", re.A)
+
+
+def _strtol(text: str) -> int | None:
+    """A number as C's strtol reads a whole word (None: not one); a huge one stays huge."""
+    m = _STRTOL.fullmatch(text)
+    return None if m is None else (-1 if m.group(1) == "-" else 1) * _big(m.group(2))
 
 
 def _signal(item: Item, req: Request) -> None:
@@ -767,8 +781,8 @@ def _signal(item: Item, req: Request) -> None:
         where, rest = "", v
     sig, at, when = rest.partition("@")
     name = sig.upper().removeprefix("SIG")
-    number = int(sig) if _STRTOL.fullmatch(sig) else None
-    secs = int(when) if _STRTOL.fullmatch(when) else 0 if not when else None
+    number = _strtol(sig)
+    secs = _strtol(when) if when else 0
     if (
         any(c not in "RrBb" for c in where)
         or (number is None and name not in _SIGNAL_NAMES)
@@ -777,7 +791,7 @@ def _signal(item: Item, req: Request) -> None:
         or not 0 <= secs <= 0xFFFF
     ):
         raise NotCarried(
-            f"sbatch refuses it (Invalid --signal specification): {v!r} is not "
+            f"sbatch refuses it (Invalid --signal specification): {v[:40]!r} is not "
             "[{R|B}:]SIG[@TIME], SIG a signal name or a number from 1 to 65535, TIME a "
             "number of seconds from 0 to 65535",
             error=True,
