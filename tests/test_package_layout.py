@@ -12,7 +12,7 @@ PACKAGE = REPO / "jobspec_lsp"
 # over 600 lines, each one idea (docs/architecture.md says which and why)
 LONG = {
     "jobspec/document.py", "script/batch.py",
-    "fmt/layout.py", "convert/psij.py", "rules/targets.py", "cli/main.py", "fluxcli/build.py",
+    "fmt/layout.py", "convert/psij.py", "cli/main.py",
     "notations/formats.py", "migrate/slurm.py",
 }  # fmt: skip
 
