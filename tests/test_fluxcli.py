@@ -165,3 +165,18 @@ def test_a_command_line_is_read_as_argparse_reads_it(name, words):
     mine = _mine(model.command(name), words)
     theirs = _theirs(name, words)
     assert mine == theirs
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [("999999999d", False), ("1000000000d", True), ("1440000000000m", True),
+     ("1e20s", False), ("86400000000000001ms", True), ("9999999999999999999", False)],
+)  # fmt: skip
+def test_time_limits_flux_cannot_read_through_timedelta(value, refused):
+    from jobspec_lsp.fluxcli.values import Refused, parse_time_limit
+
+    if refused:
+        with pytest.raises(Refused, match="10\\^9 days"):
+            parse_time_limit(value)
+    else:
+        parse_time_limit(value)

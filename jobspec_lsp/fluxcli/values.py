@@ -485,7 +485,17 @@ def parse_time_limit(value: str) -> float | int:
         raise Refused(f"-t {value!r}: the time limit must be finite (leave -t out for no limit)")
     if seconds < 0:
         raise Refused(f"-t {value!r}: the time limit must not be negative")
+    if seconds >= _TIMEDELTA_LIMIT and value.rstrip().endswith(("ms", "m", "h", "d")):
+        # Flux reads m, h, d and ms through Python's timedelta, which holds less than
+        # 10^9 days ("days=...; must have magnitude <= 999999999"); seconds are not
+        raise Refused(
+            f"-t {value!r}: Flux cannot read a duration of 10^9 days or more in this unit; "
+            "leave -t out for no limit"
+        )
     return int(seconds) if float(seconds).is_integer() else seconds
+
+
+_TIMEDELTA_LIMIT = 86400 * 1_000_000_000  # seconds in 10^9 days: timedelta's bound
 
 
 def uri_entry(uri: str, option: str) -> dict[str, Any]:

@@ -201,3 +201,23 @@ def test_steps_with_a_node_count_are_held_to_each_nodes_share(flux_exe, tmp_path
         flux.close()
     ran = {k for k in range(len(STEPS)) if f"step{k}=0" in out}
     assert ran == {k for k, (_, fits) in enumerate(STEPS) if fits}, out
+
+
+LIMITS = ["999999999d", "1000000000d", "1439999998561m", "1440000000000m", "99999999999999m",
+          "1e20s", "9999999999999999999999h", "86400000000000001ms", "2000000000000000ms",
+          "23999999999h", "24000000000h", "9999999999999999999"]  # fmt: skip
+
+
+@pytest.mark.flux
+def test_huge_time_limits_are_judged_as_flux_reads_them(flux_exe, tmp_path):
+    """-t with m, h, d or ms goes through Python's timedelta in Flux (under 10^9 days);
+    seconds and bare minutes do not: each verdict held to flux batch's."""
+    from jobspec_lsp.script import batch
+
+    for v in LIMITS:
+        path = tmp_path / "job.sh"
+        path.write_text(f"#!/bin/sh\n#flux: -n1 -t {v}\nhostname\n")
+        proc = subprocess.run([flux_exe, "batch", "--dry-run", path.name], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        ours = [d for d in batch.check_script(path.read_text()) if d.severity.name == "ERROR"]
+        assert (proc.returncode != 0) == bool(ours), (v, proc.stderr[-200:], ours)
