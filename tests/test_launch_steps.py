@@ -115,3 +115,164 @@ def test_tasks_folded_into_one_slot_a_node_are_warned():
     assert (
         text[d.start : d.end] == "--gres=gpu:2" and "8 tasks a node share its 2 GPUs" in d.message
     )
+
+
+# Classes of launch lines the corpus (converged-computing/jobspec-database, issue 35) held
+# unconverted, non-idempotent or unsaid; one test a class (benchmarks/bench_corpus.py counts
+# them).
+
+
+def _said(text: str) -> list[str]:
+    return [f.message for f in convert.convert(text).findings if f.kind == "launch"]
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        ('srun --ntasks="${SLURM_JOB_NUM_NODES}" mkdir -p /t', "flux run -n2 mkdir -p /t"),
+        ('srun -n "$SLURM_NTASKS" ./a', "flux run -n8 ./a"),
+        ('srun "--ntasks=$SLURM_NTASKS" ./a', "flux run -n8 ./a"),
+    ],
+)
+def test_a_quoted_figure_is_its_value(line, want):
+    """NVIDIA's MLPerf scripts: `--ntasks="${SLURM_JOB_NUM_NODES}"` (was "'\"2\"' is not
+    a count")."""
+    assert _run_lines(f"#!/bin/bash\n#SBATCH -N 2 --ntasks-per-node=4\n{line}\n") == [want]
+
+
+def test_a_value_attached_to_its_letter_is_read_as_the_launcher_reads_it():
+    """A count's attached value is a number (`-npersocket` is not -n "persocket"); other
+    letters take any (`-EOMP_NUM_THREADS=1`, `-bnone`)."""
+    text = (
+        "#!/bin/bash\n#BSUB -nnodes 2\nmpirun -np 8 -npersocket 2 ./a\n"
+        "jsrun -n2 -a4 -c4 -g1 -r1 -EOMP_NUM_THREADS=1 -bnone ./b\n"
+    )
+    assert _run_lines(text) == [
+        "flux run -n8 ./a",
+        "flux run -N2 -n8 --env=OMP_NUM_THREADS=1 ./b",
+    ]
+
+
+def test_zero_gpus_is_none_asked():
+    text = "#!/bin/bash\n#BSUB -nnodes 1\njsrun -n 1 -a 1 -c 42 -g 0 -r 1 python3 ws.py\n"
+    assert _run_lines(text) == ["flux run -N1 -n1 -c42 python3 ws.py"]
+
+
+@pytest.mark.parametrize(
+    "launcher", ["/opt/slurm/bin/srun", "$MPI_ROOT/bin/mpirun", "${MPI_DIR}/bin/mpiexec"]
+)
+def test_a_launcher_named_by_its_path_is_converted(launcher):
+    text = f"#!/bin/bash\n#SBATCH -N 2 -n 8\n{launcher} -n 4 ./a\n"
+    assert _run_lines(text) == ["flux run -n4 ./a"]
+    conv = convert.convert(text)
+    (f,) = [f for f in conv.findings if f.kind == "command"]
+    assert text[f.start : f.end] == launcher.rsplit("/", 1)[1]  # said at the tool's word
+
+
+def test_taccs_ibrun_is_a_launcher():
+    text = "#!/bin/bash\n#SBATCH -N 2 -n 8\nibrun ./a\nibrun -n 4 -o 0 ./b &\n"
+    assert _run_lines(text) == ["flux run -N2 -n8 ./a", "flux run -n4 ./b &"]
+
+
+@pytest.mark.parametrize(
+    "prefix", ["time -p ", '/usr/bin/time -f "%e s" ', "stdbuf -oL -eL ", "timeout 10m ", "$T "]
+)
+def test_a_launcher_run_through_time_stdbuf_or_timeout_is_converted_in_place(prefix):
+    text = f"#!/bin/bash\n#SBATCH -n 4\n{prefix}srun -n 2 ./a\n"
+    assert _run_lines(text) == [f"{prefix}flux run -n2 ./a"]
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("singularity run x.sif mpirun -n 8 ./b", "inside a container (singularity)"),
+        ("nsys profile -o r srun ./c", "run through nsys"),
+        ("scan mpirun -np 4 ./a", "run through scan"),
+    ],
+)
+def test_a_launcher_run_through_a_container_or_a_tool_is_left_with_its_reason(line, why):
+    text = f"#!/bin/bash\n#SBATCH -n 8\n{line}\n"
+    assert line in convert.convert(text).text
+    (said,) = _said(text)
+    assert why in said
+
+
+def test_a_launcher_asked_its_version_starts_no_step():
+    text = "#!/bin/bash\n#SBATCH -n 8\nmpirun --version\nsrun --help\n"
+    conv = convert.convert(text)
+    assert "mpirun --version\nsrun --help\n" in conv.text
+    assert not [f for f in conv.findings if f.kind in ("command", "launch")]
+
+
+def test_jsrun_resource_sets_of_a_hosts_all_take_it_whole():
+    text = (
+        "#!/bin/bash\n#BSUB -nnodes 4\n"
+        "jsrun -b none -c ALL_CPUS -g ALL_GPUS -r 1 -n 4 ./stencil\n"
+        "jsrun -n ALL_HOSTS -a 4 -g 4 -c 40 ./x\n"
+    )
+    assert _run_lines(text) == ["flux run -N4 -n4 -x ./stencil", "flux run -N4 -n16 -c10 -g1 ./x"]
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        ("srun -p gpu -A proj --comment x -n 2 ./a", "flux run -n2 ./a"),  # the job's own
+        ("srun --jobid $SLURM_JOB_ID -n 2 ./a", "flux run -n2 ./a"),
+        ("srun --tasks-per-node=2 -N 2 ./a", "flux run -N2 -n4 ./a"),
+        ("srun -N1 -n1 -r 1 ./a", "flux run -N1 -n1 --requires=rank:1 ./a"),
+        ("srun -N2 -n2 --relative=2 ./a", "flux run -N2 -n2 --requires=rank:2-3 ./a"),
+        ("srun -n 1 -x node1 --open-mode=append ./a",
+         "flux run -n1 --requires=-host:node1 -o output.mode=append ./a"),
+        ("mpirun --host $h1,$h2 -np 2 ./a", "flux run -n2 --requires=host:$h1,$h2 ./a"),
+        ("mpirun -H a:4,b:4 -np 8 ./a", "flux run -n8 --requires=host:a,b ./a"),
+        ("mpiexec -genvlist A,B -envall -n 2 ./a", "flux run -n2 --env=A --env=B ./a"),
+        ("mpirun -wdir /w -bootstrap slurm -report-bindings -np 2 ./a",
+         "flux run -n2 --cwd=/w ./a"),
+        ("mpirun --pernode -np 4 ./a", "flux run -N4 -n4 ./a"),
+        ("aprun -B ./a", "flux run -N4 -n8 ./a"),
+        ("aprun -n 8 -N 2 --cc depth -r 1 -m 8000 ./a", "flux run -N4 -n8 ./a"),
+        ("jsrun -n2 -a1 --chdir /w -D CUDA_VISIBLE_DEVICES --print_placement=1 ./a",
+         "flux run -n2 --cwd=/w --env-remove=CUDA_VISIBLE_DEVICES ./a"),
+    ],
+)  # fmt: skip
+def test_options_the_corpus_uses_are_read(line, want):
+    assert _run_lines(f"#!/bin/bash\n#SBATCH -N 4 -n 8\n{line}\n", "slurm") == [want]
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("srun --container-image=nvcr.io/x --container-name=c ./a", "Pyxis container options"),
+        ("srun --jobid 1234 ./a", "a step of another job"),
+        ("srun -d afterok:$id echo done", "waiting on another job"),
+        ("mpirun -configfile app.conf", "(MPMD)"),
+        ("jsrun --erf_input x.erf ./a", "explicit resource file"),
+    ],
+)
+def test_what_flux_run_has_no_form_for_is_left_with_its_reason(line, why):
+    text = f"#!/bin/bash\n#SBATCH -N 2 -n 8\n{line}\n"
+    assert line in convert.convert(text).text
+    (said,) = _said(text)
+    assert why in said
+
+
+def test_shell_words_in_option_values_stay_shell_words():
+    """`-x PATH=/x:$PATH` and `--host $node` were written single-quoted ('...$PATH'):
+    the shell then expands nothing."""
+    text = (
+        "#!/bin/bash\n#SBATCH -n 8\nmpirun -x LD_LIBRARY_PATH=/x:$LD_LIBRARY_PATH -np 8 ./a\n"
+        'srun -n 1 -w "$node" -o "$out/log" ./b\n'
+    )
+    assert _run_lines(text) == [
+        "flux run -n8 --env=LD_LIBRARY_PATH=/x:$LD_LIBRARY_PATH ./a",
+        'flux run -n1 --requires=host:"$node" --output="$out/log" ./b',
+    ]
+
+
+def test_the_bodys_renames_reach_a_converted_line_so_a_second_conversion_is_none():
+    """`-wdir $SLURM_SUBMIT_DIR` in a converted line: the body's rename ($SUBMIT_DIR) was
+    dropped under the launch line's edit, and a second conversion made it."""
+    text = "#!/bin/bash\n#SBATCH -n 4\nmpiexec -wdir $SLURM_SUBMIT_DIR -n 2 ./a > o.$SLURM_JOB_ID\n"
+    once = convert.convert(text).text
+    assert "flux run -n2 --cwd=$SUBMIT_DIR ./a > o.$(flux getattr jobid)" in once
+    assert convert.convert(once, "slurm").text == once

@@ -22,7 +22,7 @@ from types import ModuleType
 
 from jobspec_lsp.fluxcli import shell
 from jobspec_lsp.fluxcli.argv import Word
-from jobspec_lsp.migrate.body import Text
+from jobspec_lsp.migrate.body import Text, replacement, variables
 from jobspec_lsp.migrate.launchers import (
     LAUNCHERS,
     Count,
@@ -37,8 +37,22 @@ from jobspec_lsp.migrate.launchers import (
 from jobspec_lsp.migrate.model import Edit, Finding, Shape
 from jobspec_lsp.record import Record
 
-_START = re.compile(r"(?<![\w./$-])(srun|jsrun|lrun|mpirun|mpiexec(?:\.hydra)?|aprun)(?=[ \t]|$)")
-_PREFIX_WORDS = re.compile(r"(?:(?:\w+=\S*|exec|time|nohup|command|then|do|else|!)\s+)*$")
+# a launcher's word, named by its path too (`/opt/slurm/bin/srun`, `$MPI_ROOT/bin/mpirun`)
+_START = re.compile(
+    r"(?<![\w./${}~-])(?:[\w.${}~-]*/)*"
+    r"(srun|jsrun|lrun|mpirun|mpiexec(?:\.hydra)?|aprun|ibrun)(?=[ \t]|$)"
+)
+_VALUE = r"(?:\"[^\"]*\"|'[^']*'|[^\s\"']+)"
+# words that run the command after them: assignments, exec/nohup/..., `time` and GNU
+# time's options, stdbuf, timeout, nice, and a variable holding such a wrapper
+_PREFIX_WORDS = re.compile(
+    r"(?:(?:\w+=\S*|exec|nohup|command|then|do|else|!|\$\{?\w+\}?"
+    rf"|(?:/usr/bin/)?time(?:\s+(?:-[pva]|--\w+(?:={_VALUE})?|-[fo]\s*{_VALUE}))*"
+    rf"|stdbuf(?:\s+-[ioe]\s*{_VALUE}|\s+--\w+={_VALUE})*"
+    rf"|timeout(?:\s+-{_VALUE})*\s+{_VALUE}|nice(?:\s+-n\s*{_VALUE}|\s+-\d+)?)\s+)*$"
+)
+# a launcher asked what it is, not to start a step
+_QUERIES = {"--version", "-version", "-V", "--help", "-help", "--usage"}
 _COMMAND_STARTS = ("$(", "`", "(", "|", ";", "&", "{")
 
 
@@ -69,6 +83,9 @@ class Launch(Record):
         self.notes = notes
 
 
+_COUNT_START = set("0123456789$\"'`")
+
+
 def _read(tool: str, words: list[Word], sh: Shape) -> tuple[Run, int]:
     """The options of a launcher's words; returns them and the program word's index."""
     table = LAUNCHERS[tool]
@@ -82,12 +99,15 @@ def _read(tool: str, words: list[Word], sh: Shape) -> tuple[Run, int]:
             i += 1
             break
         name, eq, val = v.partition("=")
-        spec = table.get(name) if v not in table else table[v]
+        spec = table.get(v) or table.get(name)
         if v in table:
             name, eq, val = v, "", ""
-        if spec is None and not eq and len(v) > 2 and v[:2] in table and v[1] != "-":
-            name, val, eq = v[:2], v[2:], "attached"
-            spec = table[name]
+        elif spec is None and len(v) > 2 and v[:2] in table and v[1] != "-":
+            # a value attached to its letter (`-n4`, `-bnone`, `-EX=1`); a count's is a
+            # number, so `-npersocket` is an option of its own, not -n with "persocket"
+            if not getattr(table[v[:2]][1], "count", False) or v[2] in _COUNT_START:
+                name, val, eq = v[:2], v[2:], "attached"
+                spec = table[name]
         if spec is None:
             raise Refuse(f"{tool} option {name!r} is not one the conversion knows")
         count, do = spec
@@ -112,6 +132,8 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
         _jsrun(run, sh)
     out: list[str] = []
     given_size = run.tasks or run.nodes or run.per_node
+    if not given_size and run.relative is not None:
+        raise Refuse("-r (a node of the job to start at) without a node or task count")
     if not given_size:  # the allocation's tasks, each with the cores and GPUs it asks
         base = [o for o in sh.run if not (run.cores and o.startswith("-c"))]
         base = [o for o in base if not (run.gpus and o.startswith("-g"))]
@@ -124,6 +146,10 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
     if nodes:
         out.append(opt("-N", nodes))
     out.append(opt("-n", tasks))
+    if run.whole:  # a resource set of a host's every core and GPU: the nodes whole
+        out.append("-x")
+    if run.relative is not None:
+        run.extra.append(_ranks(run.relative, nodes, sh))
     cores = run.cores or (sh.cores_per_task if tool in ("srun",) else None)
     if cores and (not isinstance(cores, int) or cores > 1):
         out.append(opt("-c", cores))
@@ -132,8 +158,24 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
     return out + run.extra
 
 
+def _ranks(first: Count, nodes: Count | None, sh: Shape) -> str:
+    """srun -r: the step's nodes from the job's ``first``, as a constraint on the batch
+    instance's ranks (one a node, in the job's node order)."""
+    count = nodes or (sh.nodes - first if sh.nodes and isinstance(first, int) else 1)
+    if count == 1:
+        return f"--requires=rank:{first}"
+    if isinstance(first, int) and isinstance(count, int):
+        return f"--requires=rank:{first}-{first + count - 1}"
+    return f"--requires=rank:{first}-$(( {arith(first)} + {arith(count)} - 1 ))"
+
+
 def _jsrun(run: Run, sh: Shape) -> None:
-    """jsrun's resource sets as tasks, nodes and each task's cores and GPUs."""
+    """jsrun's resource sets as tasks, nodes and each task's cores and GPUs; a resource
+    set of ALL_CPUS/ALL_GPUS takes its host whole, ALL_HOSTS is one on each node."""
+    if run.whole or run.all_hosts:
+        run.rs_per_host = run.rs_per_host or 1
+    if run.all_hosts:
+        run.rs = sh.nodes or 1
     a = run.rs_tasks or 1
     if run.tasks and not run.rs:
         run.rs = ceil_div(run.tasks, a)
@@ -226,9 +268,62 @@ def _held_end(text: str, start: int) -> int | None:
     return None
 
 
-def find(text: str, skip: Text | None = None) -> list[tuple[str, int, list[Word], set[int], int]]:
-    """(tool, start, words after it, dynamic word indexes, end) of each launch line, and
-    of each launch line held in a variable (``CMD="srun -n 4 ./a"``)."""
+# commands a launcher is run through: containers it would start inside, tools that read
+# the launcher's own processes (under Flux a step's tasks are not the command's children)
+_CONTAINERS = {"singularity", "apptainer", "docker", "podman", "shifter", "enroot", "ch-run"}
+_TOOLS = {
+    "nsys", "ncu", "valgrind", "scan", "scalasca", "ddt", "map", "perf", "hpcrun", "spindle",
+    "strace", "ltrace", "gdb", "totalview", "tau_exec", "perf-report", "ssh",
+}  # fmt: skip
+_SEGMENT = re.compile(r"[;&|(`{]|\$\(|\b(?:then|do|else)\s")
+
+
+def _wrapper(text: str, ls: int, at: int) -> str:
+    """The command a launcher at ``at`` is run through (`singularity run IMG mpirun`,
+    `nsys profile srun`), or ""."""
+    seg = _SEGMENT.split(text[ls:at])[-1]
+    if re.sub(r'\\.|[^"]', "", seg).count('"') % 2:
+        return ""  # inside a string
+    first = next((w for w in seg.split() if "=" not in w), "")
+    name = first.rsplit("/", 1)[-1]
+    return name if name in _CONTAINERS or name in _TOOLS else ""
+
+
+def _wrapped(name: str, tool: str) -> str:
+    if name in _CONTAINERS:
+        return (
+            f"{tool} started inside a container ({name}), where flux run is not: "
+            f"write flux run before {name} (flux run ... {name} ... ./app)"
+        )
+    return (
+        f"run through {name}, which would see flux run's process and not the tasks: write "
+        f"{name} after flux run (flux run ... {name} ... ./app)"
+    )
+
+
+class Found(Record):
+    """A launch line: its tool, where it starts (the path naming the tool, if any), its
+    words, which are dynamic, where it ends (negated: held in a variable, `CMD="srun
+    ./a"`), the tool's word, and the command it is run through, if any."""
+
+    __slots__ = ("tool", "at", "words", "dynamic", "end", "tool_at", "tool_end", "wrapper")
+    tool: str
+    at: int
+    words: list[Word]
+    dynamic: set[int]
+    end: int
+    tool_at: int
+    tool_end: int
+    wrapper: str
+
+    def __init__(self, m: re.Match, words: list[Word], dynamic: set[int], end: int, wrapper=""):
+        self.tool, self.at, self.words, self.dynamic = m.group(1), m.start(), words, dynamic
+        self.end, self.tool_at, self.tool_end, self.wrapper = end, m.start(1), m.end(), wrapper
+
+
+def find(text: str, skip: Text | None = None) -> list[Found]:
+    """Each launch line, each launch line held in a variable (``CMD="srun -n 4 ./a"``) and
+    each run through another command (`nsys profile srun ./a`)."""
     where = skip or Text(text)
     out = []
     for m in _START.finditer(text):
@@ -241,47 +336,77 @@ def find(text: str, skip: Text | None = None) -> list[tuple[str, int, list[Word]
             if close is None:
                 continue
             words, dynamic, _ = shell.split(text[:close], m.end())
-            out.append((m.group(1), at, words, dynamic, -close))  # held: its end negated
+            out.append(Found(m, words, dynamic, -close))
             continue
+        wrapper = ""
         if not _at_command(text, ls, at):
-            continue
+            wrapper = _wrapper(text, ls, at)
+            if not wrapper:
+                continue
         words, dynamic, end = shell.split(text, m.end())
-        out.append((m.group(1), at, words, dynamic, end))
+        out.append(Found(m, words, dynamic, end, wrapper))
     return out
 
 
-_VAR_WORD = re.compile(r"(?<!\\)\$(?:\{(\w+)\}|(\w+))")
-
-
 def _as_written(text: str, w: Word) -> Word:
-    """A word holding a `$` as the script writes it (escapes kept), unless it is quoted
-    whole (`"--ntasks=$N"`: its value, the option's name unquoted)."""
+    """A word holding a `$` as the script writes it (escapes and quotes kept: `"${NT}"`),
+    but an option quoted whole (`"--ntasks=$N"`): its value, the option's name unquoted."""
     raw = text[w.start : w.end]
-    if "$" not in raw or raw.startswith(("'", '"')):
+    if "$" not in raw or raw.startswith("'") or (raw.startswith('"') and w.value[:1] == "-"):
         return w
     return Word(raw, w.start, w.end)
 
 
-def _resolve(text: str, words: list[Word], dynamic: set[int], mod: ModuleType, sh: Shape):
-    """The scheduler's figures in the words (`-n $SLURM_NTASKS`, `--ntasks=$SLURM_NTASKS`,
-    `-n$LSB_DJOB_NUMPROC`) read as the figure the directives give, as the conversion
-    writes it in the body; other variables stay words."""
-    # a word the shell expands is carried as written (`\$N` in a here-document stays so)
+def _unquoted(value: str) -> str:
+    """A word's text with its quotes read (`--ntasks="1"` → `--ntasks=1`)."""
+    got, _, _ = shell.split(value, 0)
+    return got[0].value if len(got) == 1 else value
+
+
+Subs = dict[int, tuple[int, str]]  # a variable's start -> (its end, what the body writes)
+
+
+def _substitutions(text: str, mod: ModuleType, sh: Shape, start: int) -> Subs:
+    """What the body's conversion writes for each of the scheduler's variables after
+    ``start`` (:func:`.body.convert`): a figure, a command, a new name."""
+    out: Subs = {}
+    for name, a, b, bare in variables(text, mod):
+        if bare or a < start:
+            continue
+        how = mod.VARIABLES.get(name, (None, ""))[0]
+        if how is not None and how.startswith("=PWD"):
+            new = how.partition(":")[2]
+            if new and new != name:
+                out[a] = (b, f"${new}")
+            continue
+        repl = replacement(how, sh)
+        if repl is not None:
+            out[a] = (b, repl)
+    return out
+
+
+def _resolve(text: str, words: list[Word], dynamic: set[int], subs: Subs):
+    """The words with the scheduler's variables in them as the body writes them: a figure
+    (`-n $SLURM_NTASKS`, `--ntasks="${SLURM_NTASKS}"`, `-n$LSB_DJOB_NUMPROC` → 4), a new
+    name (`$SLURM_SUBMIT_DIR` → `$SUBMIT_DIR`); other words the shell expands are carried
+    as written (`\\$N` in a here-document stays so)."""
     out = [_as_written(text, w) for w in words]
     still = set(dynamic)
-
-    def figure(m: re.Match) -> str:
-        how = mod.VARIABLES.get(m.group(1) or m.group(2), (None, ""))[0]
-        if how and how.startswith("{"):
-            return how.format(tasks=sh.tasks, nodes=sh.nodes or 1, cores_per_task=sh.cores_per_task)
-        return m.group(0)
-
     for i in dynamic:
-        value = _VAR_WORD.sub(figure, out[i].value)
-        if value != out[i].value:
-            out[i] = Word(value, words[i].start, words[i].end)
-            if not is_dynamic(value):
-                still.discard(i)
+        w = words[i]
+        inside = [(a, *subs[a]) for a in range(w.start, w.end) if a in subs]
+        if not inside:
+            continue
+        raw, at = [], w.start
+        for a, b, repl in inside:
+            raw += [text[at:a], repl]
+            at = b
+        new = "".join(raw) + text[at : w.end]
+        if not is_dynamic(new):
+            still.discard(i)
+        quoted_option = new[:1] == '"' and w.value[:1] == "-"
+        value = _unquoted(new) if not is_dynamic(new) or quoted_option else new
+        out[i] = Word(value, w.start, w.end)
     return out, still
 
 
@@ -291,26 +416,26 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
     edits: list[Edit] = []
     findings: list[Finding] = []
     kept: list[tuple[int, int]] = []
-    if not any(t in text for t in ("srun", "jsrun", "lrun", "mpirun", "mpiexec", "aprun")):
+    if not any(t in text for t in ("srun", "jsrun", "lrun", "mpirun", "mpiexec", "aprun", "ibrun")):
         return edits, findings, kept
-    for tool, at, words, dynamic, end in find(text):
-        if at < body:
-            continue
-        end_tool = at + len(tool)
+    subs = _substitutions(text, mod, sh, body)
+    for f in find(text):
+        tool, at, words, end = f.tool, f.at, f.words, f.end
+        if at < body or (words and words[0].value in _QUERIES):
+            continue  # `mpirun --version` starts no step: it stays as it is
         held = end < 0  # in a variable: its options, the program given where it is run
         try:
-            words, dynamic = _resolve(text, words, dynamic, mod, sh)
+            if f.wrapper:
+                raise Refuse(_wrapped(f.wrapper, tool))
+            words, _dynamic = _resolve(text, words, f.dynamic, subs)
             run, k = _read(tool, words, sh)
             if k >= len(words) and not held:
                 raise Refuse("no program to run")
             opts = _options(tool, run, sh)
         except Refuse as why:
             kept.append((at, abs(end)))
-            findings.append(
-                Finding(
-                    "launch", at, end_tool, f"{tool}: {why}; left as it is (convert it by hand)"
-                )
-            )
+            said = f"{tool}: {why}; left as it is (convert it by hand)"
+            findings.append(Finding("launch", f.tool_at, f.tool_end, said))
             continue
         if k >= len(words):  # a held launcher's options alone
             edits.append(Edit(at, -end, "flux run " + " ".join(opts)))
@@ -319,5 +444,5 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
         said = f"{tool} → flux run {' '.join(opts)}"
         for note in run.notes:
             said += f"; {note}"
-        findings.append(Finding("command", at, end_tool, said))
+        findings.append(Finding("command", f.tool_at, f.tool_end, said))
     return edits, findings, kept

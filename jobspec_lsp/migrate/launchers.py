@@ -29,6 +29,12 @@ def is_dynamic(v: str) -> bool:
     return "$" in v or "`" in v
 
 
+def word(v: str) -> str:
+    """A value as one word of a launch line: a word the shell expands stays as the script
+    wrote it (quoting it would stop the expansion), any other quoted as needed."""
+    return v if is_dynamic(v) else q(v)
+
+
 def arith(x: Count) -> str:
     """``x`` inside a shell's arithmetic expansion."""
     return str(x) if isinstance(x, int) else x.strip('"')
@@ -61,7 +67,7 @@ class Run(Record):
 
     __slots__ = (
         "nodes", "tasks", "per_node", "cores", "gpus", "rs", "rs_tasks", "rs_cores", "rs_gpus",
-        "rs_per_host", "extra", "notes",
+        "rs_per_host", "relative", "whole", "all_hosts", "extra", "notes",
     )  # fmt: skip
     # a count, or a shell word that gives it at run time (`${NTOTRANKS}`, `$((N * 4))`)
     nodes: Count | None
@@ -74,12 +80,17 @@ class Run(Record):
     rs_cores: Count | None
     rs_gpus: Count | None
     rs_per_host: Count | None
+    relative: Count | None  # srun -r: the step's first node, counted in the job's nodes
+    whole: bool  # jsrun ALL_CPUS / ALL_GPUS: each resource set a host's all
+    all_hosts: bool  # jsrun -n ALL_HOSTS: a resource set on each of the job's nodes
     extra: list[str]  # other flux run options
     notes: list[str]
 
     def __init__(self) -> None:
         self.nodes = self.tasks = self.per_node = self.cores = self.gpus = None
         self.rs = self.rs_tasks = self.rs_cores = self.rs_gpus = self.rs_per_host = None
+        self.relative = None
+        self.whole = self.all_hosts = False
         self.extra = []
         self.notes = []
 
@@ -88,25 +99,28 @@ class Refuse(Exception):
     pass
 
 
-def _n(v: str, what: str) -> Count:
+def _n(v: str, what: str, zero: bool = False) -> Count:
     if is_dynamic(v):
         return v  # given by the shell when the step runs: carried as that word
     n = ascii_int(v.partition("-")[0])
-    if n is None or n < 1:
+    if n is None or n < (0 if zero else 1):
         raise Refuse(f"{what} {v!r} is not a count")
     return n
 
 
 def _set(attr: str) -> Callable[[Run, str], None]:
-    def f(run: Run, v: str) -> None:
-        setattr(run, attr, _n(v, attr.replace("_", " ")))
+    """A count's reader (GPUs may be 0: none asked)."""
 
+    def f(run: Run, v: str) -> None:
+        setattr(run, attr, _n(v, attr.replace("_", " "), zero="gpus" in attr))
+
+    f.count = True  # type: ignore[attr-defined]  # a value attached to its letter: a number
     return f
 
 
 def _extra(fmt: str) -> Callable[[Run, str], None]:
     def f(run: Run, v: str) -> None:
-        run.extra.append(fmt.format(q(v)))
+        run.extra.append(fmt.format(word(v)))
 
     return f
 
@@ -142,7 +156,7 @@ def _export(run: Run, v: str) -> None:
         run.extra.append("--env=-*")
     for p in parts:
         if p not in ("ALL", "NONE"):
-            run.extra.append(f"--env={q(p)}")
+            run.extra.append(f"--env={word(p)}")
 
 
 def _gres(run: Run, v: str) -> None:
@@ -162,7 +176,7 @@ def _taskmap(run: Run, v: str) -> None:
 
 
 def _env_pair(run: Run, v: str) -> None:
-    run.extra.append(f"--env={q(v)}")
+    run.extra.append(f"--env={word(v)}")
 
 
 def _ppr(run: Run, v: str) -> None:
@@ -174,7 +188,59 @@ def _ppr(run: Run, v: str) -> None:
 
 
 def _host(run: Run, v: str) -> None:
-    run.extra.append(f"--requires={q('host:' + v)}")
+    run.extra.append(f"--requires={word('host:' + v)}")
+
+
+def _hosts(run: Run, v: str) -> None:
+    """MPI's host lists (`--host a:4,b:4`): the hosts, their slot counts left to -n."""
+    _host(run, re.sub(r":\d+(?=,|$)", "", v))
+
+
+def _exclude(run: Run, v: str) -> None:
+    run.extra.append(f"--requires={word('-host:' + v)}")
+
+
+def _jobid(run: Run, v: str) -> None:
+    if "SLURM_JOB" not in v and "flux getattr jobid" not in v:
+        raise Refuse(f"--jobid={v}: a step of another job has no flux run form")
+    run.notes.append("--jobid of the job itself: a flux run step is in its job")
+
+
+def _relative(run: Run, v: str) -> None:
+    run.relative = _n(v, "relative node", zero=True)
+
+
+def _open_mode(run: Run, v: str) -> None:
+    if v.startswith("a"):
+        run.extra.append("-o output.mode=append")
+
+
+def _envlist(run: Run, v: str) -> None:
+    run.extra.extend(f"--env={word(name)}" for name in v.split(",") if name)
+
+
+def _env_remove(run: Run, v: str) -> None:
+    run.extra.append(f"--env-remove={word(v)}")
+
+
+def _rs_all(attr: str) -> Callable[[Run, str], None]:
+    """jsrun -c ALL_CPUS, -g ALL_GPUS: a resource set holds a host's all; else a count."""
+    count = _set(attr)
+
+    def f(run: Run, v: str) -> None:
+        if v in ("ALL_CPUS", "ALL_GPUS"):
+            run.whole = True
+        else:
+            count(run, v)
+
+    return f
+
+
+def _nrs(run: Run, v: str) -> None:
+    if v == "ALL_HOSTS":
+        run.all_hosts = True
+    else:
+        run.rs = _n(v, "rs")
 
 
 # option -> (values it takes, what it does)
@@ -182,6 +248,14 @@ Table = dict[str, tuple[int, Callable[[Run, str], None]]]
 _BIND = "binding is Flux's (flux run -o cpu-affinity=..., -o gpu-affinity=...)"
 _MPI = "Flux's job shell provides PMI to MPI: no --mpi needed"
 _MEM = "memory is not requested in Flux"
+_IN_JOB = "a step runs in the job's own allocation: its queue, account and QOS are the job's"
+_PLACE = "placement is Flux's (its tasks spread over -N nodes in blocks)"
+_NOTHING = "nothing to carry"
+_PYXIS = (
+    "Pyxis container options (--container-*): flux run starts no container; run the "
+    "program through the container runtime"
+)
+_MPMD = "each rank set its own program (MPMD) has no flux run form"
 
 SRUN: Table = {
     "-n": (1, _set("tasks")),
@@ -240,16 +314,68 @@ SRUN: Table = {
     "--gpus": (1, _drop("its tasks share the allocation's gpus")),
     "-G": (1, _drop("its tasks share the allocation's gpus")),
     "--exact": (0, _drop("a Flux step gets only the cores it asks for")),
+    "--tasks-per-node": (1, _set("per_node")),
+    "--jobid": (1, _jobid),
+    "-r": (1, _relative),
+    "--relative": (1, _relative),
+    "-x": (1, _exclude),
+    "--exclude": (1, _exclude),
+    "-k": (0, _drop("Flux ends a step whose node fails")),
+    "--no-kill": (0, _drop("Flux ends a step whose node fails")),
+    "-p": (1, _drop(_IN_JOB)),
+    "--partition": (1, _drop(_IN_JOB)),
+    "-A": (1, _drop(_IN_JOB)),
+    "--account": (1, _drop(_IN_JOB)),
+    "-q": (1, _drop(_IN_JOB)),
+    "--qos": (1, _drop(_IN_JOB)),
+    "-C": (1, _drop("a step runs on the job's nodes (a batch instance's nodes have no features)")),
+    "--constraint": (1, _drop("a step runs on the job's nodes")),
+    "--comment": (1, _drop(_NOTHING)),
+    "--accel-bind": (1, _drop(_BIND)),
+    "--mem-bind": (1, _drop(_BIND)),
+    "--propagate": (1, _drop("Flux propagates resource limits (flux run's default)")),
+    "--ntasks-per-socket": (1, _drop(_PLACE)),
+    "--ntasks-per-core": (1, _drop(_PLACE)),
+    "--sockets-per-node": (1, _drop(_PLACE)),
+    "--cores-per-socket": (1, _drop(_PLACE)),
+    "--spread-job": (0, _drop(_PLACE)),
+    "--open-mode": (1, _open_mode),
+    "--oversubscribe": (0, _drop("a Flux step's cores are its own")),
+    "-s": (0, _drop("a Flux step's cores are its own")),
+    "--overcommit": (0, _refuse("--overcommit: Flux gives each task its own cores")),
+    "-O": (0, _refuse("--overcommit: Flux gives each task its own cores")),
+    "--cpu-freq": (1, _drop("Flux sets no CPU frequency")),
+    "--resv-ports": (0, _drop(_MPI)),
+    "--verbose": (0, _drop(_NOTHING)),
+    "--mincpus": (1, _drop("give each task its cores with -c")),
+    "--whole": (0, _drop("a Flux step gets the cores it asks for")),
+    "--network": (1, _drop("Flux has no network option")),
+    "-I": (0, _drop(_NOTHING)),
+    "--immediate": (0, _drop(_NOTHING)),
+    "-X": (0, _drop(_NOTHING)),
+    "--disable-status": (0, _drop(_NOTHING)),
+    "--gpus-per-socket": (1, _drop("its tasks share the allocation's gpus")),
+    "-d": (1, _refuse("-d: a step waiting on another job: wait for it with flux job wait")),
+    "--dependency": (1, _refuse("a step waiting on another job: wait for it with flux job wait")),
+    "--ntasks-per-gpu": (1, _drop("give each task its gpus with -g")),
+    "--container-image": (1, _refuse(_PYXIS)),
+    "--container-name": (1, _refuse(_PYXIS)),
+    "--container-mounts": (1, _refuse(_PYXIS)),
+    "--container-workdir": (1, _refuse(_PYXIS)),
+    "--container-writable": (0, _refuse(_PYXIS)),
+    "--container-remap-root": (0, _refuse(_PYXIS)),
+    "--no-container-mount-home": (0, _refuse(_PYXIS)),
+    "--container-env": (1, _refuse(_PYXIS)),
 }
 JSRUN: Table = {
-    "-n": (1, _set("rs")),
-    "--nrs": (1, _set("rs")),
+    "-n": (1, _nrs),
+    "--nrs": (1, _nrs),
     "-a": (1, _set("rs_tasks")),
     "--tasks_per_rs": (1, _set("rs_tasks")),
-    "-c": (1, _set("rs_cores")),
-    "--cpu_per_rs": (1, _set("rs_cores")),
-    "-g": (1, _set("rs_gpus")),
-    "--gpu_per_rs": (1, _set("rs_gpus")),
+    "-c": (1, _rs_all("rs_cores")),
+    "--cpu_per_rs": (1, _rs_all("rs_cores")),
+    "-g": (1, _rs_all("rs_gpus")),
+    "--gpu_per_rs": (1, _rs_all("rs_gpus")),
     "-r": (1, _set("rs_per_host")),
     "--rs_per_host": (1, _set("rs_per_host")),
     "-p": (1, _set("tasks")),
@@ -271,6 +397,17 @@ JSRUN: Table = {
     "-o": (1, _extra("--output={}")),
     "--stdio_stdout": (1, _extra("--output={}")),
     "-X": (1, _drop("nothing to carry")),
+    "-P": (1, _drop(_NOTHING)),
+    "--print_placement": (1, _drop(_NOTHING)),
+    "-h": (1, _extra("--cwd={}")),
+    "--chdir": (1, _extra("--cwd={}")),
+    "-D": (1, _env_remove),
+    "--env_no_propagate": (1, _env_remove),
+    "-i": (0, _drop(_NOTHING)),
+    "--immediate": (0, _drop(_NOTHING)),
+    "--erf_output": (1, _drop(_NOTHING)),
+    "-U": (1, _refuse("an explicit resource file (ERF): its layout is not read")),
+    "--erf_input": (1, _refuse("an explicit resource file (ERF): its layout is not read")),
 }
 LRUN: Table = {
     "-N": (1, _set("nodes")),
@@ -282,6 +419,8 @@ LRUN: Table = {
     "-M": (1, _drop("Spectrum MPI options have no meaning to Flux's MPI")),
     "--smpiargs": (1, _drop("Spectrum MPI options have no meaning to Flux's MPI")),
     "-v": (0, _drop("nothing to carry")),
+    "--gpubind": (1, _drop(_BIND)),
+    "--nolbind": (0, _drop(_BIND)),
 }
 MPIRUN: Table = {
     "-n": (1, _set("tasks")),
@@ -297,8 +436,8 @@ MPIRUN: Table = {
     "--bind-to": (1, _drop(_BIND)),
     "-bind-to": (1, _drop(_BIND)),
     "-x": (1, _env_pair),
-    "-genv": (2, lambda run, v: run.extra.append(f"--env={q(v.replace(' ', '=', 1))}")),
-    "-env": (2, lambda run, v: run.extra.append(f"--env={q(v.replace(' ', '=', 1))}")),
+    "-genv": (2, lambda run, v: run.extra.append(f"--env={word(v.replace(' ', '=', 1))}")),
+    "-env": (2, lambda run, v: run.extra.append(f"--env={word(v.replace(' ', '=', 1))}")),
     "-hostfile": (1, _drop("the hosts are the allocation's")),
     "--hostfile": (1, _drop("the hosts are the allocation's")),
     "-machinefile": (1, _drop("the hosts are the allocation's")),
@@ -322,6 +461,72 @@ MPIRUN: Table = {
     "-perhost": (1, _set("per_node")),
     "-rr": (0, lambda run, v: setattr(run, "per_node", 1)),
     "--line-buffer": (0, _extra("-u")),
+    "--host": (1, _hosts),
+    "-host": (1, _hosts),
+    "-H": (1, _hosts),
+    "--hosts": (1, _hosts),
+    "-hosts": (1, _hosts),
+    "-report-bindings": (0, _drop(_NOTHING)),
+    "--tag-output": (0, _extra("--label-io")),
+    "-tag-output": (0, _extra("--label-io")),
+    "-bootstrap": (1, _drop(_MPI)),
+    "-launcher": (1, _drop(_MPI)),
+    "-rmk": (1, _drop(_MPI)),
+    "-iface": (1, _drop(_MPI)),
+    "-PSM2": (0, _drop(_MPI)),
+    "--configfile": (1, _refuse(_MPMD)),
+    "-configfile": (1, _refuse(_MPMD)),
+    "-genvlist": (1, _envlist),
+    "-envlist": (1, _envlist),
+    "-genvall": (0, _drop("Flux passes the environment (flux run's default)")),
+    "-envall": (0, _drop("Flux passes the environment (flux run's default)")),
+    "--envall": (0, _drop("Flux passes the environment (flux run's default)")),
+    "--env": (1, _env_pair),
+    "--exclusive": (0, _drop("a Flux job's tasks have their cores to themselves")),
+    "--no-transfer": (0, _drop(_NOTHING)),
+    "-wdir": (1, _extra("--cwd={}")),
+    "--wdir": (1, _extra("--cwd={}")),
+    "-wd": (1, _extra("--cwd={}")),
+    "--mem-bind": (1, _drop(_BIND)),
+    "-v": (0, _drop(_NOTHING)),
+    "--verbose": (0, _drop(_NOTHING)),
+    "-q": (0, _drop(_NOTHING)),
+    "--quiet": (0, _drop(_NOTHING)),
+    "--bind-to-core": (0, _drop(_BIND)),
+    "-bind-to-core": (0, _drop(_BIND)),
+    "--bind-to-socket": (0, _drop(_BIND)),
+    "-bind-to-socket": (0, _drop(_BIND)),
+    "--bind-to-none": (0, _drop(_BIND)),
+    "-bynode": (0, _drop(_PLACE)),
+    "--bynode": (0, _drop(_PLACE)),
+    "-byslot": (0, _drop(_PLACE)),
+    "--byslot": (0, _drop(_PLACE)),
+    "-npersocket": (1, _drop(_PLACE)),
+    "--npersocket": (1, _drop(_PLACE)),
+    "--rankfile": (1, _drop(_PLACE)),
+    "-rankfile": (1, _drop(_PLACE)),
+    "-rf": (1, _drop(_PLACE)),
+    "--use-hwthread-cpus": (0, _drop("Flux allocates cores")),
+    "--leave-session-attached": (0, _drop(_NOTHING)),
+    "--machinefile": (1, _drop("the hosts are the allocation's")),
+    "--display-allocation": (0, _drop(_NOTHING)),
+    "-print-rank-map": (0, _drop(_NOTHING)),
+    "-ordered-output": (0, _drop(_NOTHING)),
+    "--cpus-per-proc": (1, _set("cores")),
+    "-cpus-per-proc": (1, _set("cores")),
+    "--cpus-per-rank": (1, _set("cores")),
+    "-cpus-per-rank": (1, _set("cores")),
+    "--nooversubscribe": (0, _drop(_NOTHING)),
+    "-prot": (0, _drop(_NOTHING)),
+    "-gpu": (0, _drop("Spectrum MPI options have no meaning to Flux's MPI")),
+    "-mxm": (0, _drop(_MPI)),
+    "-am": (1, _drop("Open MPI's MCA parameters: set them as OMPI_MCA_* with --env")),
+    "--am": (1, _drop("Open MPI's MCA parameters: set them as OMPI_MCA_* with --env")),
+    "-display-map": (0, _drop(_NOTHING)),
+    "--pernode": (0, lambda run, v: setattr(run, "per_node", 1)),
+    "-pernode": (0, lambda run, v: setattr(run, "per_node", 1)),
+    "--rank-by": (1, _drop(_PLACE)),
+    "-rank-by": (1, _drop(_PLACE)),
 }
 APRUN: Table = {
     "-n": (1, _set("tasks")),
@@ -334,6 +539,23 @@ APRUN: Table = {
     "-b": (0, _drop("nothing to carry")),
     "-q": (0, _drop("nothing to carry")),
     "-e": (1, _env_pair),
+    "--cc": (1, _drop(_BIND)),
+    "-B": (0, _drop("-B: the batch job's own layout, as a step given no size gets")),
+    "-r": (1, _drop("core specialization: Flux allocates cores")),
+    "-m": (1, _drop(_MEM)),
+    "-a": (1, _drop(_NOTHING)),
+    "-T": (0, _drop(_NOTHING)),
+    "--bypass-app-transfer": (0, _drop(_NOTHING)),
+    "-F": (1, _drop("a Flux job's tasks have their cores to themselves")),
+    "-p": (1, _drop(_NOTHING)),
+}
+# TACC's ibrun: -n tasks, -o an offset in the job's tasks (a flux run step gets its own)
+IBRUN: Table = {
+    "-n": (1, _set("tasks")),
+    "-np": (1, _set("tasks")),
+    "-o": (1, _drop("a flux run step gets cores of its own: no offset needed")),
+    "--npernode": (1, _set("per_node")),
+    "-npernode": (1, _set("per_node")),
 }
 LAUNCHERS: dict[str, Table] = {
     "srun": SRUN,
@@ -343,4 +565,5 @@ LAUNCHERS: dict[str, Table] = {
     "mpiexec": MPIRUN,
     "mpiexec.hydra": MPIRUN,
     "aprun": APRUN,
+    "ibrun": IBRUN,
 }
