@@ -91,9 +91,9 @@ def test_a_half_migrated_scripts_own_size_reaches_its_steps():
 
 
 def test_a_line_left_as_it_is_is_left_whole():
-    text = "#!/bin/bash\n#SBATCH -n 4\nsrun --multi-prog --ntasks=$SLURM_NTASKS conf\n"
+    text = "#!/bin/bash\n#SBATCH -n 4\nsrun --het-group=0 --ntasks=$SLURM_NTASKS ./a\n"
     out = convert.convert(text).text
-    assert "srun --multi-prog --ntasks=$SLURM_NTASKS conf" in out
+    assert "srun --het-group=0 --ntasks=$SLURM_NTASKS ./a" in out
 
 
 def test_a_node_count_alone_gets_whole_nodes_so_every_step_fits():
@@ -185,7 +185,6 @@ def test_a_launcher_run_through_time_stdbuf_or_timeout_is_converted_in_place(pre
 @pytest.mark.parametrize(
     ("line", "why"),
     [
-        ("singularity run x.sif mpirun -n 8 ./b", "inside a container (singularity)"),
         ("nsys profile -o r srun ./c", "run through nsys"),
         ("scan mpirun -np 4 ./a", "run through scan"),
     ],
@@ -276,3 +275,38 @@ def test_the_bodys_renames_reach_a_converted_line_so_a_second_conversion_is_none
     once = convert.convert(text).text
     assert "flux run -n2 --cwd=$SUBMIT_DIR ./a > o.$(flux getattr jobid)" in once
     assert convert.convert(once, "slurm").text == once
+
+
+def test_srun_multi_prog_is_flux_multi_prog():
+    """flux multi-prog (in the Flux 0.88 tested against) reads srun's --multi-prog file."""
+    text = '#!/bin/bash\n#SBATCH -n 4\nsrun -n 4 --multi-prog my.conf\nCMD="srun --multi-prog"\n'
+    out = convert.convert(text).text
+    assert "flux run -n4 flux multi-prog my.conf\n" in out
+    assert 'CMD="flux run -n4 flux multi-prog"' in out
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        (
+            "FOO=1 singularity run -B /x:/y x.sif mpirun -n 8 ./b 1",
+            "FOO=1 flux run -n8 singularity run -B /x:/y x.sif ./b 1",
+        ),
+        ("apptainer exec img.sif srun ./c", "flux run -n8 apptainer exec img.sif ./c"),
+    ],
+)
+def test_a_launcher_inside_a_container_becomes_flux_run_starting_the_containers(line, want):
+    """`singularity run IMG mpirun -n 8 ./b`: flux run is not in the image; it starts one
+    container a task (as `srun singularity exec` does)."""
+    text = f"#!/bin/bash\n#SBATCH -n 8\n{line}\n"
+    once = convert.convert(text).text
+    assert want in once
+    assert convert.convert(once, "slurm").text == once
+
+
+def test_a_held_launcher_whose_count_is_given_where_it_runs_keeps_the_option_last():
+    """NOAA's global-workflow: `export launcher="mpirun -np"`, run as `$launcher 4 ./a`."""
+    text = '#!/bin/bash\n#BSUB -n 8\nexport launcher="mpirun -np"\n$launcher 4 ./a\n'
+    once = convert.convert(text).text
+    assert 'export launcher="flux run -n"\n' in once
+    assert convert.convert(once, "lsf").text == once

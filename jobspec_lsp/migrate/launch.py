@@ -86,7 +86,11 @@ class Launch(Record):
 _COUNT_START = set("0123456789$\"'`")
 
 
-def _read(tool: str, words: list[Word], sh: Shape) -> tuple[Run, int]:
+# a count option left last in a held launcher, as flux run's
+_DANGLING = {"tasks": "-n", "nodes": "-N", "cores": "-c"}
+
+
+def _read(tool: str, words: list[Word], sh: Shape, held: bool = False) -> tuple[Run, int]:
     """The options of a launcher's words; returns them and the program word's index."""
     table = LAUNCHERS[tool]
     run = Run()
@@ -120,6 +124,10 @@ def _read(tool: str, words: list[Word], sh: Shape) -> tuple[Run, int]:
             i += 1
             continue
         if i + count >= len(words):
+            flag = _DANGLING.get(getattr(do, "attr", ""))
+            if held and flag:  # `launcher="mpirun -np"`, run as `$launcher 4 ./a`
+                run.dangling = flag
+                return run, len(words)
             raise Refuse(f"{name} needs a value")
         do(run, " ".join(w.value for w in words[i + 1 : i + 1 + count]))
         i += 1 + count
@@ -128,6 +136,8 @@ def _read(tool: str, words: list[Word], sh: Shape) -> tuple[Run, int]:
 
 def _options(tool: str, run: Run, sh: Shape) -> list[str]:
     """The `flux run` options for what ``run`` asks, the allocation filling the gaps."""
+    if run.dangling:  # its count given where it runs: nothing of the allocation's
+        return [*run.extra, run.dangling]
     if tool == "jsrun":
         _jsrun(run, sh)
     out: list[str] = []
@@ -278,23 +288,23 @@ _TOOLS = {
 _SEGMENT = re.compile(r"[;&|(`{]|\$\(|\b(?:then|do|else)\s")
 
 
-def _wrapper(text: str, ls: int, at: int) -> str:
+def _wrapper(text: str, ls: int, at: int) -> tuple[str, int]:
     """The command a launcher at ``at`` is run through (`singularity run IMG mpirun`,
-    `nsys profile srun`), or ""."""
-    seg = _SEGMENT.split(text[ls:at])[-1]
+    `nsys profile srun`) and where its word starts, or ("", -1)."""
+    before = text[ls:at]
+    cut = max((m.end() for m in _SEGMENT.finditer(before)), default=0)
+    seg = before[cut:]
     if re.sub(r'\\.|[^"]', "", seg).count('"') % 2:
-        return ""  # inside a string
-    first = next((w for w in seg.split() if "=" not in w), "")
-    name = first.rsplit("/", 1)[-1]
-    return name if name in _CONTAINERS or name in _TOOLS else ""
+        return "", -1  # inside a string
+    first = next((m for m in re.finditer(r"\S+", seg) if "=" not in m.group()), None)
+    name = first.group().rsplit("/", 1)[-1] if first else ""
+    if name in _CONTAINERS or name in _TOOLS:
+        assert first is not None
+        return name, ls + cut + first.start()
+    return "", -1
 
 
-def _wrapped(name: str, tool: str) -> str:
-    if name in _CONTAINERS:
-        return (
-            f"{tool} started inside a container ({name}), where flux run is not: "
-            f"write flux run before {name} (flux run ... {name} ... ./app)"
-        )
+def _tool(name: str) -> str:
     return (
         f"run through {name}, which would see flux run's process and not the tasks: write "
         f"{name} after flux run (flux run ... {name} ... ./app)"
@@ -306,7 +316,9 @@ class Found(Record):
     words, which are dynamic, where it ends (negated: held in a variable, `CMD="srun
     ./a"`), the tool's word, and the command it is run through, if any."""
 
-    __slots__ = ("tool", "at", "words", "dynamic", "end", "tool_at", "tool_end", "wrapper")
+    __slots__ = (
+        "tool", "at", "words", "dynamic", "end", "tool_at", "tool_end", "wrapper", "wrapper_at",
+    )  # fmt: skip
     tool: str
     at: int
     words: list[Word]
@@ -315,10 +327,14 @@ class Found(Record):
     tool_at: int
     tool_end: int
     wrapper: str
+    wrapper_at: int
 
-    def __init__(self, m: re.Match, words: list[Word], dynamic: set[int], end: int, wrapper=""):
+    def __init__(
+        self, m: re.Match, words: list[Word], dynamic: set[int], end: int, wrapper=("", -1)
+    ):
         self.tool, self.at, self.words, self.dynamic = m.group(1), m.start(), words, dynamic
-        self.end, self.tool_at, self.tool_end, self.wrapper = end, m.start(1), m.end(), wrapper
+        self.end, self.tool_at, self.tool_end = end, m.start(1), m.end()
+        self.wrapper, self.wrapper_at = wrapper
 
 
 def find(text: str, skip: Text | None = None) -> list[Found]:
@@ -338,10 +354,10 @@ def find(text: str, skip: Text | None = None) -> list[Found]:
             words, dynamic, _ = shell.split(text[:close], m.end())
             out.append(Found(m, words, dynamic, -close))
             continue
-        wrapper = ""
+        wrapper = ("", -1)
         if not _at_command(text, ls, at):
             wrapper = _wrapper(text, ls, at)
-            if not wrapper:
+            if not wrapper[0]:
                 continue
         words, dynamic, end = shell.split(text, m.end())
         out.append(Found(m, words, dynamic, end, wrapper))
@@ -425,10 +441,10 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
             continue  # `mpirun --version` starts no step: it stays as it is
         held = end < 0  # in a variable: its options, the program given where it is run
         try:
-            if f.wrapper:
-                raise Refuse(_wrapped(f.wrapper, tool))
+            if f.wrapper and f.wrapper not in _CONTAINERS:
+                raise Refuse(_tool(f.wrapper))
             words, _dynamic = _resolve(text, words, f.dynamic, subs)
-            run, k = _read(tool, words, sh)
+            run, k = _read(tool, words, sh, held)
             if k >= len(words) and not held:
                 raise Refuse("no program to run")
             opts = _options(tool, run, sh)
@@ -437,10 +453,14 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
             said = f"{tool}: {why}; left as it is (convert it by hand)"
             findings.append(Finding("launch", f.tool_at, f.tool_end, said))
             continue
+        step = "flux run " + " ".join(opts) + " " + run.program
         if k >= len(words):  # a held launcher's options alone
-            edits.append(Edit(at, -end, "flux run " + " ".join(opts)))
+            edits.append(Edit(at, -end, step.rstrip()))
+        elif f.wrapper:  # inside a container: flux run starts the containers, one a task
+            edits += [Edit(f.wrapper_at, f.wrapper_at, step), Edit(at, words[k].start, "")]
+            run.notes.append(f"{f.wrapper} now runs in each task, flux run before it")
         else:
-            edits.append(Edit(at, words[k].start, "flux run " + " ".join(opts) + " "))
+            edits.append(Edit(at, words[k].start, step))
         said = f"{tool} → flux run {' '.join(opts)}"
         for note in run.notes:
             said += f"; {note}"

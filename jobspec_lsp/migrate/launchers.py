@@ -67,7 +67,7 @@ class Run(Record):
 
     __slots__ = (
         "nodes", "tasks", "per_node", "cores", "gpus", "rs", "rs_tasks", "rs_cores", "rs_gpus",
-        "rs_per_host", "relative", "whole", "all_hosts", "extra", "notes",
+        "rs_per_host", "relative", "whole", "all_hosts", "program", "dangling", "extra", "notes",
     )  # fmt: skip
     # a count, or a shell word that gives it at run time (`${NTOTRANKS}`, `$((N * 4))`)
     nodes: Count | None
@@ -83,6 +83,8 @@ class Run(Record):
     relative: Count | None  # srun -r: the step's first node, counted in the job's nodes
     whole: bool  # jsrun ALL_CPUS / ALL_GPUS: each resource set a host's all
     all_hosts: bool  # jsrun -n ALL_HOSTS: a resource set on each of the job's nodes
+    program: str  # written before the program's words (srun --multi-prog: flux multi-prog)
+    dangling: str  # a held launcher's last option, its value given where it runs: `-n`
     extra: list[str]  # other flux run options
     notes: list[str]
 
@@ -91,6 +93,7 @@ class Run(Record):
         self.rs = self.rs_tasks = self.rs_cores = self.rs_gpus = self.rs_per_host = None
         self.relative = None
         self.whole = self.all_hosts = False
+        self.program = self.dangling = ""
         self.extra = []
         self.notes = []
 
@@ -115,6 +118,7 @@ def _set(attr: str) -> Callable[[Run, str], None]:
         setattr(run, attr, _n(v, attr.replace("_", " "), zero="gpus" in attr))
 
     f.count = True  # type: ignore[attr-defined]  # a value attached to its letter: a number
+    f.attr = attr  # type: ignore[attr-defined]
     return f
 
 
@@ -208,6 +212,11 @@ def _jobid(run: Run, v: str) -> None:
 
 def _relative(run: Run, v: str) -> None:
     run.relative = _n(v, "relative node", zero=True)
+
+
+def _multi_prog(run: Run, v: str) -> None:
+    run.program = "flux multi-prog "
+    run.notes.append("each task's program from the file by flux multi-prog (srun's format)")
 
 
 def _open_mode(run: Run, v: str) -> None:
@@ -306,7 +315,7 @@ SRUN: Table = {
     "-Q": (0, _drop("nothing to carry")),
     "--quiet": (0, _drop("nothing to carry")),
     "--pty": (0, _extra("-o pty.interactive")),
-    "--multi-prog": (0, _refuse("--multi-prog: each task its own program has no flux run form")),
+    "--multi-prog": (0, _multi_prog),
     "--het-group": (1, _refuse("--het-group: Flux has no heterogeneous steps")),
     "--cpus-per-gpu": (1, _drop("give each task its cores with -c")),
     "--threads-per-core": (1, _drop("Flux allocates cores")),
@@ -426,6 +435,7 @@ MPIRUN: Table = {
     "-n": (1, _set("tasks")),
     "-np": (1, _set("tasks")),
     "--np": (1, _set("tasks")),
+    "--n": (1, _set("tasks")),
     "-c": (1, _set("tasks")),
     "-ppn": (1, _set("per_node")),
     "--ppn": (1, _set("per_node")),
