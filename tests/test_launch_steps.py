@@ -129,9 +129,9 @@ def _said(text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("line", "want"),
     [
-        ('srun --ntasks="${SLURM_JOB_NUM_NODES}" mkdir -p /t', "flux run -n2 mkdir -p /t"),
-        ('srun -n "$SLURM_NTASKS" ./a', "flux run -n8 ./a"),
-        ('srun "--ntasks=$SLURM_NTASKS" ./a', "flux run -n8 ./a"),
+        ('srun --ntasks="${SLURM_JOB_NUM_NODES}" mkdir -p /t', "flux run -N2 -n2 mkdir -p /t"),
+        ('srun -n "$SLURM_NTASKS" ./a', "flux run -N2 -n8 ./a"),
+        ('srun "--ntasks=$SLURM_NTASKS" ./a', "flux run -N2 -n8 ./a"),
     ],
 )
 def test_a_quoted_figure_is_its_value(line, want):
@@ -162,7 +162,7 @@ def test_zero_gpus_is_none_asked():
     "launcher", ["/opt/slurm/bin/srun", "$MPI_ROOT/bin/mpirun", "${MPI_DIR}/bin/mpiexec"]
 )
 def test_a_launcher_named_by_its_path_is_converted(launcher):
-    text = f"#!/bin/bash\n#SBATCH -N 2 -n 8\n{launcher} -n 4 ./a\n"
+    text = f"#!/bin/bash\n#SBATCH -n 8\n{launcher} -n 4 ./a\n"
     assert _run_lines(text) == ["flux run -n4 ./a"]
     conv = convert.convert(text)
     (f,) = [f for f in conv.findings if f.kind == "command"]
@@ -175,7 +175,8 @@ def test_taccs_ibrun_is_a_launcher():
 
 
 @pytest.mark.parametrize(
-    "prefix", ["time -p ", '/usr/bin/time -f "%e s" ', "stdbuf -oL -eL ", "timeout 10m ", "$T "]
+    "prefix",
+    ["time -p ", '/usr/bin/time -f "%e s" ', "stdbuf -oL -eL ", "timeout 10m ", "$T ", "env A=1 "],
 )
 def test_a_launcher_run_through_time_stdbuf_or_timeout_is_converted_in_place(prefix):
     text = f"#!/bin/bash\n#SBATCH -n 4\n{prefix}srun -n 2 ./a\n"
@@ -215,13 +216,13 @@ def test_jsrun_resource_sets_of_a_hosts_all_take_it_whole():
 @pytest.mark.parametrize(
     ("line", "want"),
     [
-        ("srun -p gpu -A proj --comment x -n 2 ./a", "flux run -n2 ./a"),  # the job's own
-        ("srun --jobid $SLURM_JOB_ID -n 2 ./a", "flux run -n2 ./a"),
+        ("srun -p gpu -A proj --comment x -n 2 ./a", "flux run -N2 -n2 ./a"),  # the job's own
+        ("srun --jobid $SLURM_JOB_ID -n 2 ./a", "flux run -N2 -n2 ./a"),
         ("srun --tasks-per-node=2 -N 2 ./a", "flux run -N2 -n4 ./a"),
         ("srun -N1 -n1 -r 1 ./a", "flux run -N1 -n1 --requires=rank:1 ./a"),
         ("srun -N2 -n2 --relative=2 ./a", "flux run -N2 -n2 --requires=rank:2-3 ./a"),
         ("srun -n 1 -x node1 --open-mode=append ./a",
-         "flux run -n1 --requires=-host:node1 -o output.mode=append ./a"),
+         "flux run -N1 -n1 --requires=-host:node1 -o output.mode=append ./a"),
         ("mpirun --host $h1,$h2 -np 2 ./a", "flux run -n2 --requires=host:$h1,$h2 ./a"),
         ("mpirun -H a:4,b:4 -np 8 ./a", "flux run -n8 --requires=host:a,b ./a"),
         ("mpiexec -genvlist A,B -envall -n 2 ./a", "flux run -n2 --env=A --env=B ./a"),
@@ -310,3 +311,19 @@ def test_a_held_launcher_whose_count_is_given_where_it_runs_keeps_the_option_las
     once = convert.convert(text).text
     assert 'export launcher="flux run -n"\n' in once
     assert convert.convert(once, "lsf").text == once
+
+
+@pytest.mark.parametrize(
+    ("head", "line", "want"),
+    [
+        ("#SBATCH -N 4 --exclusive", "srun -n 2 ./a", "flux run -N2 -n2 ./a"),
+        ("#SBATCH -N 2 --ntasks-per-node=4 -c 2", "srun -n 2 -c 4 ./a", "flux run -N2 -n2 -c4 ./a"),
+        ("#SBATCH -N 4 --ntasks-per-node=2", "srun -n 8 ./a", "flux run -N4 -n8 ./a"),
+        ("#SBATCH -N 1 -n 2", "srun -n 1 ./a", "flux run -n1 ./a"),
+        ("#SBATCH -n 8", "srun -n 4 ./a", "flux run -n4 ./a"),
+    ],
+)
+def test_srun_given_tasks_alone_spreads_them_over_the_jobs_nodes(head, line, want):
+    """srun reads the job's SLURM_JOB_NUM_NODES as -N, lowered to the task count
+    (docs/migration.md's srun table; tests/flux/test_flux_layouts.py runs it)."""
+    assert _run_lines(f"#!/bin/bash\n{head}\n{line}\n") == [want]

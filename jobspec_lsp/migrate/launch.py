@@ -46,7 +46,7 @@ _VALUE = r"(?:\"[^\"]*\"|'[^']*'|[^\s\"']+)"
 # words that run the command after them: assignments, exec/nohup/..., `time` and GNU
 # time's options, stdbuf, timeout, nice, and a variable holding such a wrapper
 _PREFIX_WORDS = re.compile(
-    r"(?:(?:\w+=\S*|exec|nohup|command|then|do|else|!|\$\{?\w+\}?"
+    r"(?:(?:\w+=\S*|env|exec|nohup|command|then|do|else|!|\$\{?\w+\}?"
     rf"|(?:/usr/bin/)?time(?:\s+(?:-[pva]|--\w+(?:={_VALUE})?|-[fo]\s*{_VALUE}))*"
     rf"|stdbuf(?:\s+-[ioe]\s*{_VALUE}|\s+--\w+={_VALUE})*"
     rf"|timeout(?:\s+-{_VALUE})*\s+{_VALUE}|nice(?:\s+-n\s*{_VALUE}|\s+-\d+)?)\s+)*$"
@@ -239,6 +239,8 @@ def _layout(tool: str, run: Run, sh: Shape) -> tuple[Count | None, Count]:
         tasks = (sh.tasks if nodes == sh.nodes else nodes) if nodes is not None else 1
     if per and nodes is None:
         nodes = ceil_div(tasks, per)
+    if tool == "srun" and nodes is None and isinstance(sh.nodes, int) and sh.nodes > 1:
+        nodes = sh.nodes  # srun's -N is the job's (SLURM_JOB_NUM_NODES), lowered below
     if not all(isinstance(x, int) for x in (nodes or 1, tasks, per or 1)):
         return nodes, tasks  # known when the step runs: Flux spreads them the same way
     assert isinstance(tasks, int) and (nodes is None or isinstance(nodes, int))
