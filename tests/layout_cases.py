@@ -172,6 +172,9 @@ class Rule(NamedTuple):
     why: str
     setup: str = ""  # a line the script runs first (Intel MPI's placement switch)
     slurm_since: str = ""  # real Slurm gives it from this release on (22.05 differs)
+    # a layout Flux has no form for: what the conversion gives instead, said at the line
+    # (Flux spreads -n tasks over -N nodes evenly; a 4-then-2 placement has no flux run form)
+    flux: Layout | None = None
 
 
 _IMPI = "export I_MPI_JOB_RESPECT_PROCESS_PLACEMENT=0"
@@ -252,7 +255,7 @@ RULES: tuple[Rule, ...] = (
     Rule("aprun-n32-N8", "aprun", "aprun -n 32 -N 8", "pbs-torque4", L((8, 8, 8, 8)),
          "8 PEs on each node"),
     Rule("aprun-n6-N4", "aprun", "aprun -n 6 -N 4", "pbs-torque4", L((4, 2)),
-         "-N: \"the number of PEs to place per node\": the first node 4, the next the other 2"),
+         "-N: \"the number of PEs to place per node\": the first node 4, the next the other 2", flux=L((3, 3))),
     Rule("aprun-n4-N1-d8", "aprun", "aprun -n 4 -N 1 -d 8", "pbs-torque4", L((1, 1, 1, 1), 8),
          "1 PE a node, 8 cpus (depth) each"),
     Rule("aprun-n16-d2", "aprun", "aprun -n 16 -d 2", "pbs-torque4", L((4, 4, 4, 4), 2),
@@ -266,7 +269,7 @@ RULES: tuple[Rule, ...] = (
     Rule("pals-n4-ppn1-depth8", "pals", "mpiexec -n 4 --ppn 1 --depth 8", "pbs-torque4",
          L((1, 1, 1, 1), 8), "1 rank a node, 8 cpus"),
     Rule("pals-n6-ppn4", "pals", "mpiexec -n 6 --ppn 4", "pbs-torque4", L((4, 2)),
-         "--ppn: ranks per node, placed in node order: the first node 4, the next 2"),
+         "--ppn: ranks per node, placed in node order: the first node 4, the next 2", flux=L((3, 3))),
     Rule("pals-n2-ppn1", "pals", "mpiexec -n 2 --ppn 1", "pbs-select2", L((1, 1)),
          "1 rank on each of 2 nodes"),
     # --- MPICH Hydra mpiexec: -n processes, -ppn consecutive processes on each host
@@ -277,7 +280,7 @@ RULES: tuple[Rule, ...] = (
     Rule("hydra-n16-ppn8", "hydra", "mpiexec -n 16 -ppn 8", "pbs-select2", L((8, 8)),
          "8 on each of the 2 hosts"),
     Rule("hydra-n6-ppn4", "hydra", "mpiexec -n 6 -ppn 4", "pbs-torque4", L((4, 2)),
-         "4 consecutive processes on the first host, 2 on the next"),
+         "4 consecutive processes on the first host, 2 on the next", flux=L((3, 3))),
     # --- Open MPI mpirun: -np, --map-by ppr:N:node (N a node; :PE=n cores each), -N and
     # --npernode without -np: N on every allocated node
     Rule("ompi-np8-npernode2", "ompi", "mpirun -np 8 -npernode 2", "lsf-ptile2", L((2, 2, 2, 2)),
@@ -292,7 +295,7 @@ RULES: tuple[Rule, ...] = (
     Rule("ompi-npernode1", "ompi", "mpirun --npernode 1", "pbs-torque4", L((1, 1, 1, 1)),
          "1 process on every allocated node"),
     Rule("ompi-np6-ppr4", "ompi", "mpirun -np 6 --map-by ppr:4:node", "pbs-torque4", L((4, 2)),
-         "4 processes a node, in node order: 4 then 2"),
+         "4 processes a node, in node order: 4 then 2", flux=L((3, 3))),
     # --- Intel MPI mpirun: -n, -ppn/-perhost consecutive processes on each host, -rr one
     Rule("impi-n8-ppn2", "impi", "mpirun -n 8 -ppn 2", "slurm-whole4", L((2, 2, 2, 2)),
          "-ppn: \"place the specified number of consecutive MPI processes on every host\""
@@ -305,7 +308,7 @@ RULES: tuple[Rule, ...] = (
     Rule("impi-n16-ppn4", "impi", "mpirun -n 16 -ppn 4", "pbs-torque4", L((4, 4, 4, 4)),
          "4 on each host" + _IMPI_WHY, setup=_IMPI),
     Rule("impi-n6-ppn4", "impi", "mpirun -n 6 -ppn 4", "pbs-torque4", L((4, 2)),
-         "4 consecutive processes on the first host, 2 on the next" + _IMPI_WHY, setup=_IMPI),
+         "4 consecutive processes on the first host, 2 on the next" + _IMPI_WHY, setup=_IMPI, flux=L((3, 3))),
 )  # fmt: skip
 
 # how a step is written: {line} the launcher and its options, {prog} the probe and its step
@@ -462,10 +465,16 @@ def markdown() -> str:
             job = " ".join(f"`{d}`" for d in ALLOCS[r.alloc].directives)
             if r.setup:
                 job += f" `{r.setup}`"
+            why = r.why
+            if r.flux is not None:
+                why += (
+                    f" — no Flux form: Flux spreads the tasks evenly "
+                    f"({', '.join(map(str, r.flux.per_node))}), and the conversion says so"
+                )
             out.append(
                 f"| `{r.line}` | {job} | {lay.tasks} | {lay.nodes} | "
                 f"{', '.join(map(str, lay.per_node))} | {_frac(lay.cores)} | {_frac(lay.gpus)} "
-                f"| {r.why} |"
+                f"| {why} |"
             )
     return "\n".join(out) + "\n"
 

@@ -58,7 +58,12 @@ def _problems(script, d, result) -> list[str]:
         if got.status not in (0, None):
             out.append(f"{head}: exit {got.status}; {said}")
         layout = flux_layout(got)
-        if layout != rule.layout:
+        if rule.flux is not None:  # no Flux form: the even spread, said at the line
+            notes = " ".join(conversion_notes(d, step.label))
+            if layout != rule.flux or "Flux spreads" not in notes:
+                out.append(f"{head}: no Flux form, so {rule.flux} with a note was expected; "
+                           f"Flux gave {layout}; {said}")  # fmt: skip
+        elif layout != rule.layout:
             out.append(f"{head}: the documentation gives {rule.layout}; Flux gave {layout}; {said}")
     return out
 
