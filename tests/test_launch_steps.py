@@ -149,7 +149,7 @@ def test_a_value_attached_to_its_letter_is_read_as_the_launcher_reads_it():
     )
     assert _run_lines(text) == [
         "flux run -n8 ./a",
-        "flux run -N2 -n8 --env=OMP_NUM_THREADS=1 ./b",
+        "flux run -N2 --cores=8 --tasks-per-node=4 --gpus-per-node=1 --env=OMP_NUM_THREADS=1 ./b",
     ]
 
 
@@ -327,3 +327,27 @@ def test_srun_given_tasks_alone_spreads_them_over_the_jobs_nodes(head, line, wan
     """srun reads the job's SLURM_JOB_NUM_NODES as -N, lowered to the task count
     (docs/migration.md's srun table; tests/flux/test_flux_layouts.py runs it)."""
     assert _run_lines(f"#!/bin/bash\n{head}\n{line}\n") == [want]
+
+
+@pytest.mark.parametrize(
+    ("head", "line", "want"),
+    [  # tests/layout_cases.py's rules, run by tests/flux/test_flux_layouts.py
+        ("#SBATCH -N 4\n#SBATCH --ntasks-per-node=2\n#SBATCH -c 4\n#SBATCH --gpus-per-task=1",
+         "srun -N 4 -n 4 ./a", "flux run -N4 -n4 -c4 -g1 ./a"),  # srun: the job's GPUs
+        ("#PBS -l select=4:ncpus=8:mpiprocs=2:ngpus=2", "aprun -n 8 -N 2 -d 4 ./a",
+         "flux run -N4 -n8 -c4 -g1 ./a"),  # the node's 2 GPUs, 2 tasks on it
+        ("#BSUB -nnodes 4", "jsrun -n 2 -r 1 -a 4 -c 8 -g 2 ./a",
+         "flux run -N2 --cores=16 --tasks-per-node=4 --gpus-per-node=2 ./a"),  # shared
+        ("#PBS -l nodes=4:ppn=8", "mpirun -np 8 --map-by ppr:2:node:PE=4 ./a",
+         "flux run -N4 -n8 -c4 ./a"),
+    ],
+)  # fmt: skip
+def test_gpus_and_cores_a_launcher_gives_its_tasks(head, line, want):
+    """GPUs a launcher does not divide are its node's, shared by the tasks on it: per task
+    where they divide, else Flux's per-resource form (each node's cores and GPUs)."""
+    assert _run_lines(f"#!/bin/bash\n{head}\n{line}\n") == [want]
+
+
+def test_a_launcher_held_alone_in_a_variable_is_converted():
+    text = '#!/bin/bash\n#SBATCH -N 1 -n 2\nLAUNCH="srun" ; ${LAUNCH} ./a\n'
+    assert 'LAUNCH="flux run -N1 -n2" ; ${LAUNCH} ./a' in convert.convert(text).text

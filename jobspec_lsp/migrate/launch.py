@@ -35,12 +35,13 @@ from jobspec_lsp.migrate.launchers import (
     opt,
 )
 from jobspec_lsp.migrate.model import Edit, Finding, Shape
+from jobspec_lsp.notations import formats
 from jobspec_lsp.record import Record
 
 # a launcher's word, named by its path too (`/opt/slurm/bin/srun`, `$MPI_ROOT/bin/mpirun`)
 _START = re.compile(
     r"(?<![\w./${}~-])(?:[\w.${}~-]*/)*"
-    r"(srun|jsrun|lrun|mpirun|mpiexec(?:\.hydra)?|aprun|ibrun)(?=[ \t]|$)"
+    r"(srun|jsrun|lrun|mpirun|mpiexec(?:\.hydra)?|aprun|ibrun)(?=[ \t]|$|\"(?=[\s;]|$))"
 )
 _VALUE = r"(?:\"[^\"]*\"|'[^']*'|[^\s\"']+)"
 # words that run the command after them: assignments, exec/nohup/..., `time` and GNU
@@ -161,11 +162,48 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
     if run.relative is not None:
         run.extra.append(_ranks(run.relative, nodes, sh))
     cores = run.cores or (sh.cores_per_task if tool in ("srun",) else None)
+    gpus = run.gpus or (sh.gpus_per_task if tool == "srun" else None)  # srun: the job's
+    if not gpus and tool not in ("srun", "lrun"):
+        shared = _shared(run, sh, nodes, tasks, cores)
+        if isinstance(shared, list):
+            return shared + run.extra
+        gpus = shared
     if cores and (not isinstance(cores, int) or cores > 1):
         out.append(opt("-c", cores))
-    if run.gpus:
-        out.append(opt("-g", run.gpus))
+    if gpus:
+        out.append(opt("-g", gpus))
     return out + run.extra
+
+
+def _shared(run: Run, sh: Shape, nodes, tasks, cores) -> int | list[str] | None:
+    """The GPUs of each task where a launcher does not divide its node's among the tasks
+    on it (aprun, mpiexec, jsrun's shared sets): their share where it divides, else Flux's
+    per-resource options (each node's cores and GPUs one slot its tasks share)."""
+    if not (isinstance(nodes, int) and isinstance(tasks, int) and nodes and tasks % nodes == 0):
+        return None
+    per, node_gpus = tasks // nodes, run.share or _node_gpus(sh)
+    if not node_gpus:
+        return None
+    if node_gpus % per == 0:
+        return node_gpus // per
+    c = cores or 1
+    return _per_node(nodes, per, c, node_gpus) if isinstance(c, int) else None
+
+
+def _node_gpus(sh: Shape) -> int:
+    """The GPUs of each of the job's nodes, where its slots spread them evenly (else 0)."""
+    got = dict(w.partition(" ")[::2] for w in sh.words)
+    n, slots, g = (formats.ascii_int(got.get(k, "")) for k in ("-N", "-n", "-g"))
+    return slots * g // n if n and slots and g and slots * g % n == 0 else 0
+
+
+def _per_node(nodes: int, per: int, cores: int, gpus: int) -> list[str]:
+    """Tasks sharing their node's GPUs (4 tasks, 2 GPUs): Flux's per-resource form, each
+    node's cores and GPUs one slot that its tasks share."""
+    return [
+        f"-N{nodes}", f"--cores={nodes * per * cores}", f"--tasks-per-node={per}",
+        f"--gpus-per-node={gpus}",
+    ]  # fmt: skip
 
 
 def _ranks(first: Count, nodes: Count | None, sh: Shape) -> str:
@@ -217,8 +255,10 @@ def _jsrun(run: Run, sh: Shape) -> None:
         else:
             run.notes.append(
                 f"{run.rs_gpus} gpus per resource set are shared by its {a} tasks: "
-                "Flux gives gpus per task, so they share the node's"
+                "each node's GPUs are one slot its tasks share"
             )
+            if isinstance(run.rs_per_host, int):
+                run.share = run.rs_gpus * run.rs_per_host
     if run.rs_per_host:
         run.nodes = ceil_div(run.rs, run.rs_per_host)
         even = all(isinstance(x, int) for x in (run.rs, run.rs_per_host, a))

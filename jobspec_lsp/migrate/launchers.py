@@ -67,7 +67,8 @@ class Run(Record):
 
     __slots__ = (
         "nodes", "tasks", "per_node", "cores", "gpus", "rs", "rs_tasks", "rs_cores", "rs_gpus",
-        "rs_per_host", "relative", "whole", "all_hosts", "program", "dangling", "extra", "notes",
+        "rs_per_host", "relative", "whole", "all_hosts", "program", "dangling", "share", "extra",
+        "notes",
     )  # fmt: skip
     # a count, or a shell word that gives it at run time (`${NTOTRANKS}`, `$((N * 4))`)
     nodes: Count | None
@@ -85,6 +86,7 @@ class Run(Record):
     all_hosts: bool  # jsrun -n ALL_HOSTS: a resource set on each of the job's nodes
     program: str  # written before the program's words (srun --multi-prog: flux multi-prog)
     dangling: str  # a held launcher's last option, its value given where it runs: `-n`
+    share: int  # jsrun: GPUs a node whose tasks share them (they do not divide)
     extra: list[str]  # other flux run options
     notes: list[str]
 
@@ -94,6 +96,7 @@ class Run(Record):
         self.relative = None
         self.whole = self.all_hosts = False
         self.program = self.dangling = ""
+        self.share = 0
         self.extra = []
         self.notes = []
 
@@ -187,6 +190,9 @@ def _ppr(run: Run, v: str) -> None:
     m = re.fullmatch(r"ppr:(\d+):node(?::.*)?", v)
     if m:
         run.per_node = int(m.group(1))
+        pe = re.search(r":(?:PE|pe)=(\d+)", v)  # PE=N: N cores bound to each process
+        if pe:
+            run.cores = int(pe.group(1))
     else:
         run.notes.append(f"--map-by {v}: placement is Flux's")
 
