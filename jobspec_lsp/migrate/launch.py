@@ -175,10 +175,19 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
     return out + run.extra
 
 
-def _shared(run: Run, sh: Shape, nodes, tasks, cores) -> int | list[str] | None:
+def _shared(run: Run, sh: Shape, nodes, tasks, cores) -> Count | list[str] | None:
     """The GPUs of each task where a launcher does not divide its node's among the tasks
     on it (aprun, mpiexec, jsrun's shared sets): their share where it divides, else Flux's
     per-resource options (each node's cores and GPUs one slot its tasks share)."""
+    if run.per_node is not None and not (isinstance(nodes, int) and isinstance(tasks, int)):
+        node_gpus = run.share or _node_gpus(sh)  # counts known when the step runs
+        if not node_gpus:
+            return None
+        run.notes.append(
+            f"each node's {node_gpus} GPUs shared by its tasks: {node_gpus} / (tasks a node) "
+            "each, computed when the step runs"
+        )
+        return f"$(( {node_gpus} / {arith(run.per_node)} ))"
     if not (isinstance(nodes, int) and isinstance(tasks, int) and nodes and tasks % nodes == 0):
         return None
     per, node_gpus = tasks // nodes, run.share or _node_gpus(sh)
