@@ -212,3 +212,32 @@ def test_task_ranks_for_input_are_flux_runs_only():
     )
     found = [(d.code, text[d.start : d.end]) for d in batch.check_script(text)]
     assert found == [("JS585", "0")]
+
+
+def _ends(fn, seconds=20.0):
+    """fn() in a thread; a failure (not a hang of the suite) if it never returns."""
+    import threading
+
+    done = []
+    t = threading.Thread(target=lambda: done.append(fn()), daemon=True)
+    t.start()
+    t.join(seconds)
+    assert done, "did not end: a loop"
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["cat > f <<EOF\nEOF\n--nodes=2\n", "cat <<EOF\n\nEOF\n", "cat <<'EOF'\nEOF", "<<EOF\nEOF"],
+)
+def test_bare_option_reading_ends_on_empty_here_documents(body):
+    """An empty here-document once made the quote reader of JS566 loop for ever (found on
+    the jobspec-database corpus): every reading ends."""
+    text = "#!/bin/sh\n" + body
+    _ends(lambda: batch.check_script(text))
+
+
+@hgiven(st.text(alphabet="<EOF\n'\"\\#-x= \t$()`", max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_the_quote_reader_always_ends(tail):
+    text = "#!/bin/sh\n" + tail
+    _ends(lambda: batch.bare_options(text), 10.0)

@@ -321,7 +321,7 @@ def _lines_in_quotes(text: str, skip: list[tuple[int, int]]) -> set[int]:
     i, n = 0, len(text)
     ends = dict(skip)
     while i < n:
-        if not state and i in ends:
+        if not state and i in ends and ends[i] > i:  # an empty here-document jumps nothing
             i = ends[i]
             continue
         c = text[i]
