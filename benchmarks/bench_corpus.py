@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -195,8 +196,9 @@ class Tally:
         self.examples.setdefault(key, path)
 
 
-def one(path: str, text: str, scheduler: str, t: Tally, workdir: Path, flux: bool) -> None:
-    """Every measure of one script, into ``t``."""
+def one(path: str, text: str, scheduler: str, t: Tally, written: list | None) -> None:
+    """Every measure of one script, into ``t``; what it writes into ``written``, for
+    real Flux to read after (None: not asked)."""
     t.n += 1
     t0 = time.perf_counter()
     try:
@@ -239,8 +241,8 @@ def one(path: str, text: str, scheduler: str, t: Tally, workdir: Path, flux: boo
             t.c[f"{code} (scripts)"] += 1
             t.c[f"{code} (lines)"] += codes.count(code)
             t.example(code, path)
-    if flux:
-        _flux(path, conv.text, t, workdir)
+    if written is not None:
+        written.append((path, conv.text))
 
 
 def _launch_lines(path: str, text: str, conv: convert.Conversion, t: Tally) -> None:
@@ -260,19 +262,26 @@ def _launch_lines(path: str, text: str, conv: convert.Conversion, t: Tally) -> N
         t.example("silent: " + line[:70], path)
 
 
-def _flux(path: str, text: str, t: Tally, workdir: Path) -> None:
-    job = workdir / "job.sh"
-    job.write_text(text)
-    dry = subprocess.run(
-        [FLUX, "batch", "--dry-run", str(job)], capture_output=True, text=True, cwd=workdir
-    )
-    if dry.returncode == 0:
-        t.c["flux accepts"] += 1
-        return
-    t.c["flux refuses"] += 1
-    why = flux_reason(dry.stderr)
-    t.refused[why] += 1
-    t.example("flux: " + why, path)
+def _flux(job: tuple[str, str]) -> tuple[str, str | None]:
+    """(path, None) when real `flux batch --dry-run` accepts the script, else its reason."""
+    path, text = job
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "job.sh").write_text(text)
+        dry = subprocess.run(
+            [FLUX, "batch", "--dry-run", "job.sh"], capture_output=True, text=True, cwd=tmp
+        )
+    return path, None if dry.returncode == 0 else flux_reason(dry.stderr)
+
+
+def flux_all(written: list[tuple[str, str]], t: Tally, jobs: int) -> None:
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for path, why in pool.map(_flux, written):
+            if why is None:
+                t.c["flux accepts"] += 1
+                continue
+            t.c["flux refuses"] += 1
+            t.refused[why] += 1
+            t.example("flux: " + why, path)
 
 
 def _ms(xs: list[float]) -> str:
@@ -344,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="every script, no sample")
     ap.add_argument("--seed", type=int, default=35)
     ap.add_argument("--no-flux", action="store_true", help="no flux batch --dry-run")
+    ap.add_argument("--jobs", type=int, default=1, help="flux batch --dry-run at once")
     ap.add_argument("--examples", action="store_true", help="a path for each class")
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--list", type=Path, help="write the sampled paths here, one a line")
@@ -363,13 +373,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.list:
         a.list.write_text("".join(f"{s}\t{p}\n" for s in SCHEDULERS for p, _ in chosen[s]))
     out = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for s in SCHEDULERS:
-            t = Tally()
-            for path, text in chosen[s]:
-                one(path, text, s, t, Path(tmp), not a.no_flux)
-            out.append(summary(s, t))
-            show(out[-1], a.examples)
+    for s in SCHEDULERS:
+        t = Tally()
+        written: list | None = None if a.no_flux else []
+        for path, text in chosen[s]:
+            one(path, text, s, t, written)
+        flux_all(written or [], t, a.jobs)
+        out.append(summary(s, t))
+        show(out[-1], a.examples)
     if a.json:
         a.json.write_text(
             json.dumps({"seed": a.seed, "commit": corpus.commit, "figures": out}, indent=1)
