@@ -473,3 +473,19 @@ def test_thousands_of_digits_are_read_without_a_traceback(line, kind):
     conv = slurm("-n 1", line)
     assert kinds(conv) == [kind]
     assert all(len(f.message) < 6000 for f in conv.findings)
+
+
+# ----------------------------------------------------------------------- environment
+@pytest.mark.parametrize(
+    "block,rule",
+    [
+        ("#PBS -l select=1:ncpus=2\n#PBS -v X=${Y},Z=plain", "--env='X=$${Y}'"),
+        ("#SBATCH -n 1\n#SBATCH --export=X=$HOME", "--env='X=$$HOME'"),
+        ("#PBS -l select=1:ncpus=2\n#PBS -v KEEP", "--env=KEEP"),
+    ],
+)
+def test_a_directive_environment_value_is_literal_in_flux(block, rule):
+    """A directive's VAR=VALUE is taken as written by qsub/sbatch; Flux's --env would expand
+    `$Y` (and refuse the job where the submitter has no Y), so `$` is written `$$`."""
+    text = convert.convert("#!/bin/bash\n" + block + "\nhostname\n").text
+    assert rule in " ".join(flux_lines(text)).split()

@@ -534,7 +534,7 @@ def words(req: Request, name: str) -> list[str]:
     if name == "cwd":
         return [f"--cwd={q(v)}"]
     if name == "env":
-        return [f"--env={q(r)}" for r in v]
+        return [f"--env={q(_literal_rule(r))}" for r in v]
     if name == "hold":
         return ["--urgency=0"] if v else []
     if name == "join":
@@ -544,3 +544,14 @@ def words(req: Request, name: str) -> list[str]:
     if name == "signal":
         return [f"--signal={v}"]
     raise KeyError(name)
+
+
+def _literal_rule(rule: str) -> str:
+    """An environment rule from a directive, as Flux's --env reads it literally.
+
+    sbatch, bsub and qsub take a directive's VAR=VALUE as written; Flux's --env expands `$NAME`
+    and refuses a name the submitter lacks, so each `$` of the value is doubled (`$$` is
+    Flux's literal dollar)."""
+    name, eq, value = rule.partition("=")
+    return f"{name}={value.replace('$', '$$')}" if eq else rule
+

@@ -141,3 +141,24 @@ def test_gpus_of_tasks_uneven_over_the_nodes_reach_flux(flux_exe, tmp_path):
     (slot,) = node["with"]
     assert node["count"] == 4 and slot["count"] == 1
     assert {r["type"]: r["count"] for r in slot["with"]} == {"core": 2, "gpu": 2}
+
+
+@pytest.mark.flux
+@pytest.mark.parametrize(
+    "block,name",
+    [
+        ("#PBS -l select=1:ncpus=2\n#PBS -v X=${UNSET_IN_SUBMITTER},Y=plain", "X"),
+        ("#SBATCH -n 1\n#SBATCH --export=X=$UNSET_IN_SUBMITTER", "X"),
+        ('#BSUB -n 1\n#BSUB -env "X=${UNSET_IN_SUBMITTER}"', "X"),
+    ],
+)
+def test_a_directive_environment_value_reaches_the_job_as_written(
+    flux_exe, tmp_path, block, name
+):
+    """qsub -v, sbatch --export and bsub -env take VAR=VALUE literally; Flux's --env expands
+    `$NAME` and refused the 9 corpus scripts whose value held one the submitter lacks."""
+    conv = convert.convert("#!/bin/bash\n" + block + "\nhostname\n")
+    dry = _dry(flux_exe, tmp_path, conv.text)
+    assert dry.returncode == 0, dry.stderr
+    env = json.loads(dry.stdout)["attributes"]["system"]["environment"]
+    assert env[name].endswith("UNSET_IN_SUBMITTER}") or env[name] == "$UNSET_IN_SUBMITTER"
