@@ -554,4 +554,3 @@ def _literal_rule(rule: str) -> str:
     Flux's literal dollar)."""
     name, eq, value = rule.partition("=")
     return f"{name}={value.replace('$', '$$')}" if eq else rule
-

@@ -152,9 +152,7 @@ def test_gpus_of_tasks_uneven_over_the_nodes_reach_flux(flux_exe, tmp_path):
         ('#BSUB -n 1\n#BSUB -env "X=${UNSET_IN_SUBMITTER}"', "X"),
     ],
 )
-def test_a_directive_environment_value_reaches_the_job_as_written(
-    flux_exe, tmp_path, block, name
-):
+def test_a_directive_environment_value_reaches_the_job_as_written(flux_exe, tmp_path, block, name):
     """qsub -v, sbatch --export and bsub -env take VAR=VALUE literally; Flux's --env expands
     `$NAME` and refused the 9 corpus scripts whose value held one the submitter lacks."""
     conv = convert.convert("#!/bin/bash\n" + block + "\nhostname\n")
