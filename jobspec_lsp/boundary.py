@@ -1,0 +1,27 @@
+"""The declared boundaries: where a command, a document kind or an optional feature loads
+the module that serves it, named in a table rather than imported inside a function.
+
+A table entry is a string ``"jobspec_lsp.room.module:name"`` written where the table is
+declared (the CLI's command table, the kinds' readers, the formatter, the server); `load`
+imports the module the first time the entry is used and returns the named object. What a
+module needs at every call it imports at its top; what only some commands need sits behind
+one of these entries, so a script's `check` loads neither the YAML reader, nor lark, nor
+the editor features (tests/test_startup.py holds that)."""
+
+from __future__ import annotations
+
+import importlib
+
+_LOADED: dict[str, object] = {}
+
+
+def load(entry: str) -> object:
+    """The object an entry names (``module:attribute``, or a module alone)."""
+    found = _LOADED.get(entry)
+    if found is None:
+        module, _, attribute = entry.partition(":")
+        found = importlib.import_module(module)
+        for part in attribute.split(".") if attribute else ():
+            found = getattr(found, part)
+        _LOADED[entry] = found
+    return found
