@@ -13,8 +13,9 @@ import shlex
 import time
 
 from jobspec_lsp.fluxcli import values
+from jobspec_lsp.job import directives
 from jobspec_lsp.migrate import convert as migrate_convert
-from jobspec_lsp.script import batch, directives, sbatch
+from jobspec_lsp.script import batch, sbatch
 
 DIRECTIVES = [
     "-N2 -n8 -c2",

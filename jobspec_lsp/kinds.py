@@ -19,6 +19,7 @@ from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.jobspec.tree import Document
 from jobspec_lsp.record import Frozen
 from jobspec_lsp.text.positions import LineIndex
+from jobspec_lsp.text.sniff import has_sentinel
 from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
@@ -326,9 +327,6 @@ def _named_jobspec(name: str | None, globs) -> bool:
 
 def script_kind(text: str) -> Kind | None:
     """The kind of script ``text`` is by its directives (None: it has none)."""
-    from jobspec_lsp.script.directives import (  # deferred: each kind loads its readers when first used
-        has_sentinel,  # deferred: each kind loads its readers when first used
-    )
     from jobspec_lsp.script.sbatch import (  # deferred: each kind loads its readers when first used
         has_directives,  # deferred: each kind loads its readers when first used
     )
@@ -349,9 +347,6 @@ def flux_directives(name: str | None, text: str) -> bool:
     """Whether a file is a Flux batch script by its directives alone (a sentinel, or a
     look-alike of one), whatever its first line: what a directory search and the
     pre-commit hook take as a script to check."""
-    from jobspec_lsp.script.directives import (  # deferred: each kind loads its readers when first used
-        has_sentinel,  # deferred: each kind loads its readers when first used
-    )
 
     return not _named_jobspec(name, JOBSPEC_GLOBS) and has_sentinel(text[:SCAN])
 

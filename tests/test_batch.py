@@ -9,7 +9,8 @@ import pytest
 from batch_cases import RFC36
 from helpers import run_cli
 
-from jobspec_lsp.script import batch, directives
+from jobspec_lsp.job import directives
+from jobspec_lsp.script import batch
 
 
 @pytest.mark.parametrize("text,words", RFC36)

@@ -37,13 +37,14 @@ from helpers import REPO, SHARED
 
 from jobspec_lsp.diagnostics import RULES, Severity
 from jobspec_lsp.features import fixes
+from jobspec_lsp.job import directives
 from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.jobspec.tree import Document, Mapping, Sequence
 from jobspec_lsp.kinds import detect
 from jobspec_lsp.notations import shape
 from jobspec_lsp.rules.analysis import check
 from jobspec_lsp.rules.targets import TARGETS
-from jobspec_lsp.script import batch, directives
+from jobspec_lsp.script import batch
 from jobspec_lsp.text.positions import LineIndex
 
 FUZZ_SEEDS = range(300)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from migration_cases import CASES, LSF, PBS
 
+from jobspec_lsp.job import directives
 from jobspec_lsp.migrate import convert, lsf, pbs, slurm
 from jobspec_lsp.migrate.model import Request, shape
-from jobspec_lsp.script import directives
 
 DATA = Path(__file__).parent / "data" / "migration"
 SCRIPTS = sorted(p for p in DATA.glob("*/*.sh"))

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
+from jobspec_lsp.job import directives
 from jobspec_lsp.migrate import convert, reading
-from jobspec_lsp.script import directives
 
 
 def flux_lines(text: str) -> list[str]:

@@ -12,9 +12,10 @@ from helpers import run_cli
 from jobspec_lsp.diagnostics import Severity
 from jobspec_lsp.features import fixes, hover
 from jobspec_lsp.fluxcli import model
+from jobspec_lsp.job import directives
 from jobspec_lsp.notations import constraint, formats
 from jobspec_lsp.rules import analysis
-from jobspec_lsp.script import batch, directives
+from jobspec_lsp.script import batch
 
 SH = "#!/bin/sh\n"
 

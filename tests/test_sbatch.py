@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from sbatch_cases import CASES
 
 from jobspec_lsp.features import fixes
+from jobspec_lsp.job import directives
 from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.migrate import slurm
 from jobspec_lsp.migrate.model import fsd
-from jobspec_lsp.script import batch, directives, sbatch
+from jobspec_lsp.script import batch, sbatch
 
 
 def script(block: str, body: str = "flux run hostname\n") -> str:

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, replace
 
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
+from jobspec_lsp.job import directives
 from jobspec_lsp.jobspec.document import parse as _parse
 from jobspec_lsp.jobspec.tree import Document, Mapping, Scalar, Sequence
-from jobspec_lsp.script import directives
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from pygls.uris import to_fs_path
 from jobspec_lsp.fluxcli import model
 from jobspec_lsp.lsp.server import JobspecServer, guard, server
 from jobspec_lsp.script import batch
-from jobspec_lsp.script.directives import has_sentinel
 from jobspec_lsp.text.positions import LineIndex
+from jobspec_lsp.text.sniff import has_sentinel
 
 _KINDS = {
     "key": T.CompletionItemKind.Property,

@@ -17,8 +17,8 @@ import bisect
 import re
 from types import ModuleType
 
+from jobspec_lsp.job import shellread
 from jobspec_lsp.migrate.model import Edit, Finding, Shape
-from jobspec_lsp.script import shellread
 
 _WORDISH = re.compile(r"[\w.$-]")
 

@@ -22,6 +22,7 @@ import re
 from types import ModuleType
 
 from jobspec_lsp.fluxcli import argv, model, values
+from jobspec_lsp.job import directives
 from jobspec_lsp.migrate import body, launch, lsf, pbs, slurm
 from jobspec_lsp.migrate.model import (
     FLUX_TIME_MAX,
@@ -39,7 +40,6 @@ from jobspec_lsp.migrate.model import (
 from jobspec_lsp.migrate.reading import Block
 from jobspec_lsp.notations import formats
 from jobspec_lsp.record import Record
-from jobspec_lsp.script import directives
 from jobspec_lsp.text.edits import apply as apply_edits
 
 SCHEDULERS: dict[str, ModuleType] = {"slurm": slurm, "lsf": lsf, "pbs": pbs}

@@ -11,8 +11,8 @@ knows a scheduler's syntax, and nothing knows LSP.
 
 from __future__ import annotations
 
+from jobspec_lsp.job import directives
 from jobspec_lsp.record import Frozen, Record, replaced
-from jobspec_lsp.script import directives
 from jobspec_lsp.text.edits import Change as Edit
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 
+from jobspec_lsp.job import directives
 from jobspec_lsp.migrate import reading
 from jobspec_lsp.migrate.model import Item, Line, NotCarried, Request
 from jobspec_lsp.migrate.reading import Option
 from jobspec_lsp.migrate.slurm import ARRAY_INDEX, count, output_template
 from jobspec_lsp.notations.formats import ascii_int
-from jobspec_lsp.script import directives
 
 NAME = "pbs"
 SHELL = "#!/bin/bash"  # for a script without a #! line (flux batch needs one)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from jobspec_lsp.job import directives
 from jobspec_lsp.migrate.model import Item, Line
 from jobspec_lsp.record import Frozen, Record
-from jobspec_lsp.script import directives
 
 
 class Option(Frozen):

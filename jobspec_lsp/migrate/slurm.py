@@ -19,12 +19,12 @@ import re
 
 from jobspec_lsp import data_text
 from jobspec_lsp.fluxcli import values
+from jobspec_lsp.job import directives
 from jobspec_lsp.migrate import reading
 from jobspec_lsp.migrate.model import Item, Line, NotCarried, Request, fsd, minutes_up
 from jobspec_lsp.migrate.reading import Option
 from jobspec_lsp.notations import formats
 from jobspec_lsp.notations.formats import ascii_int
-from jobspec_lsp.script import directives
 
 NAME = "slurm"
 SHELL = "#!/bin/bash"  # for a script without a #! line (flux batch needs one)

@@ -25,12 +25,13 @@ from jobspec_lsp.fluxcli.argv import Given, Problem, Word
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.model import Option
 from jobspec_lsp.fluxcli.values import Limit, Refused, value_problem
+from jobspec_lsp.job import directives, shellread
 from jobspec_lsp.jobspec import tree as jobspec_tree
 from jobspec_lsp.notations import formats
 from jobspec_lsp.record import Frozen
 from jobspec_lsp.rules import suppress
 from jobspec_lsp.rules.targets import _FluxCore
-from jobspec_lsp.script import directives, sbatch, shellread
+from jobspec_lsp.script import sbatch
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import functools
 import re
 
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Family, Severity
-from jobspec_lsp.script.shellread import shell_literals, written_heredocs
+from jobspec_lsp.job.shellread import shell_literals, written_heredocs
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:

@@ -21,8 +21,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from jobspec_lsp.script.directives import has_sentinel
 from jobspec_lsp.text import files
+from jobspec_lsp.text.sniff import has_sentinel
 
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")

@@ -15,7 +15,8 @@ from batch_cases import RFC36
 from helpers import run_cli
 
 from jobspec_lsp.fluxcli import values
-from jobspec_lsp.script import batch, directives
+from jobspec_lsp.job import directives
+from jobspec_lsp.script import batch
 
 # own scripts: the directive block of each (a `#!/bin/sh` line and a body are added)
 SCRIPTS = [

@@ -121,7 +121,8 @@ ENV_RULES = [
 
 @pytest.mark.parametrize("rule", ENV_RULES)
 def test_env_rules_are_refused_as_flux_batch_refuses_them(flux, tmp_path, rule):
-    from jobspec_lsp.script import batch, directives
+    from jobspec_lsp.job import directives
+    from jobspec_lsp.script import batch
 
     script = tmp_path / "job.sh"
     script.write_text(f"#!/bin/sh\n#flux: -N1\n#flux: --env={directives.quote(rule)}\nhostname\n")

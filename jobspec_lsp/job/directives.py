@@ -84,6 +84,8 @@ ESCAPE = family.error(
 
 from jobspec_lsp.fluxcli.argv import Word  # noqa: E402 - one word of a directive: value and range
 from jobspec_lsp.record import Record  # noqa: E402
+from jobspec_lsp.text.sniff import LOOKALIKE as _LOOKALIKE_LINE  # noqa: E402
+from jobspec_lsp.text.sniff import has_sentinel  # noqa: E402, F401 - the readers' name for it
 
 
 class Directive(Record):
@@ -130,16 +132,6 @@ class Script(Record):
     @property
     def words(self) -> list[Word]:
         return [w for d in self.directives for w in d.words]
-
-
-def has_sentinel(text: str) -> bool:
-    """Whether ``text`` holds an RFC 36 directive (a line starting with a sentinel), or
-    a line that looks like one in another case (``#Flux:``, which Flux ignores)."""
-    return _LOOKALIKE.search(text) is not None
-
-
-# a sentinel in any case: `#Flux:` is meant as one, but Flux reads only flux: and FLUX:
-_LOOKALIKE = re.compile(r"^[^\w\n\r]*flux:", re.M | re.I)
 
 
 @functools.lru_cache(maxsize=16)
@@ -240,7 +232,7 @@ def read(text: str) -> Script:
 def _lookalikes(script: Script) -> None:
     """JS565 for each line whose sentinel is `flux:` in a case Flux does not read."""
     text = script.text
-    for m in _LOOKALIKE.finditer(text):
+    for m in _LOOKALIKE_LINE.finditer(text):
         tag = m.group(0)[-5:-1]
         if tag in ("flux", "FLUX"):
             continue

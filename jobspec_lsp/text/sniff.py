@@ -1,0 +1,16 @@
+"""What a text looks like before any reader runs: whether it holds an RFC 36 directive
+line. The directory walk, the kind detector and the server ask this of texts they have not
+read; `job/directives.py` reads the lines it finds."""
+
+from __future__ import annotations
+
+import re
+
+# a sentinel in any case: `#Flux:` is meant as one, but Flux reads only flux: and FLUX:
+LOOKALIKE = re.compile(r"^[^\w\n\r]*flux:", re.M | re.I)
+
+
+def has_sentinel(text: str) -> bool:
+    """Whether ``text`` holds an RFC 36 directive (a line starting with a sentinel), or
+    a line that looks like one in another case (``#Flux:``, which Flux ignores)."""
+    return LOOKALIKE.search(text) is not None
