@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import importlib
 
-_LOADED: dict[str, object] = {}
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
+if TYPE_CHECKING:
+    from typing import Any
+
+_LOADED: dict[str, Any] = {}
 
 
-def load(entry: str) -> object:
+def load(entry: str) -> Any:
     """The object an entry names (``module:attribute``, or a module alone)."""
     found = _LOADED.get(entry)
     if found is None:

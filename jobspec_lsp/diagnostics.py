@@ -182,7 +182,7 @@ def brief_message(message: str) -> str:
 RULE_MODULES = (
     "jobspec.document", "rules.structure", "rules.counts", "rules.tasks", "rules.attributes",
     "rules.constraints", "rules.dependencies", "rules.files", "rules.v1", "rules.convert",
-    "rules.targets", "rules.suppress", "rules.site", "job.directives", "script.batch", "script.sbatch",
+    "rules.targets", "rules.suppress", "rules.site", "job.directives", "script.reading", "script.steps", "script.batch", "script.sbatch",
 )  # fmt: skip
 
 

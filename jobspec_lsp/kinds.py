@@ -15,11 +15,12 @@ import fnmatch
 import re
 from pathlib import PurePath
 
+from jobspec_lsp import boundary
 from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.jobspec.tree import Document
 from jobspec_lsp.record import Frozen
 from jobspec_lsp.text.positions import LineIndex
-from jobspec_lsp.text.sniff import has_sentinel
+from jobspec_lsp.text.sniff import has_directives, has_sentinel
 from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
@@ -138,31 +139,20 @@ class JobspecKind(Kind):
     __slots__ = ()
 
     def read(self, text: str) -> Document:
-        from jobspec_lsp.jobspec.document import parse  # deferred: libyaml, only for a jobspec
-
-        return parse(text, self.language)
+        return boundary.load(JOBSPEC_SERVES["read"])(text, self.language)
 
     def reread(self, text: str, previous: Document | None, consume: bool = False) -> Document:
         if previous is None or previous.language != self.language:
             return self.read(text)
-        from jobspec_lsp.jobspec import incremental  # deferred: only an editor reads again
-
-        return incremental.reparse(previous, text, self.language, consume=consume)
+        reparse = boundary.load(JOBSPEC_SERVES["reread"])
+        return reparse(previous, text, self.language, consume=consume)
 
     def read_bytes(self, data: bytes) -> Document:
         """The bytes decoded as UTF-8, where they are not said (JS9xx) at the byte."""
-        from jobspec_lsp.jobspec.document import (  # deferred: libyaml, only for a jobspec
-            parse_bytes,  # deferred: libyaml, only for a jobspec
-        )
-
-        return parse_bytes(data, self.language)
+        return boundary.load(JOBSPEC_SERVES["read_bytes"])(data, self.language)
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
-        from jobspec_lsp.rules import (  # deferred: each kind loads its readers when first used
-            analysis,  # deferred: each kind loads its readers when first used
-        )
-
-        out = analysis.check(
+        return boundary.load(JOBSPEC_SERVES["check"])(
             doc,
             version_rules=options.version_rules,
             select=options.select,
@@ -170,15 +160,11 @@ class JobspecKind(Kind):
             target=options.target,
             site=options.site,
         )
-        return out
 
     def hover(self, doc: Document, offset: int, options: Options):
-        from jobspec_lsp.features import (  # deferred: each kind loads its readers when first used
-            hover,  # deferred: each kind loads its readers when first used
-        )
-
         if doc.root is None:
             return None
+        hover = boundary.load(JOBSPEC_SERVES["hover"])
         h = hover.hover(doc, offset)
         if options.site is not None:
             got = hover.site_queue(doc, offset, options.site, h)
@@ -187,10 +173,7 @@ class JobspecKind(Kind):
         return None if h is None else (h.markdown, h.start, h.end)
 
     def complete(self, text: str, offset: int, options: Options):
-        from jobspec_lsp.features import (  # deferred: each kind loads its readers when first used
-            completion,  # deferred: each kind loads its readers when first used
-        )
-
+        completion = boundary.load(JOBSPEC_SERVES["complete"])
         if options.site is not None:  # the site's queues, properties, hosts where they go
             got = completion.site_queue_values(text, offset, self.language, options.site)
             if got is not None:
@@ -198,13 +181,26 @@ class JobspecKind(Kind):
         return completion.complete_at(text, offset, self.language)
 
 
-def _plugins(options: Options):
-    """The options the site's own Flux CLI plugins add (None: no site, or none)."""
-    if options.site is None:
-        return None
-    from jobspec_lsp.site import cliplugins  # deferred: only with a site profile
+class _Reading:
+    """The Flux version and the site's plugin options a script's options are read with."""
 
-    return cliplugins.for_site(options.site)[0] or None
+    def __init__(self, options: Options):
+        self.model = boundary.load(SCRIPT_SERVES["model"])
+        plugins = None
+        if options.site is not None:
+            plugins = boundary.load(SCRIPT_SERVES["plugins"])(options.site)[0] or None
+        self.contexts = (
+            self.model.using(options.flux_version),
+            self.model.extra_options(plugins),
+        )
+
+    def __enter__(self) -> None:
+        for c in self.contexts:
+            c.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        for c in reversed(self.contexts):
+            c.__exit__(*exc)
 
 
 class ScriptKind(Kind):
@@ -215,37 +211,39 @@ class ScriptKind(Kind):
     __slots__ = ()
 
     def check(self, doc: Document, options: Options) -> list[Diagnostic]:
-        from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
-            model,  # deferred: each kind loads its readers when first used
-        )
-        from jobspec_lsp.script.batch import (  # deferred: each kind loads its readers when first used
-            check_script,  # deferred: each kind loads its readers when first used
-        )
-
-        with model.using(options.flux_version), model.extra_options(_plugins(options)):
-            return check_script(doc.text, options.select, options.ignore, site=options.site)
+        with _Reading(options):
+            check = boundary.load(SCRIPT_SERVES["check"])
+            return check(doc.text, options.select, options.ignore, site=options.site)
 
     def hover(self, doc: Document, offset: int, options: Options):
-        from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
-            model,  # deferred: each kind loads its readers when first used
-        )
-        from jobspec_lsp.script.batch import (  # deferred: each kind loads its readers when first used
-            hover_at,  # deferred: each kind loads its readers when first used
-        )
-
-        with model.using(options.flux_version), model.extra_options(_plugins(options)):
-            return hover_at(doc.text, offset, options.site)
+        with _Reading(options):
+            return boundary.load(SCRIPT_SERVES["hover"])(doc.text, offset, options.site)
 
     def complete(self, text: str, offset: int, options: Options):
-        from jobspec_lsp.fluxcli import (  # deferred: each kind loads its readers when first used
-            model,  # deferred: each kind loads its readers when first used
-        )
-        from jobspec_lsp.script.batch import (  # deferred: each kind loads its readers when first used
-            complete_at,  # deferred: each kind loads its readers when first used
-        )
+        with _Reading(options):
+            complete = boundary.load(SCRIPT_SERVES["complete"])
+            return complete(text, offset, options.queues, options.site)
 
-        with model.using(options.flux_version), model.extra_options(_plugins(options)):
-            return complete_at(text, offset, options.queues, options.site)
+
+# The declared boundary of each kind: the modules that read, check, hover and complete its
+# documents, loaded when a document of the kind first needs them (a script's check loads
+# neither the YAML reader nor the jobspec rules; tests/test_startup.py holds that)
+JOBSPEC_SERVES = {
+    "read": "jobspec_lsp.jobspec.document:parse",
+    "read_bytes": "jobspec_lsp.jobspec.document:parse_bytes",
+    "reread": "jobspec_lsp.jobspec.incremental:reparse",  # only an editor reads again
+    "check": "jobspec_lsp.rules.analysis:check",
+    "hover": "jobspec_lsp.features.hover",
+    "complete": "jobspec_lsp.features.completion",
+}
+SCRIPT_SERVES = {
+    "model": "jobspec_lsp.fluxcli.model",  # the option tables, per Flux version
+    "plugins": "jobspec_lsp.site.cliplugins:for_site",  # a site's CLI plugins: with a site
+    "check": "jobspec_lsp.script.batch:check_script",
+    "hover": "jobspec_lsp.script.assist:hover_at",
+    "complete": "jobspec_lsp.script.assist:complete_at",
+    "commands": "jobspec_lsp.fluxcli.shell:segments",  # a script without directives
+}
 
 
 _JOBSPEC = frozenset(
@@ -327,10 +325,6 @@ def _named_jobspec(name: str | None, globs) -> bool:
 
 def script_kind(text: str) -> Kind | None:
     """The kind of script ``text`` is by its directives (None: it has none)."""
-    from jobspec_lsp.script.sbatch import (  # deferred: each kind loads its readers when first used
-        has_directives,  # deferred: each kind loads its readers when first used
-    )
-
     head = text[:SCAN]
     if has_sentinel(head):
         return FLUX_SCRIPT  # a half-migrated script too: the Slurm rules apply to it
@@ -389,9 +383,7 @@ def detect(
     if found is not None:
         return found
     if lid or _script_shaped(name, text):
-        from jobspec_lsp.fluxcli import shell  # deferred: a kind's readers, when first used
-
-        if shell.segments(text[:SCAN]) or (explicit and not lid):
+        if boundary.load(SCRIPT_SERVES["commands"])(text[:SCAN]) or (explicit and not lid):
             return FLUX_SCRIPT
     if lid:
         return UNKNOWN

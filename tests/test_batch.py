@@ -10,7 +10,7 @@ from batch_cases import RFC36
 from helpers import run_cli
 
 from jobspec_lsp.job import directives
-from jobspec_lsp.script import batch
+from jobspec_lsp.script import assist, batch
 
 
 @pytest.mark.parametrize("text,words", RFC36)
@@ -98,7 +98,7 @@ def test_check_and_from_batch_through_the_cli(tmp_path):
 def _complete(marked: str, queues=()):
     off = marked.index("|")
     text = marked.replace("|", "")
-    cands, start, end = batch.complete_at(text, off, queues)
+    cands, start, end = assist.complete_at(text, off, queues)
     return [c.label for c in cands], text[start:end]
 
 

@@ -249,7 +249,7 @@ def test_each_rule_is_one_declaration_with_its_fix_kinds_and_rfc():
         assert rule.kinds and set(rule.kinds) <= set(ALL_KINDS), code
         assert rule.rfc is None or rule.rfc.startswith("RFC "), code
     where = defined_codes()
-    scripts = {c for c, m in where.items() if Path(m).stem in ("batch", "directives", "sbatch")}
+    scripts = {c for c, m in where.items() if Path(m).parent.name in ("script", "job")}
     assert scripts == {c for c, r in RULES.items() if r.for_scripts}
     assert RULES["JS913"].tags == ("unnecessary",) and RULES["JS515"].tags == ("deprecated",)
     assert fixes.SAFE == {c for c, r in RULES.items() if r.safe_fix}

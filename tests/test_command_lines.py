@@ -10,7 +10,7 @@ from helpers import run_cli
 from jobspec_lsp.features import fixes
 from jobspec_lsp.fluxcli import shell
 from jobspec_lsp.jobspec.tree import Document
-from jobspec_lsp.script import batch
+from jobspec_lsp.script import assist, batch
 from jobspec_lsp.text.positions import LineIndex
 
 
@@ -88,24 +88,24 @@ SCRIPT = "#!/bin/sh\n#flux: -N2\nflux run -N2 -n $NT --time-limit=1h ./a\nflux s
 
 
 def test_hover_on_a_command_line():
-    md, a, b = batch.hover_at(SCRIPT, SCRIPT.index("run -N2") + 1)
+    md, a, b = assist.hover_at(SCRIPT, SCRIPT.index("run -N2") + 1)
     assert SCRIPT[a:b] == "flux run" and "waits for it to end" in md
-    md, a, b = batch.hover_at(SCRIPT, SCRIPT.index("$NT"))
+    md, a, b = assist.hover_at(SCRIPT, SCRIPT.index("$NT"))
     assert SCRIPT[a:b] == "-n $NT" and "known only when the script runs" in md
-    md, a, b = batch.hover_at(SCRIPT, SCRIPT.index("--time-limit") + 3)
+    md, a, b = assist.hover_at(SCRIPT, SCRIPT.index("--time-limit") + 3)
     assert SCRIPT[a:b] == "--time-limit=1h" and "a time limit of 1h" in md
 
 
 def test_completion_on_a_command_line():
     at = SCRIPT.index("--qu") + 4
-    found, a, b = batch.complete_at(SCRIPT, at)
+    found, a, b = assist.complete_at(SCRIPT, at)
     assert [c.label for c in found] == ["--queue", "--quiet"] and SCRIPT[a:b] == "--qu"
     # after the command's own program, the words are the job's: nothing offered
     text = "#!/bin/sh\nflux run -n2 ./a --"
-    assert batch.complete_at(text, len(text))[0] == []
+    assert assist.complete_at(text, len(text))[0] == []
     # flux run's options, not flux batch's (-n is --ntasks there)
     text = "#!/bin/sh\nflux run --nta"
-    assert [c.label for c in batch.complete_at(text, len(text))[0]] == ["--ntasks"]
+    assert [c.label for c in assist.complete_at(text, len(text))[0]] == ["--ntasks"]
 
 
 def test_body_findings_do_not_stop_new_from_batch():

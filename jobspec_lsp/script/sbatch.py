@@ -8,10 +8,10 @@ conversion itself is :mod:`jobspec_lsp.migrate`; ``docs/migration.md`` holds its
 from __future__ import annotations
 
 import functools
-import re
 
 from jobspec_lsp.diagnostics import SCRIPT_KINDS, SLURM_KINDS, Diagnostic, Family, Severity
 from jobspec_lsp.job.shellread import shell_literals, written_heredocs
+from jobspec_lsp.text.sniff import has_directives
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
@@ -163,12 +163,6 @@ FOREIGN = (
     "bpeek", "bqueues", "bsub", "bwait", "pbsnodes", "qdel", "qstat", "qsub", "sacct",
     "salloc", "sattach", "sbatch", "scancel", "scontrol", "sinfo", "squeue", "srun",
 )  # fmt: skip
-_ANY_SBATCH = re.compile(r"^#SBATCH(?=[ \t\r]|$)", re.M)
-
-
-def has_directives(text: str) -> bool:
-    """Whether ``text`` holds a line starting with an `#SBATCH` directive."""
-    return "#SBATCH" in text and _ANY_SBATCH.search(text) is not None
 
 
 def convert_script(text: str, source: str = "auto") -> migrate.Conversion:
