@@ -17,12 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from jobspec_lsp.job.steps import Count, Step
 from jobspec_lsp.migrate import slurm
 from jobspec_lsp.migrate.model import fsd, q
 from jobspec_lsp.notations.formats import ascii_int
-from jobspec_lsp.record import Record
-
-Count = int | str  # a number, or the shell word that gives it when the step runs
 
 
 def is_dynamic(v: str) -> bool:
@@ -61,21 +59,17 @@ def opt(flag: str, x: Count) -> str:
     return f"{flag}{x}" if isinstance(x, int) else f"{flag} {x}"
 
 
-class Run(Record):
-    """What a launch line asks, as `flux run` options (None: not asked). ``rs``...:
-    jsrun's resource sets."""
+class Run(Step):
+    """What a launch line asks: the job model's :class:`~jobspec_lsp.job.steps.Step` (nodes,
+    tasks, tasks per node, cores and GPUs of each task, None where not asked) with what a
+    launcher adds: ``rs``...: jsrun's resource sets."""
 
     __slots__ = (
-        "nodes", "tasks", "per_node", "cores", "gpus", "rs", "rs_tasks", "rs_cores", "rs_gpus",
+        "rs", "rs_tasks", "rs_cores", "rs_gpus",
         "rs_per_host", "relative", "whole", "all_hosts", "program", "dangling", "share", "extra",
         "notes",
     )  # fmt: skip
     # a count, or a shell word that gives it at run time (`${NTOTRANKS}`, `$((N * 4))`)
-    nodes: Count | None
-    tasks: Count | None
-    per_node: Count | None
-    cores: Count | None
-    gpus: Count | None
     rs: Count | None
     rs_tasks: Count | None
     rs_cores: Count | None
@@ -91,7 +85,7 @@ class Run(Record):
     notes: list[str]
 
     def __init__(self) -> None:
-        self.nodes = self.tasks = self.per_node = self.cores = self.gpus = None
+        super().__init__()
         self.rs = self.rs_tasks = self.rs_cores = self.rs_gpus = self.rs_per_host = None
         self.relative = None
         self.whole = self.all_hosts = False

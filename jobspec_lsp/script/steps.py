@@ -14,8 +14,8 @@ from jobspec_lsp.fluxcli import model as _model
 from jobspec_lsp.fluxcli.argv import Given
 from jobspec_lsp.fluxcli.values import Limit, value_problem
 from jobspec_lsp.job import directives, shellread
+from jobspec_lsp.job.steps import Allocation, Step, need
 from jobspec_lsp.notations import formats
-from jobspec_lsp.record import Frozen
 from jobspec_lsp.script.reading import parse_script, value_range
 
 E, W = Severity.ERROR, Severity.WARNING
@@ -78,23 +78,6 @@ LINE_TOO_MANY_CORES = family.warning(
     bad=_L.replace("#flux: -N2\n", "#flux: -N2 -n8\n").replace("-N2 -n8 ./sim", "-n16 ./sim"),
     good=_L.replace("#flux: -N2\n", "#flux: -N2 -n8\n").replace("-N2 -n8 ./sim", "-n8 ./sim"),
 )
-
-
-class Allocation(Frozen):
-    """What a batch script's directives allocate, where they say it exactly."""
-
-    __slots__ = ("nodes", "cores", "gpus", "why")
-    nodes: int | None
-    cores: int | None  # slots x cores per slot, when the cores are not whole nodes
-    gpus: int | None
-    why: str  # the directives, in words
-
-    def __init__(self, nodes: int | None, cores: int | None, gpus: int | None, why: str):
-        put = object.__setattr__
-        put(self, "nodes", nodes)
-        put(self, "cores", cores)
-        put(self, "gpus", gpus)
-        put(self, "why", why)
 
 
 # counts flux run/submit/bulksubmit read with int() after parsing (no type= in the table)
@@ -247,19 +230,29 @@ def _beyond_cores(tool: str, reading, dynamic_at: set[int], allocation: Allocati
         if g is not None and n is None:
             return []  # a bad count: JS585 says so
         counts[name] = n
-    need = _step_need(counts, allocation)
+    step = Step(
+        nodes=counts["nodes"],
+        tasks=counts["ntasks"],
+        per_node=counts["tasks-per-node"],
+        cores=counts["cores-per-task"],
+        gpus=counts["gpus-per-task"],
+    )
+    needed = need(step, allocation)
     at = (
         last.get("ntasks")
         or last.get("tasks-per-node")
         or last.get("cores-per-task")
         or last.get("gpus-per-task")
     )
-    if at is None or need is None:
+    if at is None or needed is None:
         return []
     a, b = value_range(at)
     out = []
-    where, cores, gpus, have_cores, have_gpus = need
-    for what, want, have in (("core", cores, have_cores), ("GPU", gpus, have_gpus)):
+    where = needed.where
+    for what, want, have in (
+        ("core", needed.cores, needed.have_cores),
+        ("GPU", needed.gpus, needed.have_gpus),
+    ):
         if have is not None and want > have:
             out.append(
                 Diagnostic(
@@ -273,26 +266,6 @@ def _beyond_cores(tool: str, reading, dynamic_at: set[int], allocation: Allocati
                 )
             )
     return out
-
-
-def _step_need(counts: dict, allocation: Allocation):
-    """(where, cores, GPUs, the allocation's cores, its GPUs) a step needs, in all or, with
-    -N, on each node: Flux spreads -n tasks over -N nodes, ceil(n / N) on each; None when
-    a count is unknown or the step asks more nodes than there are (JS587 says so)."""
-    c = counts["cores-per-task"] or 1
-    g = counts["gpus-per-task"] or 0
-    nodes, per = counts["nodes"], counts["tasks-per-node"]
-    if nodes is None:
-        tasks = counts["ntasks"] or 1
-        return "", tasks * c, tasks * g, allocation.cores, allocation.gpus
-    if allocation.nodes is None or nodes > allocation.nodes or allocation.cores is None:
-        return None
-    tasks = counts["ntasks"] or nodes
-    # --tasks-per-node asks whole nodes with one slot each (its tasks share that slot)
-    on_each = 1 if per else -(-tasks // nodes)
-    have_c = allocation.cores // allocation.nodes
-    have_g = None if allocation.gpus is None else allocation.gpus // allocation.nodes
-    return " on each node", on_each * c, on_each * g, have_c, have_g
 
 
 def _takes_value(cmd, words, k: int) -> bool:
