@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from jobspec_lsp.record import Frozen
+from jobspec_lsp.text import suggest
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
@@ -401,11 +402,9 @@ def unknown_code(word: str) -> str:
     if family != code and is_code_or_prefix(family):
         every = family + "x" * (len(code) - len(family))
         return f"unknown rule code or prefix {word!r}; did you mean {family} (every {every})?"
-    import difflib  # deferred: start-up; only for a suggestion
-
-    close = difflib.get_close_matches(code, list(RULES), n=1, cutoff=0.6)
+    close = suggest.closest(code, RULES)
     hint = (
-        f"; did you mean {close[0]}?"
+        f"; did you mean {close}?"
         if close
         else " (a code is JS and three digits, such as JS201; `jobspec rules` lists them)"
     )

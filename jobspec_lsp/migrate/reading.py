@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from jobspec_lsp.job import directives
 from jobspec_lsp.migrate.model import Item, Line
 from jobspec_lsp.record import Frozen, Record
+from jobspec_lsp.text import suggest
 
 
 class Option(Frozen):
@@ -279,10 +280,8 @@ def _prefix(written: str, table: dict[str, Option]) -> str | None:
 
 
 def _unknown(command: str, name: str, start: int, end: int, table) -> tuple[int, int, str]:
-    import difflib  # deferred: start-up; only for a suggestion
-
-    close = difflib.get_close_matches(name, list(table), n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]}?" if close else ""
+    close = suggest.closest(name, table)
+    hint = f"; did you mean {close}?" if close else ""
     return (start, end, f"{command} has no option {name}{hint}")
 
 

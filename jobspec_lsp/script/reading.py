@@ -12,6 +12,7 @@ from jobspec_lsp.fluxcli.argv import Given, Problem, Word
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.model import Option
 from jobspec_lsp.job import directives
+from jobspec_lsp.text import suggest
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -140,9 +141,8 @@ def unknown_option(name: str, start: int, end: int) -> Diagnostic:
     cmd = _model.command("batch")
     names = [f"--{n}" for n in cmd.by_long] + ["-" + o.short for o in cmd.options if o.short]
     shown = name if len(name) <= 40 else None
-    import difflib  # deferred: start-up; only for a suggestion
-
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) if shown else []
+    nearest = suggest.closest(name, names) if shown else None
+    close = [nearest] if nearest else []
     prefix = [n for n in names if n.startswith(name)] if name.startswith("--") else []
     hint = ""
     if len(prefix) == 1:

@@ -17,6 +17,7 @@ from jobspec_lsp.job import directives, shellread
 from jobspec_lsp.job.steps import Allocation, Step, need
 from jobspec_lsp.notations import formats
 from jobspec_lsp.script.reading import parse_script, value_range
+from jobspec_lsp.text import suggest
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -159,12 +160,10 @@ def _line_findings(line: str, allocation: Allocation | None, version: str, key=N
                     message += f"; Flux takes no abbreviation: write {full[0]}"
                     data = {"replacement": full[0]}
                 else:
-                    import difflib  # deferred: start-up; only for a suggestion
-
-                    close = difflib.get_close_matches(p.name, names, n=1, cutoff=0.6)
+                    close = suggest.closest(p.name, names)
                     if close:
-                        message += f"; did you mean {close[0]}?"
-                        data = {"replacement": close[0]}
+                        message += f"; did you mean {close}?"
+                        data = {"replacement": close}
             out.append(Diagnostic(LINE_OPTION, E, message, p.start, p.end, data=data))
         dynamic_at = {words[k].start for k in cl.dynamic if k < len(words)}
         for g in reading.given:

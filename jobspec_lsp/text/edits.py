@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from jobspec_lsp.text import suggest
+
 Edit = tuple[int, int, str]
 
 
@@ -62,10 +64,8 @@ def minimal(old: str, new: str) -> list[Edit]:
     starts = [0]
     for line in a:
         starts.append(starts[-1] + len(line))
-    import difflib  # deferred: start-up; only where a text is diffed
-
     out: list[Edit] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in suggest.line_matcher(a, b).get_opcodes():
         if tag != "equal":
             out.append((starts[i1], starts[i2], "".join(b[j1:j2])))
     return out
