@@ -25,8 +25,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from jobspec_lsp.config import find_section
 from jobspec_lsp.fmt import layout as _layout
-from jobspec_lsp.fmt.layout import ORDER
+from jobspec_lsp.fmt.printer import ORDER
+from jobspec_lsp.fmt.tree import BLOCK_HEADER, HASH
 from jobspec_lsp.jobspec.context import kind_of
 from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.jobspec.tree import Mapping, Scalar, Sequence, to_python
@@ -65,10 +67,6 @@ def load_options(path) -> FormatOptions:
     """``[tool.jobspec.format]`` of the nearest ``pyproject.toml`` at or above
     ``path`` that has a ``[tool.jobspec]`` table; the defaults when there is none.
     Never raises: a configuration problem becomes a warning and a default."""
-    from jobspec_lsp.config import (  # deferred: the project configuration, only where it is read
-        find_section,  # deferred: the project configuration, only where it is read
-    )
-
     sec = find_section(path)
     if sec.warning:
         return FormatOptions(warnings=(sec.warning + "; using the default format options",))
@@ -292,9 +290,6 @@ def _same(a, b) -> bool:
 
 
 # --------------------------------------------------------------------------- comments
-_HASH = re.compile(r"(?:^|(?<=[ \t]))#", re.M)
-
-
 def _find_comments(text: str, spans) -> list[int]:
     """Offsets of the ``#`` of every comment: a ``#`` at a line start or after
     white space that is not inside a scalar's content (``spans``: sorted
@@ -302,7 +297,7 @@ def _find_comments(text: str, spans) -> list[int]:
     starts = [s for s, _ in spans]
     out = []
     line_end = -1
-    for m in _HASH.finditer(text):
+    for m in HASH.finditer(text):
         pos = m.start()
         if pos < line_end:
             continue  # a '#' inside a comment
@@ -316,9 +311,6 @@ def _find_comments(text: str, spans) -> list[int]:
     return out
 
 
-_BLOCK_HEADER = re.compile(r"[|>]([1-9+-]{0,2})")
-
-
 def _content_span(text: str, start: int, end: int, style) -> tuple[int, int]:
     """The part of a scalar's source that is its content: a block scalar's
     starts on the line after its header and, unless it keeps trailing line
@@ -328,7 +320,7 @@ def _content_span(text: str, start: int, end: int, style) -> tuple[int, int]:
     nl = text.find("\n", start, end)
     if nl == -1:
         return end, end
-    header = _BLOCK_HEADER.search(text, start, nl)
+    header = BLOCK_HEADER.search(text, start, nl)
     if header and "+" in header.group(1):
         return nl + 1, end
     last = end
