@@ -18,7 +18,7 @@ from jobspec_lsp.job import directives
 from jobspec_lsp.migrate import reading
 from jobspec_lsp.migrate.model import Item, Line, NotCarried, Request
 from jobspec_lsp.migrate.reading import Option
-from jobspec_lsp.migrate.slurm import count, output_template
+from jobspec_lsp.migrate.slurmvalues import count, output_template
 from jobspec_lsp.notations.formats import ascii_int
 
 NAME = "lsf"
