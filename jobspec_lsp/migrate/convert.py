@@ -21,54 +21,31 @@ import functools
 import re
 from types import ModuleType
 
-from jobspec_lsp.fluxcli import argv, model, values
-from jobspec_lsp.job import directives
 from jobspec_lsp.migrate import body, launch, lsf, pbs, slurm
 from jobspec_lsp.migrate.model import (
-    FLUX_TIME_MAX,
     SHAPE,
     Edit,
     Finding,
     Item,
-    NotCarried,
+    Line,
     Request,
     Shape,
-    fsd,
-    shape,
     words,
 )
+from jobspec_lsp.migrate.plan import (
+    FLUX_OPTION,
+    Job,
+    contradiction,
+    given_fields,
+    plan_shape,
+    refusal,
+)
 from jobspec_lsp.migrate.reading import Block
-from jobspec_lsp.notations import formats
 from jobspec_lsp.record import Record
 from jobspec_lsp.text.edits import apply as apply_edits
 
 SCHEDULERS: dict[str, ModuleType] = {"slurm": slurm, "lsf": lsf, "pbs": pbs}
 ALIASES = {"sbatch": "slurm", "bsub": "lsf", "qsub": "pbs", "torque": "pbs"}
-
-# the Flux option each non-shape field is given by (to read a script's own #flux: lines)
-FLUX_OPTION = {
-    "time": "time-limit",
-    "queue": "queue",
-    "account": "bank",
-    "name": "job-name",
-    "output": "output",
-    "error": "error",
-    "dependencies": "dependency",
-    "begin": "begin-time",
-    "requires": "requires",
-    "cwd": "cwd",
-    "env": "env",
-    "hold": "urgency",
-    "urgency": "urgency",
-    "signal": "signal",
-}
-_SHAPE_OPTIONS = {
-    "-N": "nodes",
-    "-n": "nslots",
-    "-c": "cores-per-slot",
-    "-g": "gpus-per-slot",
-    "-x": "exclusive",
-}
 
 
 class Conversion(Record):
@@ -129,349 +106,215 @@ def scheduler(name: str) -> ModuleType:
     return SCHEDULERS[ALIASES.get(name, name)]
 
 
-def _flux_given(text: str) -> tuple[str | None, dict[str, list[str]]]:
-    """The script's own Flux directives: their sentinel and each option's values."""
-    script = directives.read(text)
-    if script.sentinel is None:
-        return None, {}
-    given: dict[str, list[str]] = {}
-    batch = model.command("batch")
-    for d in script.directives:
-        if not d.words or not d.words[0].value.startswith("-"):
-            continue  # refused by flux batch (JS574): gives nothing
-        for g in argv.read(batch, d.words).given:  # as flux batch's argparse reads it
-            given.setdefault(g.option.long, []).append(g.value or "")
-    return script.sentinel, given
-
-
-def _read(mod: ModuleType, blk: Block, req: Request) -> list[Finding]:
-    out: list[Finding] = []
-    for a, b, msg in blk.problems:
-        said = msg if mod.COMMAND in msg else f"{mod.COMMAND} cannot read this line: {msg}"
-        out.append(Finding("bad", a, b, said))
-    for a, b, msg in blk.notes:
-        out.append(Finding("kept", a, b, msg.replace("the scheduler", mod.COMMAND)))
-    for line in blk.lines:
-        for it in line.items:
-            if it.reader == "het":
-                continue
-            opt = mod.TABLE.get(it.name)
-            if opt is None:
-                continue
-            if opt.reader == "-":
-                it.ignored = opt.note
-                continue
-            if not opt.reader:
-                it.problem = opt.note
-                it.whole = True
-                continue
-            before = {f: getattr(req, f) for f in Request.__slots__[:-2]}
-            sources = dict(req.sources)
-            try:
-                mod.READERS[opt.reader](it, req)
-                _flux_takes(it, req, before)
-            except NotCarried as nc:
-                it.problem = nc.message
-                it.error = nc.error
-                for f in it.fields:  # what it set before it failed is not the job's
-                    setattr(req, f, before[f])
-                    if f in sources:
-                        req.sources[f] = sources[f]
-                    else:
-                        req.sources.pop(f, None)
-                it.fields.clear()
-                if opt.reader == "array":  # not carried, but the job is one of an array
-                    req.array = it.value
-    return out
-
-
-def _flux_takes(it: Item, req: Request, before: dict[str, object]) -> None:
-    """:class:`NotCarried` when `flux batch` refuses a value ``it`` gave (one its scheduler
-    takes: an empty host list, another scheduler's job id): written, it would make Flux
-    refuse the whole script. Checked with Flux's own readers (:mod:`.fluxcli.values`)."""
-    batch = model.command("batch")
-    for f in it.fields:
-        long, v = FLUX_OPTION.get(f), getattr(req, f)
-        if long is None or v is None or f == "hold" or req.sources.get(f) is not it:
-            continue
-        if f == "time":
-            if v > FLUX_TIME_MAX:
-                raise NotCarried(f"a limit of {v} seconds: Flux's longest is 999999999 days")
-            v = fsd(v)
-        if isinstance(v, list):
-            old = before[f]
-            given = v[len(old) :] if isinstance(old, list) and v[: len(old)] == old else v
-        else:
-            given = [str(v)]
-        for value in given:
-            why = values.value_problem(batch.by_long[long], value)
-            if why and not isinstance(why, values.Limit):
-                raise NotCarried(f"flux batch refuses it: {why}")
-
-
-def _shape_words(sh: Shape) -> dict[str, str]:
-    """{'-N': '2', '-n': '8', '-x': ''} of a shape's words."""
-    out = {}
-    for w in sh.words:
-        opt, _, val = w.partition(" ")
-        out[opt] = val
-    return out
-
-
-def _agrees(given: dict[str, list[str]], opt: str, value: str) -> bool | None:
-    """Whether the script's #flux: lines give ``opt`` with ``value`` (None: not given)."""
-    long = _SHAPE_OPTIONS[opt]
-    if long not in given:
-        return None
-    if opt == "-x":
-        return True
-    got = formats.ascii_int(given[long][-1])
-    return got == int(value)
-
-
 @functools.lru_cache(maxsize=64)
 def convert(text: str, source: str = "auto") -> Conversion:
-    """``text`` converted from ``source`` (slurm, lsf, pbs, or auto: detected)."""
+    """``text`` converted from ``source`` (slurm, lsf, pbs, or auto: detected): the directive
+    block read into one request, the Flux shape planned, each directive line written, then
+    the script's head, its body's variables and its launch lines."""
     name = detect(text) if source == "auto" else ALIASES.get(source, source)
     if not name:
-        several = found(text)
-        if len(several) > 1:
-            why = (
-                f"the script holds directives of {' and '.join(several)}: say which to "
-                f"convert (--from {several[0]})"
-            )
-            return Conversion("", text, [], [Finding("refused", 0, 0, why)], refused=why)
-        return Conversion("", text, [], [])
-    mod = SCHEDULERS[name]
-    blk: Block = mod.block(text)
-    req = Request()
-    findings = _read(mod, blk, req)
-    mod.finish(req)
-    sentinel, given = _flux_given(text)
-    sentinel = sentinel or "#flux:"
-    for at in blk.late:
-        word = mod.SENTINEL.match(text, at)
-        end = word.end() if word else at + 1
-        findings.append(
-            Finding(
-                "late",
-                at,
-                end,
-                mod.LATE,
-            )
-        )
-    het = [it for line in blk.lines for it in line.items if it.reader == "het"]
-    if het:
+        return _no_scheduler(text)
+    job = Job(text, SCHEDULERS[name])
+    refused = refusal(job)
+    if refused:
+        return Conversion(name, text, [], job.findings, request=job.req, refused=refused)
+    plan_shape(job)
+    for line in job.blk.lines:
+        _write_line(job, line)
+    _write_head(job)
+    _write_body(job)
+    edits = _line_ends(text, _merge(job.edits))
+    out = apply_edits(text, edits)
+    assert out is not None  # _merge leaves no overlap
+    return Conversion(name, out, edits, job.findings, job.replaced, job.moved, job.req, job.sh)
+
+
+def _no_scheduler(text: str) -> Conversion:
+    """A script of no scheduler (nothing to do), or of several (refused: say which)."""
+    several = found(text)
+    if len(several) > 1:
         why = (
-            f"a heterogeneous job ({het[0].name}): its components ask different resources, "
-            "which one Flux batch job cannot; convert each component as its own script "
-            "(or start them inside one allocation with flux run)"
+            f"the script holds directives of {' and '.join(several)}: say which to "
+            f"convert (--from {several[0]})"
         )
-        findings.append(Finding("refused", het[0].start, het[0].end, why))
-        return Conversion(name, text, [], findings, request=req, refused=why)
-    if "refused" in req.extra:  # a size no single Flux shape holds (PBS a+b chunks)
-        return _size_refused(name, text, req, findings)
-    _flux_size(req, given)
-    sh = shape(req)
-    sized = any(f in req.sources for f in SHAPE)
-    flux_sized = bool(given.keys() & {"nodes", "nslots", "cores-per-slot", "gpus-per-slot"})
-    shape_words = list(sh.words)
-    shape_conflict = ""
-    if flux_sized:
-        mine = _shape_words(sh)
-        missing = []
-        for opt, val in mine.items():
-            agree = _agrees(given, opt, val)
-            if agree is False:
-                long = _SHAPE_OPTIONS[opt]
-                shape_conflict = (
-                    f"the script's {sentinel} lines already give --{long}={given[long][-1]}; "
-                    f"this asks {opt} {val}: left as it is"
-                )
-            elif agree is None:
-                missing.append(f"{opt} {val}".rstrip())
-        shape_words = missing if sized else []
-    edits: list[Edit] = []
-    replaced: dict[int, str] = {}
-    moved: set[int] = set()
-    shape_done = False
-    emitted: set[str] = set()
-    shape_sources = [req.sources[f] for f in SHAPE if f in req.sources]
-    first_shape_line = None
-    if shape_sources and not shape_conflict:
-        first = min(it.start for it in shape_sources)
-        first_shape_line = next(ln for ln in blk.lines if ln.start <= first <= ln.end)
-    first_line = next((ln for ln in blk.lines if ln.items or ln.bad), None)
-    for line in blk.lines:
-        flux: list[str] = []
-        lost: list[str] = []
-        kept: list[tuple[int, str]] = [(a, text[a:b]) for a, b in line.bad]
-        for it in line.items:
-            shown = text[it.start : it.end]
-            if it.ignored:
-                findings.append(Finding("note", it.start, it.end, f"{shown}: {it.ignored}"))
-                continue
-            if it.kept:
-                kind = "bad" if it.error else "kept"
-                whole = it.whole or not it.value
-                a, b = (it.start, it.end) if whole else (it.value_start, it.value_end)
-                findings.append(Finding(kind, a, b, f"{shown}: {it.problem}; kept as written"))
-                kept.append((it.start, shown))
-                continue
-            conflict = _conflict(it, req, given, sentinel) or (
-                shape_conflict if any(f in SHAPE for f in it.fields) else ""
-            )
-            if conflict:
-                findings.append(Finding("kept", it.start, it.end, f"{shown}: {conflict}"))
-                kept.append((it.start, shown))
-                continue
-            for note in it.notes:
-                findings.append(Finding("note", it.start, it.end, f"{shown}: {note}"))
-            for warning in it.warnings:
-                findings.append(Finding("approx", it.start, it.end, f"{shown}: {warning}"))
-            if it.lost:
-                findings.append(
-                    Finding(
-                        "kept",
-                        it.start,
-                        it.end,
-                        f"{shown}: partly carried: {'; '.join(it.lost)}; the original is "
-                        "kept as a comment",
-                    )
-                )
-                lost.append(shown)
-            for f in it.fields:
-                if f in SHAPE:
-                    if line is first_shape_line and not shape_done:
-                        flux = shape_words + flux
-                        shape_done = True
-                elif req.sources.get(f) is it and f not in emitted and f not in _given(given):
-                    flux.extend(words(req, f))
-                    emitted.add(f)
-        if line is first_shape_line and not shape_done:
-            flux = shape_words + flux
-            shape_done = True
-        if line is first_line and not given:  # a first conversion: nothing of Flux's yet
-            for fld, value, why in mod.defaults(req):
-                if getattr(req, fld) is None and FLUX_OPTION[fld] not in given:
-                    setattr(req, fld, value)
-                    flux.extend(words(req, fld))
-                    findings.append(
-                        Finding("note", line.start, line.start + len(line.sentinel), why)
-                    )
-        if not sized and not flux_sized and not shape_done and line is first_line:
-            flux = shape_words + flux  # the scheduler's default size: Flux needs one
-            shape_done = True
-            findings.append(
-                Finding(
-                    "note",
-                    line.start,
-                    line.start + len(line.sentinel),
-                    f"no node or task count: {mod.COMMAND}'s default is one task "
-                    f"({' '.join(sh.words)}), written here (flux batch needs a size)",
-                )
-            )
-        if not line.items and not line.bad:
+        return Conversion("", text, [], [Finding("refused", 0, 0, why)], refused=why)
+    return Conversion("", text, [], [])
+
+
+def _write_line(job: Job, line: Line) -> None:
+    """One directive line, written as the `#flux:` options of what it asked (the shape on
+    the first line that gave any of it), what Flux refuses kept as written, what it cannot
+    carry kept as a comment; the line's own trailing comment stays."""
+    flux, lost, kept = _line_items(job, line)
+    flux = _line_size_and_defaults(job, line, flux)
+    if not line.items and not line.bad:
+        return
+    if kept and not flux and len(kept) == len(line.items) + len(line.bad):
+        return  # nothing converts: the line stays as it is
+    text = job.text
+    trailing = text[line.words_end : line.end]
+    if trailing.startswith("#"):  # a comment glued to the last word: a blank for Flux
+        trailing = " " + trailing
+    parts = []
+    if flux:
+        parts.append(f"{job.sentinel} " + " ".join(flux) + trailing)
+    if kept:
+        ws = " ".join(w for _, w in sorted(kept))
+        parts.append(f"{line.sentinel} {ws}" + ("" if flux else trailing))
+    if lost:
+        parts.append(f"# not carried: {line.sentinel} " + " ".join(lost))
+    if not parts and trailing.strip():
+        parts.append(trailing.strip())  # the line's own comment stays
+    new = "\n".join(parts)
+    if not parts and any(f in SHAPE for it in line.items for f in it.fields):
+        job.moved.add(line.start)
+    if new:
+        job.edits.append(Edit(line.start, line.end, new))
+    else:
+        job.edits.append(Edit(line.start, _after_newline(text, line.end), ""))
+    job.replaced[line.start] = new
+
+
+def _line_items(job: Job, line: Line) -> tuple[list[str], list[str], list[tuple[int, str]]]:
+    """(Flux words, words not carried, words kept as written) of a directive line's items,
+    each item's findings said at it."""
+    text, findings = job.text, job.findings
+    flux: list[str] = []
+    lost: list[str] = []
+    kept: list[tuple[int, str]] = [(a, text[a:b]) for a, b in line.bad]
+    for it in line.items:
+        shown = text[it.start : it.end]
+        if it.ignored:
+            findings.append(Finding("note", it.start, it.end, f"{shown}: {it.ignored}"))
             continue
-        if kept and not flux and len(kept) == len(line.items) + len(line.bad):
-            continue  # nothing converts: the line stays as it is
-        trailing = text[line.words_end : line.end]
-        if trailing.startswith("#"):  # a comment glued to the last word: a blank for Flux
-            trailing = " " + trailing
-        parts = []
-        if flux:
-            parts.append(f"{sentinel} " + " ".join(flux) + trailing)
-        if kept:
-            ws = " ".join(w for _, w in sorted(kept))
-            parts.append(f"{line.sentinel} {ws}" + ("" if flux else trailing))
-        if lost:
-            parts.append(f"# not carried: {line.sentinel} " + " ".join(lost))
-        if not parts and trailing.strip():
-            parts.append(trailing.strip())  # the line's own comment stays
-        new = "\n".join(parts)
-        if not parts and any(f in SHAPE for it in line.items for f in it.fields):
-            moved.add(line.start)
-        if new:
-            edits.append(Edit(line.start, line.end, new))
-        else:
-            cut = _after_newline(text, line.end)
-            edits.append(Edit(line.start, cut, ""))
-        replaced[line.start] = new
-    if blk.lines:
-        edits.extend(_dedent_comments(text, blk))
-    if not text.startswith("#!"):
-        edits.append(Edit(0, 0, mod.SHELL + "\n"))
-        findings.append(
-            Finding(
-                "note",
-                0,
-                0,
-                f"no #! line: flux batch needs one; {mod.SHELL} is written, the shell "
-                f"{mod.COMMAND} runs such a script with",
+        problem = _kept_problem(job, it, shown)
+        if problem is not None:
+            findings.append(problem)
+            kept.append((it.start, shown))
+            continue
+        for note in it.notes:
+            findings.append(Finding("note", it.start, it.end, f"{shown}: {note}"))
+        for warning in it.warnings:
+            findings.append(Finding("approx", it.start, it.end, f"{shown}: {warning}"))
+        if it.lost:
+            why = (
+                f"{shown}: partly carried: {'; '.join(it.lost)}; the original is kept as a comment"
             )
+            findings.append(Finding("kept", it.start, it.end, why))
+            lost.append(shown)
+        flux.extend(_item_words(job, line, it))
+    return flux, lost, kept
+
+
+def _kept_problem(job: Job, it: Item, shown: str) -> Finding | None:
+    """The finding of an item left as written (a value the scheduler refuses, a word with
+    no Flux form, a conflict with the script's own `#flux:` lines), or None."""
+    if it.kept:
+        kind = "bad" if it.error else "kept"
+        whole = it.whole or not it.value
+        a, b = (it.start, it.end) if whole else (it.value_start, it.value_end)
+        return Finding(kind, a, b, f"{shown}: {it.problem}; kept as written")
+    conflict = contradiction(it, job.req, job.given, job.sentinel) or (
+        job.shape_conflict if any(f in SHAPE for f in it.fields) else ""
+    )
+    if conflict:
+        return Finding("kept", it.start, it.end, f"{shown}: {conflict}")
+    return None
+
+
+def _item_words(job: Job, line: Line, it: Item) -> list[str]:
+    """The Flux words an item writes: the job's shape (on the first line that gives any of
+    it), or the options of each field it was the source of, once."""
+    out: list[str] = []
+    for f in it.fields:
+        if f in SHAPE:
+            if line is job.first_shape_line and not job.shape_done:
+                out = job.shape_words + out
+                job.shape_done = True
+        elif (
+            job.req.sources.get(f) is it
+            and f not in job.emitted
+            and f not in given_fields(job.given)
+        ):
+            out.extend(words(job.req, f))
+            job.emitted.add(f)
+    return out
+
+
+def _line_size_and_defaults(job: Job, line: Line, flux: list[str]) -> list[str]:
+    """``flux`` with the shape where this line is the one to hold it, and, on the first
+    directive line of a first conversion, the scheduler's defaults Flux's differ from."""
+    req, mod = job.req, job.mod
+    if line is job.first_shape_line and not job.shape_done:
+        flux = job.shape_words + flux
+        job.shape_done = True
+    at = (line.start, line.start + len(line.sentinel))
+    if line is job.first_line and not job.given:  # a first conversion: nothing of Flux's yet
+        for fld, value, why in mod.defaults(req):
+            if getattr(req, fld) is None and FLUX_OPTION[fld] not in job.given:
+                setattr(req, fld, value)
+                flux.extend(words(req, fld))
+                job.findings.append(Finding("note", *at, why))
+    if not job.sized and not job.flux_sized and not job.shape_done and line is job.first_line:
+        flux = job.shape_words + flux  # the scheduler's default size: Flux needs one
+        job.shape_done = True
+        why = (
+            f"no node or task count: {mod.COMMAND}'s default is one task "
+            f"({' '.join(job.sh.words)}), written here (flux batch needs a size)"
         )
-    if first_line is None and not sized and not flux_sized:
+        job.findings.append(Finding("note", *at, why))
+    return flux
+
+
+def _write_head(job: Job) -> None:
+    """What the script needs around its directives: the comments between them dedented, a
+    `#!` line, a size where only late directives were given, and the notes of the shape."""
+    text, mod, req, sh = job.text, job.mod, job.req, job.sh
+    if job.blk.lines:
+        job.edits.extend(_dedent_comments(text, job.blk))
+    if not text.startswith("#!"):
+        job.edits.append(Edit(0, 0, mod.SHELL + "\n"))
+        why = (
+            f"no #! line: flux batch needs one; {mod.SHELL} is written, the shell "
+            f"{mod.COMMAND} runs such a script with"
+        )
+        job.findings.append(Finding("note", 0, 0, why))
+    if job.first_line is None and not job.sized and not job.flux_sized:
         # only late directives (the scheduler ignores them): its defaults, before the body
-        at = blk.first_command
+        at = job.blk.first_command
         more: list[str] = []
-        if not given:
+        if not job.given:
             for fld, value, _why in mod.defaults(req):
                 if getattr(req, fld) is None:
                     setattr(req, fld, value)
                     more.extend(words(req, fld))
-        edits.append(Edit(at, at, f"{sentinel} {' '.join(sh.words + more)}\n"))
+        job.edits.append(Edit(at, at, f"{job.sentinel} {' '.join(sh.words + more)}\n"))
     started = mod.start_directory(text, req)
-    if started and first_line is not None:
-        findings.append(
-            Finding("note", first_line.start, first_line.start + len(first_line.sentinel), started)
+    first = job.first_line
+    if started and first is not None:
+        job.findings.append(
+            Finding("note", first.start, first.start + len(first.sentinel), started)
         )
     for fld, note in sh.notes:
-        src = req.sources.get(fld) or (shape_sources[0] if shape_sources else None)
+        src = req.sources.get(fld) or (job.shape_sources[0] if job.shape_sources else None)
         if src is not None:
-            findings.append(
-                Finding("approx", src.start, src.end, f"{text[src.start : src.end]}: {note}")
-            )
-    after = blk.first_command
-    if blk.lines:
-        last = blk.lines[-1].end
-        after = _after_newline(text, last)
+            said = f"{text[src.start : src.end]}: {note}"
+            job.findings.append(Finding("approx", src.start, src.end, said))
+
+
+def _write_body(job: Job) -> None:
+    """The body: the scheduler's variables (:mod:`.body`) and its launch lines as `flux run`
+    (:mod:`.launch`); a launch line left as it is keeps its words, variables included."""
+    text, blk = job.text, job.blk
+    after = _after_newline(text, blk.lines[-1].end) if blk.lines else blk.first_command
     body_edits, body_findings = body.convert(
-        text, mod, sh, blk.first_command, given, after, sentinel
+        text, job.mod, job.sh, blk.first_command, job.given, after, job.sentinel
     )
-    launch_edits, launch_findings, kept = launch.convert(text, mod, sh, blk.first_command)
-    # a launch line left as it is keeps its words: its variables said, not rewritten
-    edits.extend(e for e in body_edits if not any(a <= e.start < b for a, b in kept))
-    findings.extend(body_findings)
-    edits.extend(launch_edits)
-    findings.extend(launch_findings)
-    edits = _line_ends(text, _merge(edits))
-    out = apply_edits(text, edits)
-    assert out is not None  # _merge leaves no overlap
-    return Conversion(name, out, edits, findings, replaced, moved, req, sh)
-
-
-def _size_refused(name: str, text: str, req: Request, findings: list[Finding]) -> Conversion:
-    """A job whose size no single Flux shape holds: refused at the option that asks it."""
-    it, why = req.extra["refused"]
-    findings = [f for f in findings if not it.start <= f.start < it.end]
-    findings.append(Finding("refused", it.start, it.end, why))
-    return Conversion(name, text, [], findings, request=req, refused=why)
-
-
-# the #flux: size options a script already has -> the request's fields they fill
-_FLUX_SIZE = (("nodes", "nodes"), ("nslots", "tasks"), ("cores-per-slot", "cores_per_task"),
-              ("gpus-per-slot", "gpus_per_task"))  # fmt: skip
-
-
-def _flux_size(req: Request, given: dict[str, list[str]]) -> None:
-    """A half-migrated script's own #flux: size, where the scheduler's directives give
-    none: its launch lines start what it allocates (`srun ./a` inside `#flux: -N 2 -n 2
-    -c 8 -g 1` keeps the 8 cores and the GPU of each task)."""
-    for option, fld in _FLUX_SIZE:
-        if option in given and getattr(req, fld) is None:
-            n = formats.ascii_int(given[option][-1])
-            if n:
-                setattr(req, fld, n)
+    launch_edits, launch_findings, kept = launch.convert(text, job.mod, job.sh, blk.first_command)
+    job.edits.extend(e for e in body_edits if not any(a <= e.start < b for a, b in kept))
+    job.findings.extend(body_findings)
+    job.edits.extend(launch_edits)
+    job.findings.extend(launch_findings)
 
 
 _INDENTED_COMMENT = re.compile(r"[ \t]+(?=#)")
@@ -487,33 +330,6 @@ def _dedent_comments(text: str, blk: Block) -> list[Edit]:
         if m.start() == 0 or text[m.start() - 1] == "\n":
             out.append(Edit(m.start(), m.end(), ""))
     return out
-
-
-def _given(given: dict[str, list[str]]) -> set[str]:
-    return {f for f, opt in FLUX_OPTION.items() if opt in given}
-
-
-def _conflict(it: Item, req: Request, given: dict[str, list[str]], sentinel: str) -> str:
-    """Why ``it`` is not written: the script's #flux: lines already give its field
-    differently ("" when they do not, or agree)."""
-    for f in it.fields:
-        if f in SHAPE or FLUX_OPTION.get(f) not in given:
-            continue
-        ours = [w.partition("=")[2] or w.partition(" ")[2] for w in words(req, f)]
-        theirs = given[FLUX_OPTION[f]]
-        if ours and [_unquote(v) for v in ours] != theirs[-len(ours) :]:
-            return (
-                f"the script's {sentinel} lines already give --{FLUX_OPTION[f]}="
-                f"{theirs[-1]}: left as it is"
-            )
-    return ""
-
-
-def _unquote(word: str) -> str:
-    split = directives._split(word)
-    if isinstance(split, str) or len(split) != 1:
-        return word
-    return split[0][0]
 
 
 def _after_newline(text: str, end: int) -> int:
