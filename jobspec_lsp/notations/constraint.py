@@ -21,7 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from jobspec_lsp.notations import formats
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from jobspec_lsp.notations import formats, grammars
 
 OPERATORS = {
     "properties": "properties",
@@ -51,18 +53,12 @@ class ConstraintError(ValueError):
 def parse(query: str) -> dict[str, Any]:
     """The RFC 31 constraint object a query stands for (:class:`ConstraintError`
     when it has none)."""
-    from lark.exceptions import (  # deferred: lark, only when a grammar is first used
-        UnexpectedCharacters,
-        UnexpectedInput,
-        UnexpectedToken,
-    )
-
     if not isinstance(query, str):
         raise ConstraintError("a constraint query is a string", 0, 0)
     if not query.strip():
         raise ConstraintError("the constraint query is empty", 0, len(query))
     try:
-        tree = formats.parser("constraint").parse(query)
+        tree = grammars.parser("constraint").parse(query)
     except UnexpectedCharacters as err:
         at = err.pos_in_stream or 0
         raise _unclosed_quote(query, at) or ConstraintError(
@@ -75,7 +71,7 @@ def parse(query: str) -> dict[str, Any]:
     except UnexpectedInput as err:  # pragma: no cover - the two above cover LALR
         pos = getattr(err, "pos_in_stream", 0) or 0
         raise ConstraintError(f"syntax error at column {pos + 1}", pos, pos + 1) from None
-    deep = formats.too_deep(tree, formats.MAX_NESTING * 3)  # a level is a few tree levels
+    deep = grammars.too_deep(tree, formats.MAX_NESTING * 3)  # a level is a few tree levels
     if deep is not None:
         at = _first_pos(deep)
         raise ConstraintError(
@@ -88,7 +84,7 @@ def parse(query: str) -> dict[str, Any]:
 
 
 def _first_pos(tree: Any) -> int:
-    tok = formats.leftmost_token(tree)
+    tok = grammars.leftmost_token(tree)
     return (getattr(tok, "start_pos", 0) or 0) if tok is not None else 0
 
 
