@@ -322,151 +322,169 @@ def shape(req: Request) -> Shape:
     divides evenly; one slot per node holding all of that node's cores and GPUs where it
     does not (4 tasks sharing 2 GPUs on a node); and the `flux run` options that start
     the same tasks inside it. Without a task count the job has one task per node."""
-    notes: list[tuple[str, str]] = []
-    n_nodes = req.nodes
-    per_node = req.tasks_per_node
-    c = req.cores_per_task or 1
+    s = _Sizing(req)
+    _count_tasks(s)
+    _place_gpus(s)
+    _settle_nodes(s)
+    per = None
+    if s.nodes:
+        per = s.tasks // s.nodes if s.tasks % s.nodes == 0 else None
+    node_cores = None
+    cores_per_node = s.req.cores_per_node
+    if per is not None and cores_per_node and cores_per_node > per * s.c:
+        if cores_per_node % per == 0:
+            s.c = cores_per_node // per
+        else:
+            node_cores = cores_per_node
+    if s.nodes and (per is None or node_cores or (s.gpn and s.gpn % (per or 1))):
+        words, run, gpt_run = _node_slots(s, per, node_cores)
+    else:
+        words, run, gpt_run = _task_slots(s, per)
+    if s.req.exclusive:
+        words.append("-x")
+    return Shape(words, run, s.notes, s.nodes, s.tasks, s.c, gpt_run)
+
+
+class _Sizing(Record):
+    """A request being sized: its counts as they are settled, and the notes said."""
+
+    __slots__ = ("req", "notes", "nodes", "per_node", "c", "tasks", "gpn", "gpt")
+    req: Request
+    notes: list[tuple[str, str]]
+    nodes: int | None
+    per_node: int | None
+    c: int
+    tasks: int
+    gpn: int | None
+    gpt: int | None
+
+    def __init__(self, req: Request) -> None:
+        self.req, self.notes = req, []
+        self.nodes, self.per_node = req.nodes, req.tasks_per_node
+        self.c = req.cores_per_task or 1
+        self.tasks = 0
+        self.gpn, self.gpt = req.gpus_per_node, req.gpus_per_task
+
+
+def _count_tasks(s: _Sizing) -> None:
+    """The task count: given, from tasks per GPU, from tasks per node, or one a node."""
+    req = s.req
     tasks = req.tasks
     if tasks is None and req.tasks_per_gpu:
-        all_gpus = req.gpus_total or (req.gpus_per_node or 0) * (n_nodes or 1)
+        all_gpus = req.gpus_total or (req.gpus_per_node or 0) * (s.nodes or 1)
         if all_gpus:
             tasks = all_gpus * req.tasks_per_gpu
             if req.tasks_per_gpu == 1 and not req.gpus_per_task:
-                req = _with(req, gpus_per_task=1, gpus_per_node=None, gpus_total=None)
+                s.req = _with(req, gpus_per_task=1, gpus_per_node=None, gpus_total=None)
+                s.gpn, s.gpt = None, 1
     if tasks is None:
-        if per_node:
-            tasks = (n_nodes or 1) * per_node
-        else:
-            tasks = n_nodes or 1
-    if per_node and n_nodes is None:
-        n_nodes = _ceil(tasks, per_node)
-    gpn = req.gpus_per_node
-    gpt = req.gpus_per_task
+        tasks = (s.nodes or 1) * s.per_node if s.per_node else s.nodes or 1
+    s.tasks = tasks
+    if s.per_node and s.nodes is None:
+        s.nodes = _ceil(tasks, s.per_node)
+
+
+def _place_gpus(s: _Sizing) -> None:
+    """Cores per GPU as cores per task (or per node), and GPUs in all as GPUs per task or
+    per node, whichever divides."""
+    req, tasks = s.req, s.tasks
     cpg = req.cpus_per_gpu
     if cpg:
-        if gpt:
-            c = max(c, cpg * gpt)
-        elif gpn and not req.cores_per_node:
-            req = _with(req, cores_per_node=cpg * gpn)
+        if s.gpt:
+            s.c = max(s.c, cpg * s.gpt)
+        elif s.gpn and not req.cores_per_node:
+            s.req = _with(req, cores_per_node=cpg * s.gpn)
         elif req.gpus_total and req.gpus_total % tasks == 0:
-            c = max(c, cpg * req.gpus_total // tasks)
+            s.c = max(s.c, cpg * req.gpus_total // tasks)
         else:
-            notes.append(
-                ("cpus_per_gpu", "cpus per gpu without gpus per task or node: not carried")
-            )
-    if req.gpus_total:
-        if req.gpus_total % tasks == 0:
-            gpt = req.gpus_total // tasks
-        elif n_nodes and req.gpus_total % n_nodes == 0:
-            gpn = req.gpus_total // n_nodes
+            why = "cpus per gpu without gpus per task or node: not carried"
+            s.notes.append(("cpus_per_gpu", why))
+    total = req.gpus_total
+    if total:
+        if total % tasks == 0:
+            s.gpt = total // tasks
+        elif s.nodes and total % s.nodes == 0:
+            s.gpn = total // s.nodes
         else:
-            n_nodes = n_nodes or 1
-            gpn = _ceil(req.gpus_total, n_nodes)
-            notes.append(
-                (
-                    "gpus_total",
-                    f"{req.gpus_total} gpus do not divide among {tasks} tasks or {n_nodes} "
-                    f"node(s): Flux gives each node {gpn}",
-                )
+            s.nodes = s.nodes or 1
+            s.gpn = _ceil(total, s.nodes)
+            why = (
+                f"{total} gpus do not divide among {tasks} tasks or {s.nodes} "
+                f"node(s): Flux gives each node {s.gpn}"
             )
-    if _only_nodes(req, n_nodes, per_node, gpn, gpt) and not req.exclusive:
+            s.notes.append(("gpus_total", why))
+
+
+def _settle_nodes(s: _Sizing) -> None:
+    """A node count alone: whole nodes (-x); whole nodes or GPUs per node without a node
+    count: one node; a node range: its minimum."""
+    if _only_nodes(s.req, s.nodes, s.per_node, s.gpn, s.gpt) and not s.req.exclusive:
         # a node count alone: the nodes are the job's (-x), as sites that allocate whole
         # nodes give them, so every step the script runs on them can start
-        req = _with(req, exclusive=True)
-        notes.append(
-            (
-                "nodes",
-                f"only a node count: the job gets its {n_nodes} nodes whole (-x), as sites "
-                "that allocate by node give them; add -n (or -c) where it should share them",
-            )
+        s.req = _with(s.req, exclusive=True)
+        why = (
+            f"only a node count: the job gets its {s.nodes} nodes whole (-x), as sites "
+            "that allocate by node give them; add -n (or -c) where it should share them"
         )
-    needs_nodes = bool(gpn or req.exclusive or req.cores_per_node)
-    if n_nodes is None and needs_nodes:
-        n_nodes = 1
+        s.notes.append(("nodes", why))
+    req = s.req
+    if s.nodes is None and (s.gpn or req.exclusive or req.cores_per_node):
+        s.nodes = 1
         what = "whole nodes" if req.exclusive else "gpus per node"
-        fld = "exclusive" if req.exclusive else "gpus_per_node" if gpn else "cores_per_node"
-        notes.append(
-            (
-                fld,
-                f"{what} without a node count: the scheduler chooses how many; the "
-                "conversion asks for 1 node (add a node count if the job needs more)",
-            )
+        fld = "exclusive" if req.exclusive else "gpus_per_node" if s.gpn else "cores_per_node"
+        why = (
+            f"{what} without a node count: the scheduler chooses how many; the "
+            "conversion asks for 1 node (add a node count if the job needs more)"
         )
+        s.notes.append((fld, why))
     if req.nodes_max and req.nodes and req.nodes_max != req.nodes:
-        notes.append(
-            (
-                "nodes",
-                f"a node range {req.nodes}-{req.nodes_max}: Flux gets exactly {n_nodes} nodes, the minimum",
-            )
+        why = f"a node range {req.nodes}-{req.nodes_max}: Flux gets exactly {s.nodes} nodes, the minimum"
+        s.notes.append(("nodes", why))
+
+
+def _node_slots(s: _Sizing, per: int | None, node_cores: int | None):
+    """One slot per node holding its tasks' cores (and the node's GPUs), and the flux run
+    options that start the tasks in it: (directive words, run words, GPUs per task run)."""
+    n, tasks, c, gpn, gpt = s.nodes, s.tasks, s.c, s.gpn, s.gpt
+    assert n is not None
+    k = per if per is not None else _ceil(tasks, n)
+    cores = node_cores or k * c
+    said = {f for f, _ in s.notes}
+    if per is not None and not said & {"gpus_per_node", "gpus_total", "cores_per_node"}:
+        fld = "gpus_per_node" if gpn and gpn % per else "cores_per_node"
+        held = f"{gpn} GPUs" if fld == "gpus_per_node" else f"{node_cores} cores"
+        why = (
+            f"{per} tasks a node share its {held}: Flux gives each node one slot "
+            f"of {cores} cores{f' and {gpn} GPUs' if gpn else ''}, and flux run "
+            f"-N{n} -n{tasks} starts the tasks in it (the scheduler counts "
+            f"{per} slots of {c} core{'s' if c != 1 else ''})"
         )
-    words: list[str] = []
-    run: list[str] = []
-    per: int | None = None
-    if n_nodes:
-        per = tasks // n_nodes if tasks % n_nodes == 0 else None
-    node_cores = None
-    if per is not None and req.cores_per_node and req.cores_per_node > per * c:
-        if req.cores_per_node % per == 0:
-            c = req.cores_per_node // per
-        else:
-            node_cores = req.cores_per_node
-    if n_nodes and (per is None or node_cores or (gpn and gpn % (per or 1))):
-        # one slot per node: its tasks' cores (and the node's gpus) in one piece
-        k = per if per is not None else _ceil(tasks, n_nodes)
-        cores = node_cores or k * c
-        said = {f for f, _ in notes}
-        if per is not None and not said & {"gpus_per_node", "gpus_total", "cores_per_node"}:
-            fld = "gpus_per_node" if gpn and gpn % per else "cores_per_node"
-            held = f"{gpn} GPUs" if fld == "gpus_per_node" else f"{node_cores} cores"
-            notes.append(
-                (
-                    fld,
-                    f"{per} tasks a node share its {held}: Flux gives each node one slot "
-                    f"of {cores} cores{f' and {gpn} GPUs' if gpn else ''}, and flux run "
-                    f"-N{n_nodes} -n{tasks} starts the tasks in it (the scheduler counts "
-                    f"{per} slots of {c} core{'s' if c != 1 else ''})",
-                )
-            )
-        if per is None:
-            notes.append(
-                (
-                    "tasks",
-                    f"{tasks} tasks do not divide evenly over {n_nodes} nodes: each node gets "
-                    f"room for {k} (the tasks are started with flux run -N{n_nodes} -n{tasks})",
-                )
-            )
-        gpt_run = 0
-        if gpt and not gpn:  # each node's room for k tasks holds their gpus too
-            gpn, gpt_run = k * gpt, gpt
-            notes.append(("gpus_per_task", _uneven_gpus(tasks, n_nodes, k, gpt)))
-        words += [f"-N {n_nodes}", f"-n {n_nodes}", f"-c {cores}"]
-        if gpn:
-            words.append(f"-g {gpn}")
-        run += [f"-N{n_nodes}", f"-n{tasks}"]
-        if c > 1:
-            run.append(f"-c{c}")
-        if gpt_run:
-            run.append(f"-g{gpt_run}")
-    else:
-        if n_nodes:
-            words.append(f"-N {n_nodes}")
-        words.append(f"-n {tasks}")
-        if c > 1:
-            words.append(f"-c {c}")
-        g = gpt or (gpn // per if gpn and per else 0)
-        if g:
-            words.append(f"-g {g}")
-        if n_nodes:
-            run.append(f"-N{n_nodes}")
-        run.append(f"-n{tasks}")
-        if c > 1:
-            run.append(f"-c{c}")
-        if g:
-            run.append(f"-g{g}")
-        gpt_run = g
-    if req.exclusive:
-        words.append("-x")
-    return Shape(words, run, notes, n_nodes, tasks, c, gpt_run)
+        s.notes.append((fld, why))
+    if per is None:
+        why = (
+            f"{tasks} tasks do not divide evenly over {n} nodes: each node gets "
+            f"room for {k} (the tasks are started with flux run -N{n} -n{tasks})"
+        )
+        s.notes.append(("tasks", why))
+    gpt_run = 0
+    if gpt and not gpn:  # each node's room for k tasks holds their gpus too
+        gpn, gpt_run = k * gpt, gpt
+        s.notes.append(("gpus_per_task", _uneven_gpus(tasks, n, k, gpt)))
+    words = [f"-N {n}", f"-n {n}", f"-c {cores}"] + ([f"-g {gpn}"] if gpn else [])
+    run = [f"-N{n}", f"-n{tasks}"] + ([f"-c{c}"] if c > 1 else [])
+    run += [f"-g{gpt_run}"] if gpt_run else []
+    return words, run, gpt_run
+
+
+def _task_slots(s: _Sizing, per: int | None):
+    """A slot per task: (directive words, run words, GPUs per task)."""
+    n, tasks, c = s.nodes, s.tasks, s.c
+    g = s.gpt or (s.gpn // per if s.gpn and per else 0)
+    words = ([f"-N {n}"] if n else []) + [f"-n {tasks}"]
+    words += ([f"-c {c}"] if c > 1 else []) + ([f"-g {g}"] if g else [])
+    run = ([f"-N{n}"] if n else []) + [f"-n{tasks}"]
+    run += ([f"-c{c}"] if c > 1 else []) + ([f"-g{g}"] if g else [])
+    return words, run, g
 
 
 def _uneven_gpus(tasks: int, n_nodes: int, k: int, gpt: int) -> str:
