@@ -33,18 +33,20 @@ from jobspec_lsp.convert.common import (  # noqa: F401 - the package's API
     UsageError,
     dump,
 )
+from jobspec_lsp.convert.frompsij import (  # noqa: F401 - the package's API
+    from_psij,
+    from_psij_text,
+    load_psij,
+)
 from jobspec_lsp.convert.psij import (  # noqa: F401 - the package's API
     PSIJ_ATTRIBUTE_KEYS,
     PSIJ_LAUNCHERS,
     PSIJ_RESOURCE_KEYS,
     PSIJ_SPEC_KEYS,
-    from_psij,
-    from_psij_text,
-    load_psij,
     psij_duration,
     psij_wrapper,
-    to_psij,
 )
+from jobspec_lsp.convert.topsij import to_psij  # noqa: F401 - the package's API
 from jobspec_lsp.convert.v1 import (  # noqa: F401 - the package's API
     to_canonical,
     to_v1,
