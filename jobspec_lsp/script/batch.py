@@ -220,11 +220,33 @@ def _short(letter: str) -> Option | None:
 
 
 def _flux_checks(text: str) -> list[Diagnostic]:
+    """The findings of a script's directives: how they read, each value, each option given
+    again, the job's size, the brokers, the `#!` line, what --setattr/--setopt/--conf build."""
     script = directives.read(text)
     out = list(script.problems)
     if script.sentinel is None:
         return out
     given = parse_script(script, out)
+    seen = _value_findings(given, out)
+    if "resources-shape" not in seen and "resources-json" not in seen:
+        out.extend(_size_findings(script, seen))
+    out.extend(_broker_findings(seen))
+    if not text.startswith("#!"):
+        first = len(re.match(r"[^\r\n]*", text).group(0))  # type: ignore[union-attr]
+        why = (
+            "flux batch refuses a script that does not start with '#!' (say which "
+            "interpreter runs it: #!/bin/sh, #!/bin/bash, ...)"
+        )
+        out.append(Diagnostic(NO_SHEBANG, E, why, 0, first))
+    if not any(d.severity == E for d in out) and ({"setattr", "setopt", "conf"} & seen.keys()):
+        out.extend(boundary.load(_BUILT_CHECKS)(text, given))
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _value_findings(given: list[Given], out: list[Diagnostic]) -> dict[str, Given]:
+    """Each value Flux refuses (JS572) and each option given again that does not add up
+    (JS573), appended to ``out``; the last of each option given."""
     seen: dict[str, Given] = {}
     last = values.read_values(given)
     for k, g in enumerate(given):
@@ -236,83 +258,50 @@ def _flux_checks(text: str) -> list[Diagnostic]:
                 out.append(Diagnostic(BAD_VALUE, severity, why, a, b))
         if not g.option.repeat and g.option.long in seen:
             first = seen[g.option.long]
-            out.append(
-                Diagnostic(
-                    REPEATED,
-                    W,
-                    f"--{g.option.long} given again; this value replaces the one at "
-                    f"{first.name.value!r}",
-                    g.name.start,
-                    g.name.end,
-                )
+            why = (
+                f"--{g.option.long} given again; this value replaces the one at "
+                f"{first.name.value!r}"
             )
+            out.append(Diagnostic(REPEATED, W, why, g.name.start, g.name.end))
         seen[g.option.long] = g
-    if "resources-shape" not in seen and "resources-json" not in seen:
-        nodes, slots = seen.get("nodes"), seen.get("nslots")
-        if nodes is None and slots is None:
-            a, b = script.sentinel_span
-            out.append(
-                Diagnostic(
-                    NO_SLOTS,
-                    W,
-                    "no -N or -n in the directives: flux batch "
-                    "refuses the script unless its command line gives one",
-                    a,
-                    b,
-                )
-            )
-        if "exclusive" in seen and nodes is None:
-            x = seen["exclusive"].name
-            out.append(
-                Diagnostic(
-                    EXCLUSIVE,
-                    E,
-                    "-x/--exclusive needs -N/--nodes: it allocates whole nodes",
-                    x.start,
-                    x.end,
-                )
-            )
-        if nodes and slots and nodes.value and slots.value:
-            n, s = values.count(nodes.value, 1), values.count(slots.value, 1)
-            if n and s and n > s:
-                out.append(
-                    Diagnostic(
-                        TOO_MANY_NODES,
-                        E,
-                        f"-N {n} is more nodes than the {s} slots of -n: each node needs a slot",
-                        nodes.value_start,
-                        nodes.value_end,
-                    )
-                )
+    return seen
+
+
+def _size_findings(script: directives.Script, seen: dict[str, Given]) -> list[Diagnostic]:
+    """No -N nor -n (JS580), -x without -N (JS581), more nodes than slots (JS582)."""
+    out: list[Diagnostic] = []
+    nodes, slots = seen.get("nodes"), seen.get("nslots")
+    if nodes is None and slots is None:
+        a, b = script.sentinel_span
+        why = (
+            "no -N or -n in the directives: flux batch "
+            "refuses the script unless its command line gives one"
+        )
+        out.append(Diagnostic(NO_SLOTS, W, why, a, b))
+    if "exclusive" in seen and nodes is None:
+        x = seen["exclusive"].name
+        why = "-x/--exclusive needs -N/--nodes: it allocates whole nodes"
+        out.append(Diagnostic(EXCLUSIVE, E, why, x.start, x.end))
+    if nodes and slots and nodes.value and slots.value:
+        n, s = values.count(nodes.value, 1), values.count(slots.value, 1)
+        if n and s and n > s:
+            why = f"-N {n} is more nodes than the {s} slots of -n: each node needs a slot"
+            out.append(Diagnostic(TOO_MANY_NODES, E, why, nodes.value_start, nodes.value_end))
+    return out
+
+
+def _broker_findings(seen: dict[str, Given]) -> list[Diagnostic]:
+    """--add-brokers without -N (flux batch refuses it)."""
     extra = seen.get("add-brokers")
     whole = "resources-shape" in seen or "resources-json" in seen
-    if (
-        extra is not None
-        and (values.count(extra.value or "", 1) or 0) > 0
-        and "nodes" not in seen
-        and not whole
-    ):
-        a, b = value_range(extra)
-        out.append(
-            Diagnostic(BAD_VALUE, E, "--add-brokers needs -N/--nodes (flux batch refuses it)", a, b)
-        )
-    if not text.startswith("#!"):
-        out.append(
-            Diagnostic(
-                NO_SHEBANG,
-                E,
-                "flux batch refuses a script that does not start with '#!' (say which "
-                "interpreter runs it: #!/bin/sh, #!/bin/bash, ...)",
-                0,
-                len(re.match(r"[^\r\n]*", text).group(0)),  # type: ignore[union-attr]
-            )
-        )
-    if not any(d.severity == E for d in out) and (
-        "setattr" in seen or "setopt" in seen or "conf" in seen
-    ):
-        out.extend(boundary.load(_BUILT_CHECKS)(text, given))
-    out.sort(key=Diagnostic.sort_key)
-    return out
+    if extra is None or (values.count(extra.value or "", 1) or 0) <= 0:
+        return []
+    if "nodes" in seen or whole:
+        return []
+    a, b = value_range(extra)
+    return [
+        Diagnostic(BAD_VALUE, E, "--add-brokers needs -N/--nodes (flux batch refuses it)", a, b)
+    ]
 
 
 NO_SHEBANG = family.error(
