@@ -196,46 +196,22 @@ def _explicit(
     seen: set[str] = set()
     while True:
         if opt.value is not None:
-            if explicit == "--":  # argparse drops a '--' it is given: the value is empty
-                out.problems.append(
-                    Problem(
-                        "bad-value",
-                        f"{written} is given no value: Flux's parser drops the '--' "
-                        f"after it (flux {cmd.name} then has an empty list for it)",
-                        w.start,
-                        w.end,
-                        option=opt,
-                    )
-                )
-                return None
-            out.given.append(Given(opt, w, explicit, min(at, w.end), w.end))
+            _value_in_word(cmd, opt, written, explicit, w, min(at, w.end), out)
             return None
         if written.startswith("--") or explicit == "":
-            out.problems.append(
-                Problem(
-                    "takes-no-value",
-                    f"{written} takes no value (flux {cmd.name} refuses {brief(explicit)})",
-                    w.start,
-                    w.end,
-                    option=opt,
-                )
-            )
+            why = f"{written} takes no value (flux {cmd.name} refuses {brief(explicit)})"
+            out.problems.append(Problem("takes-no-value", why, w.start, w.end, option=opt))
             return None
         if opt.long not in seen or opt.action == "count":  # -xxxx: once; -vvv counts
             seen.add(opt.long)
             out.given.append(Given(opt, w, None, w.end, w.end))
         nxt = cmd.by_short.get(explicit[0])
         if nxt is None:
-            out.problems.append(
-                Problem(
-                    "takes-no-value",
-                    f"{written} takes no value, and -{explicit[0]} is not an option of "
-                    f"flux {cmd.name}: it refuses {brief(w.value)}",
-                    at,
-                    at + 1,
-                    option=opt,
-                )
+            why = (
+                f"{written} takes no value, and -{explicit[0]} is not an option of "
+                f"flux {cmd.name}: it refuses {brief(w.value)}"
             )
+            out.problems.append(Problem("takes-no-value", why, at, at + 1, option=opt))
             return None
         written, explicit, at = "-" + explicit[0], explicit[1:], at + 1
         if not explicit:
@@ -245,3 +221,18 @@ def _explicit(
                 return None
             return nxt, written
         opt = nxt
+
+
+def _value_in_word(
+    cmd: Command, opt: Option, written: str, explicit: str, w: Word, at: int, out: Reading
+) -> None:
+    """``explicit``, from ``at`` in the word ``w``, as the value of ``opt`` (written
+    ``written``); a '--' there is none: argparse drops a '--' it is given."""
+    if explicit == "--":
+        why = (
+            f"{written} is given no value: Flux's parser drops the '--' after it "
+            f"(flux {cmd.name} then has an empty list for it)"
+        )
+        out.problems.append(Problem("bad-value", why, w.start, w.end, option=opt))
+        return
+    out.given.append(Given(opt, w, explicit, at, w.end))

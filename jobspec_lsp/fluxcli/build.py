@@ -239,8 +239,6 @@ def _ignored_beside_whole(a: argparse.Namespace, notes: list[str]) -> None:
 def _whole_resources(a: argparse.Namespace, read_files: bool | None) -> Any:
     """The resources ``--resources-shape`` or ``--resources-json`` gives (Flux's shape
     plugin): the shape read as Flux reads it, with the lone slot labelled "task"."""
-    from jobspec_lsp.notations import shape  # deferred: only with a shape
-
     if a.shape and getattr(a, "resources_json", None):
         raise Refused(
             "--resources-shape and --resources-json are mutually exclusive (flux submit "
@@ -248,12 +246,7 @@ def _whole_resources(a: argparse.Namespace, read_files: bool | None) -> Any:
         )
     if not a.shape:
         return attrs.resources_json(a.resources_json, os.getcwd(), read_files)
-    try:
-        return shape.expand(a.shape, label=TASK_LABEL, as_flux=True)
-    except shape.ShapeError as err:
-        raise Refused(
-            f"--resources-shape {a.shape!r}: {err.message} (at column {err.start + 1})"
-        ) from None
+    return values.shape_resources(a.shape, TASK_LABEL)
 
 
 def _per_resource_jobspec(a: argparse.Namespace, command: list[str]) -> dict[str, Any]:
@@ -347,21 +340,7 @@ def batch_jobspec(
             attrs.setopt_item(shell, item, cwd, read_files, g)
         except Refused as err:
             raise Refused(str(err), g, err.ours) from None
-    system: dict[str, Any] = {
-        "duration": 0,
-        "cwd": o.get("cwd", cwd),
-        "job": {"name": o.get("job-name", name)},
-        "shell": {"options": shell},
-    }
-    if "time-limit" in o:
-        system["duration"] = values.parse_time_limit(o["time-limit"])
-    for key in ("queue", "bank"):
-        if key in o:
-            system[key] = o[key]
-    if lists.get("dependency"):
-        system["dependencies"] = [values.parse_dependency(d) for d in lists["dependency"]]
-    if lists.get("requires"):
-        system["constraints"] = values.parse_requires(" ".join(lists["requires"]))
+    system = _batch_system(o, lists, name, cwd, shell)
     # --wrap in a directive: flux batch puts a /bin/sh line before the script it read
     data = "#!/bin/sh\n" + text if o.get("wrap") else text
     files["script"] = {"mode": SCRIPT_MODE, "data": data, "encoding": "utf-8"}
@@ -380,6 +359,29 @@ def batch_jobspec(
     for item in lists.get("add-file", []):
         attrs.add_file(system, item, cwd, read_files)
     return js
+
+
+def _batch_system(
+    o: dict[str, Any], lists: dict[str, list[str]], name: str, cwd: str, shell: dict[str, Any]
+) -> dict[str, Any]:
+    """The system attributes of a batch job but its files: duration, working directory,
+    name, the job shell's options, queue and bank, dependencies and constraints."""
+    system: dict[str, Any] = {
+        "duration": 0,
+        "cwd": o.get("cwd", cwd),
+        "job": {"name": o.get("job-name", name)},
+        "shell": {"options": shell},
+    }
+    if "time-limit" in o:
+        system["duration"] = values.parse_time_limit(o["time-limit"])
+    for key in ("queue", "bank"):
+        if key in o:
+            system[key] = o[key]
+    if lists.get("dependency"):
+        system["dependencies"] = [values.parse_dependency(d) for d in lists["dependency"]]
+    if lists.get("requires"):
+        system["constraints"] = values.parse_requires(" ".join(lists["requires"]))
+    return system
 
 
 _Settings = dict[str, list[tuple[str, Given]]]  # --setopt/--setattr, each with its option
@@ -492,9 +494,7 @@ def _batch_resources(
                      "with": [{"type": "core", "count": 1}]}]  # fmt: skip
         return data, {"per_slot": 1}
     if o.get("resources-shape"):
-        from jobspec_lsp.notations import shape  # deferred: only with a shape
-
-        return shape.expand(o["resources-shape"], label="task", as_flux=True), {"per_slot": 1}
+        return values.shape_resources(o["resources-shape"], "task"), {"per_slot": 1}
     nodes = int(o["nodes"]) if "nodes" in o else None
     slots = int(o["nslots"]) if "nslots" in o and int(o["nslots"]) else None
     if nodes is None and slots is None:

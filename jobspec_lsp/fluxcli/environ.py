@@ -18,6 +18,7 @@ what a rule names (a ``NAME`` rule, a ``$VAR`` not set by an earlier rule), sayi
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from collections.abc import Mapping
@@ -92,8 +93,6 @@ def _apply(
 
 
 def _pattern(pattern: str, rule: str) -> re.Pattern[str]:
-    import fnmatch  # deferred: only with a pattern
-
     text = pattern[1:].rstrip("/") if pattern.startswith("/") else fnmatch.translate(pattern)
     try:
         return re.compile(text)

@@ -121,65 +121,90 @@ def split(text: str, pos: int) -> tuple[list[Word], set[int], int]:
             continue
         if ch in ";&|)\n" or ch == "#":
             break
-        start = i
-        value: list[str] = []
-        is_dynamic = False
-        while i < n:
-            plain = _PLAIN.match(text, i)  # a run of ordinary characters at once
-            if plain is not None:
-                value.append(plain.group())
-                i = plain.end()
-                if i >= n:
-                    break
-            ch = text[i]
-            if ch in " \t\n;&|)":
-                break
-            if ch == "\\":
-                if text.startswith("\\\n", i):
-                    i += 2
-                    continue
-                if i + 1 < n:
-                    value.append(text[i + 1])
-                i += 2
-                continue
-            if ch == "'":
-                end = text.find("'", i + 1)
-                end = n if end < 0 else end
-                value.append(text[i + 1 : end])
-                i = end + 1
-                continue
-            if ch == '"':
-                i += 1
-                while i < n and text[i] != '"':
-                    if text[i] == "\\" and i + 1 < n and text[i + 1] in '"\\$`\n':
-                        if text[i + 1] != "\n":
-                            value.append(text[i + 1])
-                        i += 2
-                        continue
-                    if text[i] in "$`":
-                        is_dynamic = True
-                    value.append(text[i])
-                    i += 1
-                i += 1
-                continue
-            if ch == "$" or ch == "`":
-                is_dynamic = True
-                if text.startswith("$(", i):
-                    depth, j = 0, i + 1
-                    while j < n:
-                        if text[j] == "(":
-                            depth += 1
-                        elif text[j] == ")":
-                            depth -= 1
-                            if depth == 0:
-                                break
-                        j += 1
-                    value.append(text[i : j + 1])
-                    i = j + 1
-                    continue
-            value.append(ch)
-            i += 1
+        value, end, is_dynamic = _word(text, i)
         if is_dynamic:
             dynamic.add(len(words))
-        words.append(Word("".join(value), start, i))
+        words.append(Word(value, i, end))
+        i = end
     return words, dynamic, i
+
+
+def _word(text: str, i: int) -> tuple[str, int, bool]:
+    """The word that starts at ``i`` as the shell reads it: its value, where it ends,
+    and whether it holds an expansion."""
+    n = len(text)
+    value: list[str] = []
+    is_dynamic = False
+    while i < n:
+        plain = _PLAIN.match(text, i)  # a run of ordinary characters at once
+        if plain is not None:
+            value.append(plain.group())
+            i = plain.end()
+            if i >= n:
+                break
+        ch = text[i]
+        if ch in " \t\n;&|)":
+            break
+        if ch == "\\":
+            if text.startswith("\\\n", i):
+                i += 2
+                continue
+            if i + 1 < n:
+                value.append(text[i + 1])
+            i += 2
+            continue
+        if ch == "'":
+            end = text.find("'", i + 1)
+            end = n if end < 0 else end
+            value.append(text[i + 1 : end])
+            i = end + 1
+            continue
+        if ch == '"':
+            i, quoted_dynamic = _double_quoted(text, i + 1, value)
+            is_dynamic = is_dynamic or quoted_dynamic
+            continue
+        if ch == "$" or ch == "`":
+            is_dynamic = True
+            if text.startswith("$(", i):
+                j = _substitution_end(text, i)
+                value.append(text[i : j + 1])
+                i = j + 1
+                continue
+        value.append(ch)
+        i += 1
+    return "".join(value), i, is_dynamic
+
+
+def _double_quoted(text: str, i: int, value: list[str]) -> tuple[int, bool]:
+    """The inside of a double-quoted string from ``i`` appended to ``value`` (a
+    backslash keeps only ``"``, ``\\``, ``$``, backquote and a line break, which it
+    removes): where reading goes on after the closing quote, and whether the string
+    holds an expansion."""
+    n = len(text)
+    is_dynamic = False
+    while i < n and text[i] != '"':
+        if text[i] == "\\" and i + 1 < n and text[i + 1] in '"\\$`\n':
+            if text[i + 1] != "\n":
+                value.append(text[i + 1])
+            i += 2
+            continue
+        if text[i] in "$`":
+            is_dynamic = True
+        value.append(text[i])
+        i += 1
+    return i + 1, is_dynamic
+
+
+def _substitution_end(text: str, i: int) -> int:
+    """Where the ``$(...)`` at ``i`` closes (the end of the text when it does not)."""
+    n = len(text)
+    depth, j = 0, i + 1
+    while j < n:
+        if text[j] == "(":
+            depth += 1
+        elif text[j] == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    return j

@@ -6,25 +6,28 @@ begin time stamp, a job shell option) or raises :class:`Refused` with the reason
 refuses it, in words a user can act on. :func:`value_problem` is the check form
 (the reason, or None) that diagnostics, ``jobspec new`` and the builders share.
 
-Begin times are read with parsedatetime, the library flux-core itself vendors for
-``--begin-time`` (``flux.utils.parsedatetime``, version 2.6), so a free-form time
-such as ``8pm tomorrow`` gets the time stamp Flux computes.
+The readers that need more than the standard start (begin times with datetime and
+parsedatetime: :mod:`.begintime`; ``--requires`` and ``--resources-shape`` with the
+notations' parsers: :mod:`.notated`; ``--signal`` and ``--rlimit`` with the host's
+names: :mod:`.processes`) live in modules of their own, named in :data:`READERS` and
+loaded the first time one is used; they are still this module's attributes
+(``values.begin_timestamp``).
 
 Pure: no LSP; files are looked at only for ``--conf`` names, as Flux looks.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import json
 import math
 import os
+import pathlib
 import re
-import threading
-import time
 from types import ModuleType
+from urllib.parse import parse_qs, urlparse
 
+from jobspec_lsp import boundary
 from jobspec_lsp.fluxcli.argv import Given
 from jobspec_lsp.fluxcli.argv import brief as _brief
 from jobspec_lsp.fluxcli.model import Option
@@ -32,7 +35,44 @@ from jobspec_lsp.notations import formats
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
+
+    from jobspec_lsp.fluxcli.begintime import begin_time_problem as begin_time_problem
+    from jobspec_lsp.fluxcli.begintime import begin_timestamp as begin_timestamp
+    from jobspec_lsp.fluxcli.notated import parse_requires as parse_requires
+    from jobspec_lsp.fluxcli.notated import shape_resources as shape_resources
+    from jobspec_lsp.fluxcli.processes import rlimit_problem as rlimit_problem
+    from jobspec_lsp.fluxcli.processes import signal_option as signal_option
+
+    # the check of one option's value: (option's long name, value) -> why Flux refuses it
+    Check = Callable[[str, str], "str | None"]
+
+# the value readers that load more than a script's check needs, each in a module that
+# imports what it reads with at its top (datetime and parsedatetime; the notations'
+# parsers and lark; signal and resource); loaded the first time one is named, here or
+# as an attribute of this module (``values.begin_timestamp``)
+READERS = {
+    "begin_time_problem": "jobspec_lsp.fluxcli.begintime:begin_time_problem",
+    "begin_timestamp": "jobspec_lsp.fluxcli.begintime:begin_timestamp",
+    "parse_requires": "jobspec_lsp.fluxcli.notated:parse_requires",
+    "requires_problem": "jobspec_lsp.fluxcli.notated:requires_problem",
+    "shape_problem": "jobspec_lsp.fluxcli.notated:shape_problem",
+    "shape_resources": "jobspec_lsp.fluxcli.notated:shape_resources",
+    "signal_option": "jobspec_lsp.fluxcli.processes:signal_option",
+    "signal_problem": "jobspec_lsp.fluxcli.processes:signal_problem",
+    "rlimit_problem": "jobspec_lsp.fluxcli.processes:rlimit_problem",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A reader of :data:`READERS`, loaded on its first use."""
+    entry = READERS.get(name)
+    if entry is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found = boundary.load(entry)
+    globals()[name] = found  # named once: the module's own attribute from now on
+    return found
 
 
 class Refused(ValueError):
@@ -89,78 +129,108 @@ def value_problem(opt: Option, value: str) -> str | None:
     return _value_problem(opt, value)
 
 
+# the options whose value is a count, and the least each takes (any other integer
+# option: 0); flux batch takes --nslots 0 as not given (then -N decides)
+_COUNTS = {"nodes": 1, "cores-per-slot": 1, "nslots": 0, "gpus-per-slot": 0}
+
+
 @functools.lru_cache(maxsize=4096)
 def _value_problem(opt: Option, value: str) -> str | None:
-    """:func:`value_problem` of a value that depends on nothing else. Cached: the same
-    values are checked again on every edit of a script."""
+    """:func:`value_problem` of a value that depends on nothing else: its choices, its
+    count, then the check :data:`_CHECKS` holds for the option. Cached: the same values
+    are checked again on every edit of a script."""
     name = opt.long
     if opt.choices is not None and value not in opt.choices:
         taken = ", ".join(repr(c) for c in opt.choices)
         return f"--{name}: invalid choice {value!r} (choose from {taken})"
-    if name in ("nodes", "cores-per-slot"):
-        return count_problem(opt, value, 1)
-    if name == "nslots":  # flux batch takes 0 as not given (then -N decides)
-        return count_problem(opt, value, 0)
-    if name == "gpus-per-slot":
-        return count_problem(opt, value, 0)
-    if opt.integer:
-        return count_problem(opt, value, 0)
-    if name == "rlimit":
-        return rlimit_problem(value)
-    if name == "begin-time":
-        return begin_time_problem(value)
-    if name == "urgency":
-        if value in ("hold", "expedite", "default"):  # flux-core's names for 0, 31, 16
-            return None
-        n = count(value, 0)
-        return (
-            None
-            if n is not None and n <= 31
-            else f"--urgency takes 0 to 31 (or hold, default, expedite), not {value!r}"
-        )
-    if name == "time-limit":
-        try:
-            parse_time_limit(value)
-        except Refused:
-            return f"-t takes minutes or a Flux Standard Duration (30s, 1.5h, 2d), not {value!r}"
-        return None
-    if name == "requires":
-        try:
-            parse_requires(value)
-        except Refused as err:
-            return Limit(err) if "too deeply" in str(err) else str(err)
-        return None
-    if name in ("setattr", "setopt"):  # any key, empty parts too, is a place in the jobspec
-        if value.startswith("^") and "=" not in value:
-            return f"--{name} {_brief(value)}: ^KEY reads the value from a file: ^KEY=FILE"
-        return None
-    if name in ("dependency", "signal"):
-        try:
-            (parse_dependency if name == "dependency" else signal_option)(value)
-        except Refused as err:
-            return str(err)
-        return None
-    if name in ("env", "env-remove"):
-        return env_problem(value, remove=name == "env-remove")
-    if name in ("cc", "bcc") and value:  # an empty one is not given
-        runs = flux_idset(value)
-        if runs is None:
-            return f"--{name} takes an idset (0-3,7), not {_brief(value)}"
-        return None if runs else f"--{name} takes a non-empty idset (Flux then submits nothing)"
-    if name == "cwd" and not value:
-        return "--cwd needs a directory"
-    if name in ("queue", "bank") and not value:  # an empty --job-name: Flux takes it
-        return f"--{name} needs a non-empty value"
-    if name == "resources-shape":
-        from jobspec_lsp.notations import shape  # deferred: shape loads lark
+    least = _COUNTS.get(name, 0 if opt.integer else None)
+    if least is not None:
+        return count_problem(opt, value, least)
+    check = _CHECKS.get(name)
+    return None if check is None else check(name, value)
 
-        try:
-            shape.expand(value, as_flux=True)
-        except shape.ShapeError as err:
-            why = f"--resources-shape: {err.message}"
-            return Limit(why) if "levels" in err.message else why
+
+def _loaded(reader: str) -> Check:
+    """The check of a value by a reader of :data:`READERS` (loaded when first used)."""
+    return lambda _name, value: boundary.load(READERS[reader])(value)
+
+
+def _urgency_problem(name: str, value: str) -> str | None:
+    if value in ("hold", "expedite", "default"):  # flux-core's names for 0, 31, 16
         return None
+    n = count(value, 0)
+    return (
+        None
+        if n is not None and n <= 31
+        else f"--urgency takes 0 to 31 (or hold, default, expedite), not {value!r}"
+    )
+
+
+def _time_limit_problem(name: str, value: str) -> str | None:
+    try:
+        parse_time_limit(value)
+    except Refused:
+        return f"-t takes minutes or a Flux Standard Duration (30s, 1.5h, 2d), not {value!r}"
     return None
+
+
+def _keyval_problem(name: str, value: str) -> str | None:
+    """--setattr, --setopt: any key, empty parts too, is a place in the jobspec."""
+    if value.startswith("^") and "=" not in value:
+        return f"--{name} {_brief(value)}: ^KEY reads the value from a file: ^KEY=FILE"
+    return None
+
+
+def _dependency_problem(name: str, value: str) -> str | None:
+    try:
+        parse_dependency(value)
+    except Refused as err:
+        return str(err)
+    return None
+
+
+def _env_rule_problem(name: str, value: str) -> str | None:
+    return env_problem(value, remove=name == "env-remove")
+
+
+def _cc_problem(name: str, value: str) -> str | None:
+    if not value:  # an empty one is not given
+        return None
+    runs = flux_idset(value)
+    if runs is None:
+        return f"--{name} takes an idset (0-3,7), not {_brief(value)}"
+    return None if runs else f"--{name} takes a non-empty idset (Flux then submits nothing)"
+
+
+def _cwd_problem(name: str, value: str) -> str | None:
+    return None if value else "--cwd needs a directory"
+
+
+def _named_problem(name: str, value: str) -> str | None:
+    """--queue, --bank (an empty --job-name: Flux takes it)."""
+    return None if value else f"--{name} needs a non-empty value"
+
+
+# the check of each option's value, after its choices and counts
+_CHECKS: dict[str, Check] = {
+    "rlimit": _loaded("rlimit_problem"),
+    "begin-time": _loaded("begin_time_problem"),
+    "urgency": _urgency_problem,
+    "time-limit": _time_limit_problem,
+    "requires": _loaded("requires_problem"),
+    "setattr": _keyval_problem,
+    "setopt": _keyval_problem,
+    "dependency": _dependency_problem,
+    "signal": _loaded("signal_problem"),
+    "env": _env_rule_problem,
+    "env-remove": _env_rule_problem,
+    "cc": _cc_problem,
+    "bcc": _cc_problem,
+    "cwd": _cwd_problem,
+    "queue": _named_problem,
+    "bank": _named_problem,
+    "resources-shape": _loaded("shape_problem"),
+}
 
 
 _UINT = 2**32
@@ -250,115 +320,11 @@ class Limit(str):
     take it: a warning in checks, and `jobspec new` stops with it."""
 
 
-def begin_time_problem(value: str) -> str | None:
-    """Why Flux refuses ``--begin-time=value``, or reads it as another time than the
-    one written; None when Flux takes it as meant."""
-    if _ISO_T.fullmatch(value):
-        return (
-            f"flux-core 0.88 misreads the 'T' form (the job would begin at another time): "
-            f"write {value.replace('T', ' ')!r}"
-        )
-    if value[:1] in ("+", "-"):
-        try:
-            formats.parse_fsd(value[1:])
-        except formats.FormatError:
-            return (
-                f"--begin-time {value[0]}FSD takes a Flux Standard Duration after "
-                f"{value[0]!r}, not {_brief(value)}"
-            )
-        return None
-    try:
-        begin_timestamp(value)
-    except Refused as err:
-        return Limit(err) if err.ours else str(err)
-    return None
-
-
-# the ISO form with a 'T', which parsedatetime 2.6 reads as something else
-_ISO_T = re.compile(r"\d{4}-\d\d-\d\dT\d\d?:\d\d(?::\d\d(?:\.\d+)?)?", re.ASCII)
-# past this length a begin time is not handed to the date parser (its cost grows with
-# the text); Flux would read it, so this is a limit of the tool, not a refusal
-_BEGIN_TIME_MAX = 200
-
-
-def signal_option(value: str) -> dict[str, Any]:
-    """``--signal=[SIG][@TIME]`` as the job shell option flux-core writes: SIG a number
-    (as int() reads it) or a signal name in capitals, with or without SIG (SIGTERM,
-    TERM); TIME a number of seconds or a Flux Standard Duration."""
-    import signal as signals  # deferred: start-up; only for a --signal value
-
-    sig, _, when = value.partition("@")
-    signum = int(signals.SIGUSR1)
-    if sig:
-        number = formats.python_int(sig)
-        if number is not None:
-            signum = number
-        else:
-            named = getattr(signals.Signals, sig, None) or getattr(
-                signals.Signals, "SIG" + sig, None
-            )
-            if named is None:
-                hint = ""
-                upper = sig.upper()
-                if getattr(signals.Signals, upper, None) or getattr(
-                    signals.Signals, "SIG" + upper, None
-                ):
-                    hint = f" (signal names are in capitals: {upper})"
-                raise Refused(f"--signal: {_brief(sig)} is not a signal name or number{hint}")
-            signum = int(named)
-        if signum <= 0:
-            raise Refused("--signal: the signal must be above 0")
-    timeleft: float = 60
-    if when:
-        seconds = formats.python_float(when)
-        if seconds is None:
-            try:
-                seconds = formats.parse_fsd(when)
-            except formats.FormatError:
-                raise Refused(f"--signal: {_brief(when)} is not a Flux Standard Duration") from None
-        timeleft = seconds
-    return {"signum": signum, "timeleft": timeleft}
-
-
-def rlimit_problem(value: str) -> str | None:
-    """Why flux batch refuses ``--rlimit=value`` (comma-separated rules: -PATTERN to
-    leave limits out, NAME to copy one, NAME=VALUE to set one), or None."""
-    try:
-        import resource  # deferred: POSIX only
-    except ImportError:  # pragma: no cover - not a POSIX system: nothing to compare with
-        return None
-
-    names = [n for n in dir(resource) if n.startswith("RLIMIT_")]
-    for rule in value.split(","):
-        if rule.startswith("-"):
-            continue
-        name, eq, limit = rule.partition("=")
-        if not eq:
-            if not fnmatch.filter(names, f"RLIMIT_{name}".upper()):
-                return f"--rlimit: no resource limit matches {_brief(name)}"
-            continue
-        if not hasattr(resource, f"RLIMIT_{name}".upper()):
-            known = ", ".join(n[7:].lower() for n in sorted(names))
-            import difflib  # deferred: start-up; only for a suggestion
-
-            close = difflib.get_close_matches(name.lower(), known.split(", "), n=1)
-            hint = f"; did you mean {close[0]}?" if close else f" (one of {known})"
-            return f"--rlimit: {_brief(name)} is not a resource limit{hint}"
-        if limit not in ("unlimited", "infinity", "inf") and formats.python_int(limit) is None:
-            return (
-                f"--rlimit {_brief(rule)}: the limit must be a whole number or unlimited, "
-                f"not {_brief(limit)}"
-            )
-    return None
-
-
 def conf_problem(value: str) -> str | None:
     """Why flux batch refuses ``--conf=value``, read as Flux reads it: a text with a
     line break is TOML or JSON; else KEY=VALUE; else a path ending in .toml/.json
     (read when the job is submitted); else a named configuration looked up in the
     submitter's Flux configuration directories."""
-    import pathlib  # deferred: start-up; only for a --conf value
-
     if "\n" in value:
         try:
             json.loads(value)
@@ -406,71 +372,6 @@ def toml_reader() -> ModuleType:
     return module
 
 
-def begin_timestamp(value: str, now: float | None = None) -> float:
-    """``--begin-time`` as the time stamp Flux computes (``flux.util.parse_datetime``):
-    ``now``, ``+FSD`` and ``-FSD`` from now, anything else read by parsedatetime with
-    the day starting at midnight (``8pm tomorrow``, ``noon``, ``2030-01-20 12:34``, a
-    bare date keeping the current time of day). :class:`Refused` with "Invalid
-    datetime" when Flux refuses the text."""
-    import datetime as dt  # deferred: start-up; only for a --begin-time value
-
-    now = time.time() if now is None else now
-    if value == "now":
-        return now
-    if value[:1] in ("+", "-"):
-        try:
-            delta = formats.parse_fsd(value[1:])
-        except formats.FormatError as err:
-            raise Refused(f"--begin-time {_brief(value)}: {err.message}") from None
-        return now + delta if value[0] == "+" else now - delta
-    if len(value) > _BEGIN_TIME_MAX:
-        raise Refused(
-            f"--begin-time: a time of {len(value):,} characters is more than this tool "
-            f"reads ({_BEGIN_TIME_MAX}); Flux reads it with its date parser",
-            ours=True,
-        )
-    stamp = _parsed_datetime(value, dt.datetime.fromtimestamp(now).astimezone().timetuple())
-    if stamp is None:
-        raise Refused(
-            f"--begin-time {_brief(value)}: Invalid datetime (Flux refuses it: write "
-            "now, +DURATION, a time such as 14:30 or 8pm tomorrow, or YYYY-MM-DD HH:MM)"
-        )
-    return stamp
-
-
-def _parsed_datetime(value: str, source: time.struct_time) -> float | None:
-    """What flux-core's parse_datetime makes of ``value`` at ``source`` (a local
-    time), as a time stamp; None where it raises."""
-    import datetime as dt  # deferred: start-up; only for a --begin-time value
-
-    cal = _calendar()
-    try:
-        with _CALENDAR_LOCK:  # a calendar keeps its parse context on itself
-            parsed, status = cal.parse(value, sourceTime=source)
-    except (ValueError, OverflowError, TypeError, IndexError):
-        return None
-    if status == 0:
-        return None
-    try:
-        return dt.datetime(*parsed[:6]).astimezone().timestamp()
-    except (ValueError, OverflowError):
-        return None
-
-
-_CALENDAR_LOCK = threading.Lock()
-
-
-@functools.lru_cache(maxsize=1)
-def _calendar() -> Any:  # parsedatetime has no types
-    """A parsedatetime calendar set as Flux sets its own (days start at hour 0).
-    Imported on first use: few command lines hold a date to read."""
-    import parsedatetime  # deferred: only for a free-form --begin-time
-
-    cal = parsedatetime.Calendar()
-    cal.ptc.StartHour = 0
-    return cal
-
-
 def parse_time_limit(value: str) -> float | int:
     """``flux submit -t``: a bare number is minutes, otherwise a Flux Standard
     Duration; the result in seconds (must be finite)."""
@@ -503,8 +404,6 @@ def uri_entry(uri: str, option: str) -> dict[str, Any]:
     flux-core's URIArg reads it: Python's urlparse after the first ':' (the scheme in
     lower case, tabs and line breaks dropped, a ``#fragment`` left out), the query's
     numbers made numbers, a repeated key a list, a key without a value left out."""
-    from urllib.parse import parse_qs, urlparse  # deferred: start-up; only for a URI value
-
     text = uri if ":" in uri else uri + ":"
     try:
         parts = urlparse(text.replace(":", ":FXX", 1))
@@ -546,28 +445,6 @@ def _number(s: str) -> int | float | str:
         except ValueError:
             continue
     return s
-
-
-def parse_requires(expr: str) -> dict[str, Any]:
-    """A ``--requires`` constraint query (RFC 35) -> its RFC 31 object, as
-    :mod:`jobspec_lsp.notations.constraint` compiles it; :class:`Refused` with the column
-    when it has none. (A fresh copy each time: the parse is cached by the query.)"""
-    import copy  # deferred: start-up; only for a --requires value
-
-    return copy.deepcopy(_parse_requires(expr))
-
-
-@functools.lru_cache(maxsize=1024)
-def _parse_requires(expr: str) -> dict[str, Any]:
-    from jobspec_lsp.notations import constraint  # deferred: constraint loads lark
-
-    try:
-        return constraint.parse(expr)
-    except constraint.ConstraintError as err:
-        raise Refused(
-            f"--requires {expr!r}: {err.message}"
-            + ("" if "column" in err.message else f" (at column {err.start + 1})")
-        ) from None
 
 
 def _taskmap(uri: str) -> dict[str, Any]:
