@@ -145,88 +145,101 @@ def read(text: str) -> Script:
     script = Script(text)
     lines = _Lines(text)
     _lookalikes(script)
-    sentinel = prefix = None
-    ended_at = None  # the line that ended the block
-    multi: _Multi | None = None
+    block = _Block(script)
     i = 0
-    while (span := lines.get(i)) is not None:
-        start, end = span
-        line = text[start:end]
+    while (span := lines.get(i)) is not None and block.line(i, *span):
+        i += 1
+    if block.multi is not None:
+        _unclosed(script, block.multi)
+    return script
+
+
+class _Block:
+    """The directive block being read: its sentinel, the line that ended it, the triple
+    quote left open."""
+
+    __slots__ = ("script", "sentinel", "prefix", "ended_at", "multi")
+
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.sentinel: str | None = None
+        self.prefix: str | None = None
+        self.ended_at: int | None = None  # the line that ended the block
+        self.multi: _Multi | None = None
+
+    def line(self, i: int, start: int, end: int) -> bool:
+        """Read line ``i``; False once past the block (the rest is searched at once)."""
+        script = self.script
+        line = script.text[start:end]
         m = SENTINEL.match(line)
-        if sentinel is None:
-            if m:
-                sentinel, prefix = m.group(0), m.group(1)
-                script.sentinel = sentinel
-                script.sentinel_span = (start, start + m.end())
-            else:
-                i += 1
-                continue
-        if ended_at is not None:
-            # past the block: only directives matter now, found by one search
-            for o in _ANY_SENTINEL.finditer(text, start):
-                script.problems.append(
-                    Diagnostic(
-                        ORPHAN,
-                        E,
-                        f"a directive after the directive block: it ended at line "
-                        f"{ended_at + 1}, the first line without {prefix!r}; flux batch "
-                        "refuses the script (move this up into the block)",
-                        o.start(),
-                        o.end(),
-                    )
-                )
-            break
+        if self.sentinel is None:
+            if not m:
+                return True
+            self.sentinel, self.prefix = m.group(0), m.group(1)
+            script.sentinel = self.sentinel
+            script.sentinel_span = (start, start + m.end())
+        if self.ended_at is not None:
+            self._orphans(start)
+            return False
         if not m:
-            if multi is not None:
-                _unclosed(script, multi)
-                multi = None
-            assert prefix is not None
-            if line.strip() and not line.startswith(prefix.rstrip()):
-                ended_at = i
-            i += 1
-            continue
-        if m.group(0) != sentinel:
-            script.problems.append(
-                Diagnostic(
-                    SENTINEL_CHANGED,
-                    E,
-                    f"sentinel changed from {sentinel!r} to {m.group(0)!r}: all directives "
-                    f"use the same one (to disable a directive, put '#' after the sentinel: "
-                    f"{sentinel} # ...)",
-                    start,
-                    start + m.end(),
-                )
+            self._other(i, line)
+        elif m.group(0) != self.sentinel:
+            why = (
+                f"sentinel changed from {self.sentinel!r} to {m.group(0)!r}: all directives "
+                f"use the same one (to disable a directive, put '#' after the sentinel: "
+                f"{self.sentinel} # ...)"
             )
-            i += 1
-            continue
-        body = start + m.end()
-        value = _triplequote(script, text[body:end], list(range(body, end)))
+            script.problems.append(Diagnostic(SENTINEL_CHANGED, E, why, start, start + m.end()))
+        else:
+            self._directive(i, start + m.end(), end)
+        return True
+
+    def _orphans(self, start: int) -> None:
+        """Past the block: only directives matter now, found by one search (JS562)."""
+        assert self.ended_at is not None
+        why = (
+            f"a directive after the directive block: it ended at line {self.ended_at + 1}, "
+            f"the first line without {self.prefix!r}; flux batch refuses the script (move "
+            "this up into the block)"
+        )
+        for o in _ANY_SENTINEL.finditer(self.script.text, start):
+            self.script.problems.append(Diagnostic(ORPHAN, E, why, o.start(), o.end()))
+
+    def _other(self, i: int, line: str) -> None:
+        """A line without the sentinel: it closes an open triple quote, and ends the block
+        unless it is blank or a comment of the sentinel's own prefix."""
+        if self.multi is not None:
+            _unclosed(self.script, self.multi)
+            self.multi = None
+        assert self.prefix is not None
+        if line.strip() and not line.startswith(self.prefix.rstrip()):
+            self.ended_at = i
+
+    def _directive(self, i: int, body: int, end: int) -> None:
+        """A directive's text: its words, or a part of a triple-quoted literal."""
+        script = self.script
+        value = _triplequote(script, script.text[body:end], list(range(body, end)))
         if value is None:  # refused; reported
-            i += 1
-            continue
+            return
         vtext, vwhere = value
+        multi = self.multi
         if vtext.endswith(('"""', "'''")):
             if multi is None:
-                multi = _Multi(vtext[-3:], i, body, vwhere[-3] if vwhere else body)
-                indent = vtext[: len(vtext) - len(vtext.lstrip())]
-                multi.indent = indent
+                multi = self.multi = _Multi(vtext[-3:], i, body, vwhere[-3] if vwhere else body)
+                multi.indent = vtext[: len(vtext) - len(vtext.lstrip())]
                 multi.add(vtext[:-3], vwhere[:-3])
             elif vtext[-3:] != multi.quote:
                 multi.add(vtext, vwhere)
             else:
                 multi.add(vtext[:-3], vwhere[:-3])
                 _finish(script, multi, vwhere[-3] if vwhere else body, end)
-                multi = None
+                self.multi = None
         elif multi is not None:
             multi.add(vtext, vwhere)
         elif vtext:
             d = Directive(i, body, end)
             d.words = _words(script, vtext, vwhere, body)
             script.directives.append(d)
-        i += 1
-    if multi is not None:
-        _unclosed(script, multi)
-    return script
 
 
 def _lookalikes(script: Script) -> None:
