@@ -6,7 +6,7 @@ import argparse
 
 from jobspec_lsp.convert.common import Change, Conversion, UsageError, _verified, dump
 from jobspec_lsp.diagnostics import Severity
-from jobspec_lsp.fluxcli import build, values
+from jobspec_lsp.fluxcli import build, submit, values
 from jobspec_lsp.rules import analysis
 
 
@@ -16,10 +16,6 @@ def from_command_line(argv: list[str]) -> Conversion:
     The options are `flux submit`'s, from Flux's own parser, read as Flux reads them
     (:mod:`.fluxcli.submit`). Raises :class:`UsageError` for options that make no
     jobspec; the result is checked with the rules of its version before it is returned."""
-    from jobspec_lsp.fluxcli import (  # deferred: flux submit's reading, only for `jobspec new`
-        submit,  # deferred: flux submit's reading, only for `jobspec new`
-    )
-
     try:
         ns, notes = submit.read(list(argv))
     except submit.NewUsageError as err:

@@ -7,6 +7,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+import yaml
+
 from jobspec_lsp.diagnostics import Diagnostic, Severity
 from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.jobspec.tree import Mapping, Node, Scalar, Sequence
@@ -153,7 +155,6 @@ def _key(name: str, language: str) -> str:
 def _yaml_dump(js) -> str:
     """PyYAML's safe dump, with a text of several lines (a script in `files`) as a
     literal block, which PyYAML keeps only where it reads back the same."""
-    import yaml  # deferred: PyYAML, only where YAML is read or written
 
     class Dumper(yaml.SafeDumper):
         pass
