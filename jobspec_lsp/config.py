@@ -22,6 +22,7 @@ from jobspec_lsp.fluxcli.values import toml_reader
 from jobspec_lsp.record import Frozen
 from jobspec_lsp.settings import BY_TOML, SETTINGS, Invalid
 from jobspec_lsp.text import files
+from jobspec_lsp.text.suggest import closest
 
 # every key, its expected type in words, and what it does (docs/configuration.md): the
 # settings of jobspec_lsp.settings, and the two tables only a file can hold
@@ -269,10 +270,8 @@ def _build(cfg: Path | None, table: dict) -> Config:
 
     for key, value in table.items():
         if key not in KEYS:
-            import difflib  # deferred: start-up; only for a suggestion
-
-            close = difflib.get_close_matches(key, list(KEYS), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(KEYS)})"
+            close = closest(key, KEYS)
+            hint = f"; did you mean {close!r}?" if close else f" (known: {', '.join(KEYS)})"
             bad(key, f"{where} has no key {key!r}{hint}")
             continue
         want = KEYS[key][0]

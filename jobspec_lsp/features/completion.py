@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from jobspec_lsp.jobspec import docs_text, vocabulary
 from jobspec_lsp.jobspec.context import Cursor, cursor_context, kind_of, node_at_path
 from jobspec_lsp.jobspec.tree import Mapping, Scalar
+from jobspec_lsp.rules import analysis
+from jobspec_lsp.site import hostlists, profile
 
 
 @dataclass(frozen=True)
@@ -157,14 +159,10 @@ def _values(cur: Cursor, v1: bool) -> list[Candidate]:
 
 
 def _slot_labels(doc) -> list[str]:
-    from jobspec_lsp.rules import analysis  # deferred: the rule families, only on a jobspec
-
     return analysis.slot_labels(analysis.model(doc)) if doc else []
 
 
 def _types_in_slot(doc, task_path) -> list[str]:
-    from jobspec_lsp.rules import analysis  # deferred: the rule families, only on a jobspec
-
     task = node_at_path(doc.root, task_path)
     slot = task.get("slot") if isinstance(task, Mapping) else None
     if not (isinstance(slot, Scalar) and isinstance(slot.value, str)):
@@ -182,8 +180,6 @@ def _types_in_slot(doc, task_path) -> list[str]:
 def _site_constraint_values(cur: Cursor, site) -> list[Candidate]:
     """A site's properties (each with how many nodes have it) or host names, where an
     item of a constraint's `properties` or `hostlist` is typed."""
-    from jobspec_lsp.site import hostlists  # deferred: only with a site profile
-
     typed = cur.prefix.strip("\"'")
     neg = typed[:1] if typed[:1] == "^" else ""
     out: list[Candidate] = []
@@ -206,8 +202,6 @@ def _site_constraint_values(cur: Cursor, site) -> list[Candidate]:
 def site_queue_values(text: str, offset: int, language: str, site) -> tuple | None:
     """The site's queues, each with its nodes and limits, where the value of
     ``attributes.system.queue`` is typed (None elsewhere)."""
-    from jobspec_lsp.site import profile  # deferred: only with a site profile
-
     cur = cursor_context(text, offset, language)
     if cur is None:
         return None

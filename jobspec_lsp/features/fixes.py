@@ -12,6 +12,8 @@ import json
 import re
 from dataclasses import dataclass, replace
 
+import yaml
+
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
 from jobspec_lsp.job import directives
 from jobspec_lsp.jobspec.document import parse as _parse
@@ -434,8 +436,6 @@ def _expand_shape(doc, d):
     resources = _data(d, "resources")
     if not resources:
         return []
-    import yaml  # deferred: PyYAML, only where YAML is read or written
-
     key = doc.root.key_node("resources")
     value = doc.root.get("resources")
     title = f"Expand the shape {_data(d, 'shape')!r} into resource vertices"

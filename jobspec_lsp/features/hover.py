@@ -8,7 +8,9 @@ from jobspec_lsp.diagnostics import RULES
 from jobspec_lsp.jobspec import docs_text
 from jobspec_lsp.jobspec.context import kind_of, node_at
 from jobspec_lsp.jobspec.tree import Document, Mapping, Scalar, to_python
-from jobspec_lsp.notations import formats
+from jobspec_lsp.notations import formats, shape
+from jobspec_lsp.rules import analysis
+from jobspec_lsp.site import profile
 
 
 @dataclass(frozen=True)
@@ -19,8 +21,6 @@ class Hover:
 
 
 def hover(doc: Document, offset: int) -> Hover | None:
-    from jobspec_lsp.rules import analysis  # deferred: the rule families, only on a jobspec
-
     path, node, role = node_at(doc, offset)
     if node is None or not path and role != "key":
         return None
@@ -242,8 +242,6 @@ def _amount(rtype: str, unit: str | None, n: int | None) -> str:
 
 
 def _vertex_summary(ctx, v) -> str:
-    from jobspec_lsp.notations import shape  # deferred: shape loads lark
-
     lines = []
     try:
         lines.append(f"Shape: `{shape.shape_of(to_python(v.node))}`")
@@ -315,8 +313,6 @@ def human_duration(seconds) -> str:
 def site_queue(doc: Document, offset: int, site, found: Hover | None):
     """On ``attributes.system.queue`` (its key or its value): the site's queue, its nodes,
     limits and defaults, after what :func:`hover` says there. None elsewhere."""
-    from jobspec_lsp.site import profile  # deferred: only with a site profile
-
     path, node, role = node_at(doc, offset)
     if node is None or not path or path[-1] != "queue" or kind_of(path[:-1]) != "system":
         return None

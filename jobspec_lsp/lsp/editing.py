@@ -11,18 +11,15 @@ from pygls.uris import to_fs_path
 from jobspec_lsp import convert
 from jobspec_lsp.features import fixes
 from jobspec_lsp.features.fixes import apply_fixes
+from jobspec_lsp.fmt import format as formatter
 from jobspec_lsp.lsp.server import Analysis, JobspecServer, guard, server
-from jobspec_lsp.rules import analysis
+from jobspec_lsp.rules import base
 from jobspec_lsp.script import sbatch
 from jobspec_lsp.text.edits import minimal as minimal_edits
 
 
 # ---------------------------------------------------------------------- formatting
 def _format_edits(ls: JobspecServer, uri: str):
-    from jobspec_lsp.fmt import (  # deferred: the formatter, only when a document is written
-        format as formatter,  # deferred: the formatter, only when a document is written
-    )
-
     a = ls.analyse(uri)
     if a is None or not a.kind.offers("format"):  # a batch script is not ours to lay out
         return []
@@ -232,7 +229,7 @@ def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
     (minimal edits, comments kept); a blocked conversion is shown disabled, with why."""
 
     lang = a.kind.language
-    v1 = analysis.uses_v1(a.doc)
+    v1 = base.uses_v1(a.doc)
     if a.conversion is None:  # code actions are asked for on every cursor move: once per version
         a.conversion = (
             convert.to_canonical(a.doc.text, lang) if v1 else convert.to_v1(a.doc.text, lang)

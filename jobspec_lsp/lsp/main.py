@@ -9,7 +9,7 @@ import logging
 import sys
 
 from jobspec_lsp import __version__
-from jobspec_lsp.lsp import assist, editing, navigation  # noqa: F401  (imported: they register their features)
+from jobspec_lsp.lsp import assist, editing, navigation, tcp  # noqa: F401  (the first three: imported, they register their features)
 from jobspec_lsp.lsp.server import server
 
 
@@ -55,8 +55,6 @@ def main(argv=None, prog: str = "jobspec-lsp") -> int:
     # requests meanwhile without waiting several intervals (benchmarks/bench_concurrency.py)
     sys.setswitchinterval(0.001)
     if args.tcp:
-        from jobspec_lsp.lsp import tcp  # deferred: the server, only for `jobspec lsp`
-
         argv_out = [sys.executable, "-m", "jobspec_lsp", "lsp", "--log-level", args.log_level]
         tcp.serve(host or "127.0.0.1", int(port), argv_out)
     elif args.ws:

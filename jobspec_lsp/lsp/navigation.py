@@ -4,6 +4,7 @@ symbols, folding and inlay hints, registered on :data:`jobspec_lsp.lsp.server.se
 from __future__ import annotations
 
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcInvalidParams
 
 from jobspec_lsp.features import navigation
 from jobspec_lsp.lsp.server import JobspecServer, guard, server
@@ -72,8 +73,6 @@ def on_prepare_rename(ls: JobspecServer, params: T.PrepareRenameParams):
 
 @server.feature(T.TEXT_DOCUMENT_RENAME, T.RenameOptions(prepare_provider=True))
 def on_rename(ls: JobspecServer, params: T.RenameParams):
-    from pygls.exceptions import JsonRpcInvalidParams  # deferred: pygls, only in the server
-
     uri = params.text_document.uri
     a = ls.analyse(uri)
     if a is None or not a.kind.offers("navigation"):

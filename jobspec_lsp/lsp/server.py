@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from lsprotocol import types as T
+from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -93,12 +94,6 @@ class JobspecServer(LanguageServer):
 
     def _start_io_async(self, stdin=None, stdout=None):
         """pygls's stdio loop, with a reader that resynchronises (see _Resync)."""
-        from pygls.io_ import (  # deferred: pygls, only in the server
-            StdinAsyncReader,
-            StdoutWriter,
-            run_async,
-        )
-
         self._stop_event = threading.Event()
         reader = _Resync(StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool))
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))

@@ -6,10 +6,22 @@ call; it holds no presentation logic.
 
 from __future__ import annotations
 
+from jobspec_lsp import boundary
 from jobspec_lsp.diagnostics import RULES, VERSION_RULES, Diagnostic, Severity
 from jobspec_lsp.jobspec.document import parse
-from jobspec_lsp.jobspec.tree import Document, Mapping, Scalar, to_python
-from jobspec_lsp.rules import attributes, base, counts, structure, suppress, targets, tasks, v1
+from jobspec_lsp.jobspec.tree import Document
+from jobspec_lsp.rules import (
+    attributes,
+    base,
+    counts,
+    streamed,
+    structure,
+    suppress,
+    targets,
+    tasks,
+    v1,
+)
+from jobspec_lsp.rules.base import uses_v1 as uses_v1  # re-exported: its old home
 from jobspec_lsp.text.pauses import no_gc_pauses
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
@@ -17,19 +29,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 TARGETS = targets.TARGETS
-
-
-def uses_v1(doc: Document, version_rules: str = "auto") -> bool:
-    """Whether V1 (RFC 25) rules apply: forced, or ``version: 1`` under auto."""
-    if version_rules == "v1":
-        return True
-    if version_rules == "canonical":
-        return False
-    root = doc.root
-    if isinstance(root, Mapping):
-        version = root.get("version")
-        return isinstance(version, Scalar) and type(version.value) is int and version.value == 1
-    return False
+# an optional feature, at its declared boundary: a site profile's checks (JS65x, with the
+# profile's reader and the site's notations) load only when a profile is given
+SITE_CHECKS = "jobspec_lsp.rules.site:jobspec_diagnostics"
 
 
 def check(
@@ -68,15 +70,7 @@ def _check(
     if target != "rfc" and not streamed:  # streamed: the target's checks are skipped (JS912)
         out = _for_target(doc, out, target, select, ignore)
     if site is not None and doc.root is not None:
-        from jobspec_lsp.rules import site as site_rules  # deferred: only with a site profile
-
-        out += site_rules.diagnostics(
-            site,
-            to_python(doc.root),
-            lambda f: site_rules.locate_in(doc.root, f.path),
-            select,
-            ignore,
-        )
+        out += boundary.load(SITE_CHECKS)(site, doc.root, select, ignore)
     out.sort(key=Diagnostic.sort_key)
     if doc.language != "json":  # `# jobspec: ignore[...]` comments (JSON has none)
         # without a tree (a syntax error, a document too large) most rules did not run
@@ -138,8 +132,6 @@ def _rfc_check(doc: Document, version_rules: str, select: Any, ignore: Any) -> l
     ctx = base.Context(doc, uses_v1(doc, version_rules), select, ignore)
     out = [d for d in doc.problems if ctx.enabled(d.code)]
     if doc.root is None and "streamed" in doc.derived:
-        from jobspec_lsp.rules import streamed  # deferred: only for a document too large for a tree
-
         found = streamed.check(doc, version_rules, select, ignore)
         if found is None:  # the sections JS912 says are read could not be read alone
             out = [streamed.unread(d, doc) if d.code == "JS912" else d for d in out]

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
 from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence, type_name
 from jobspec_lsp.record import Record
+from jobspec_lsp.text.suggest import closest
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
@@ -197,6 +198,20 @@ class Context:
         return None
 
 
+def uses_v1(doc: Document, version_rules: str = "auto") -> bool:
+    """Whether V1 (RFC 25) rules apply: forced, or ``version: 1`` under auto (the
+    ``v1`` of a :class:`Context`)."""
+    if version_rules == "v1":
+        return True
+    if version_rules == "canonical":
+        return False
+    root = doc.root
+    if isinstance(root, Mapping):
+        version = root.get("version")
+        return isinstance(version, Scalar) and type(version.value) is int and version.value == 1
+    return False
+
+
 # --------------------------------------------------------------------------- helpers
 def head(node: Node) -> tuple[int, int]:
     """The range that stands for ``node``: itself, or the head of a block collection."""
@@ -226,12 +241,10 @@ def anchor_for_missing(mapping: Mapping, owner_key: Node | None = None) -> Any:
 
 
 def suggest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The candidate nearest ``word`` (see :func:`jobspec_lsp.text.suggest.closest`)."""
     if not isinstance(word, str):
         return None
-    import difflib  # deferred: start-up; only for a suggestion
-
-    got = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
-    return got[0] if got else None
+    return closest(word, candidates, cutoff)
 
 
 class Suggester:

@@ -21,8 +21,9 @@ from jobspec_lsp.diagnostics import (
     Family,
     matches,
 )
+from jobspec_lsp.fluxcli import argv, submit
 from jobspec_lsp.jobspec import examples
-from jobspec_lsp.jobspec.tree import Mapping, Node, Sequence
+from jobspec_lsp.jobspec.tree import Mapping, Node, Sequence, to_python
 from jobspec_lsp.site import checks
 from jobspec_lsp.site.profile import Site
 
@@ -142,6 +143,14 @@ def diagnostics(
     return out
 
 
+def jobspec_diagnostics(
+    site: Site, root: Node, select: Any = None, ignore: Any = None
+) -> list[Diagnostic]:
+    """The site's findings on a parsed jobspec (its tree's ``root``), each at the value
+    (else the key) its path leads to."""
+    return diagnostics(site, to_python(root), lambda f: locate_in(root, f.path), select, ignore)
+
+
 def locate_in(root: Node | None, path: tuple[Any, ...]) -> tuple[int, int]:
     """The span of ``path`` in a document: the value there, or the key of the deepest
     mapping entry on the way when the rest is missing."""
@@ -218,8 +227,6 @@ def command_line_diagnostics(
     """JS65x of the job a `flux submit|run` command line (its arguments, ``words``)
     builds, at offsets into ``" ".join(words)``: the option that asks it, else the
     whole line."""
-    from jobspec_lsp.fluxcli import argv, submit  # deferred: flux submit's option table
-
     at, spans = 0, []
     for w in words:
         spans.append(argv.Word(w, at, at + len(w)))

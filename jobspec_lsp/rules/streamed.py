@@ -20,7 +20,7 @@ import re
 from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.jobspec.document import parse, streamed_words
 from jobspec_lsp.jobspec.tree import Document
-from jobspec_lsp.rules import analysis, base, counts, structure, tasks
+from jobspec_lsp.rules import base, counts, structure, tasks
 from jobspec_lsp.text.pauses import no_gc_pauses
 
 _NOT_A_BREAK = re.compile(r"[^\n\r]")
@@ -67,7 +67,7 @@ def check(
         part = parse(text, doc.language, max_chars=len(text))
         if part.root is None:
             return None
-        ctx = base.Context(part, analysis.uses_v1(part, version_rules), select, ignore)
+        ctx = base.Context(part, base.uses_v1(part, version_rules), select, ignore)
         structure.check(ctx)
         if ctx.root is not None:
             counts.check(ctx)

@@ -214,7 +214,7 @@ def _int_fix(node: Any) -> Any:
 
 def _shape_data(text: str) -> Any:
     """The expansion of a shape string, for a quick-fix; None when it is no valid shape."""
-    from jobspec_lsp.notations import shape  # deferred: shape loads lark
+    from jobspec_lsp.notations import shape  # deferred: shape loads typing; only for a shape string
 
     try:
         resources = shape.expand(text)

@@ -19,6 +19,7 @@ from jobspec_lsp.diagnostics import ALL_KINDS, RULES, Diagnostic, Family, Severi
 from jobspec_lsp.diagnostics import is_code_or_prefix as known
 from jobspec_lsp.jobspec.tree import Mapping, Scalar, Sequence
 from jobspec_lsp.record import Record
+from jobspec_lsp.text.suggest import closest
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
@@ -220,10 +221,8 @@ def _idle_words(idle: list[str]) -> str:
     parts = []
     unknown = [c for c in idle if not is_code_or_prefix(c)]
     for c in unknown:
-        import difflib  # deferred: start-up; only for a suggestion
-
-        close = difflib.get_close_matches(c, list(RULES), n=1, cutoff=0.7)
-        parts.append(f"{c} is no rule's code" + (f"; did you mean {close[0]}?" if close else ""))
+        close = closest(c, RULES, 0.7)
+        parts.append(f"{c} is no rule's code" + (f"; did you mean {close}?" if close else ""))
     known = [c for c in idle if c not in unknown]
     if known:
         parts.append(f"{', '.join(known)} {'is' if len(known) == 1 else 'are'} not reported here")
