@@ -487,7 +487,7 @@ def _split(logical: str) -> tuple[tuple[str, int, int], ...] | str:
         if ch in _WHITE:
             i += 1
             continue
-        if ch == "#":
+        if ch == "#":  # a comment: the rest of the line
             nl = logical.find("\n", i)
             if nl < 0:
                 break
@@ -499,45 +499,10 @@ def _split(logical: str) -> tuple[tuple[str, int, int], ...] | str:
                 i += 1
             out.append((logical[start:i], start, i))
             continue
-        token: list[str] = []
-        quoted = False
-        while i < n:
-            ch = logical[i]
-            if ch in _WHITE or ch == "#" or ch in _PUNCT:
-                break
-            if ch == "\\":
-                if i + 1 >= n:
-                    return str(i)
-                token.append(logical[i + 1])
-                i += 2
-                continue
-            if ch in _QUOTES:
-                quoted = True
-                q = ch
-                opened = i
-                i += 1
-                while True:
-                    if i >= n:
-                        return str(opened)
-                    c = logical[i]
-                    if c == q:
-                        i += 1
-                        break
-                    if c == "\\":
-                        if i + 1 >= n:
-                            return str(opened)
-                        nxt = logical[i + 1]
-                        if nxt != q and nxt != "\\":
-                            token.append("\\")
-                        token.append(nxt)
-                        i += 2
-                        continue
-                    token.append(c)
-                    i += 1
-                continue
-            token.append(ch)
-            i += 1
-        word = "".join(token)
+        read = _word(logical, i)
+        if isinstance(read, str):
+            return read
+        word, quoted, i = read
         if word or quoted:
             out.append((word, start, i))
         if i < n and logical[i] == "#":
@@ -546,6 +511,59 @@ def _split(logical: str) -> tuple[tuple[str, int, int], ...] | str:
                 break
             i = nl + 1
     return tuple(out)
+
+
+def _word(logical: str, i: int) -> tuple[str, bool, int] | str:
+    """(its value, whether any of it was quoted, the offset after it) of the word starting
+    at ``i``, or the offset of the character at fault (as a string)."""
+    n = len(logical)
+    token: list[str] = []
+    quoted = False
+    while i < n:
+        ch = logical[i]
+        if ch in _WHITE or ch == "#" or ch in _PUNCT:
+            break
+        if ch == "\\":
+            if i + 1 >= n:
+                return str(i)
+            token.append(logical[i + 1])
+            i += 2
+        elif ch in _QUOTES:
+            quoted = True
+            after = _quoted(logical, i, token)
+            if isinstance(after, str):
+                return after
+            i = after
+        else:
+            token.append(ch)
+            i += 1
+    return "".join(token), quoted, i
+
+
+def _quoted(logical: str, opened: int, token: list[str]) -> int | str:
+    """The text of the quotes opened at ``opened`` appended to ``token``; the offset after
+    the closing quote, or ``opened`` (as a string) where they never close. Inside either
+    kind of quote a backslash escapes only a backslash or that quote."""
+    n = len(logical)
+    q = logical[opened]
+    i = opened + 1
+    while True:
+        if i >= n:
+            return str(opened)
+        c = logical[i]
+        if c == q:
+            return i + 1
+        if c == "\\":
+            if i + 1 >= n:
+                return str(opened)
+            nxt = logical[i + 1]
+            if nxt != q and nxt != "\\":
+                token.append("\\")
+            token.append(nxt)
+            i += 2
+            continue
+        token.append(c)
+        i += 1
 
 
 _RUN_OF_QUOTES = re.compile(r"""["']{3}""")
