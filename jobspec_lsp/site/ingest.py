@@ -48,6 +48,12 @@ except ImportError:  # pragma: no cover - imported outside Flux (the tests, the 
             pass
 
 
+try:  # the instance's own resources, read when no profile directory is named
+    from flux.resource import ResourceSet, resource_list
+except ImportError:  # pragma: no cover - imported outside Flux (the tests, the docs)
+    ResourceSet = resource_list = None
+
+
 ERRNO = {checks.QUEUE: 1, checks.FEASIBILITY: 19, checks.LIMIT: 22, checks.NEVER: 19}
 TABLE = "ingest.validator.jobspec-lsp"
 READ = ("queues", "policy", "ingest")  # the tables the checks read ([resource]: R itself)
@@ -89,8 +95,6 @@ class Validator(ValidatorPlugin):
         if where:  # a profile directory instead of the instance's own configuration
             self.site = profile.load(where)
             return
-        from flux.resource import ResourceSet, resource_list  # deferred: Flux's own package
-
         whole = handle.conf_get() or {}
         config = {k: whole[k] for k in READ if k in whole}  # the rest is not read here
         listed = resource_list(handle).get()

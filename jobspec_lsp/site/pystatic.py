@@ -268,83 +268,88 @@ class Frame:
 
     # ---- expressions
     def expr(self, node: ast.expr) -> Any:
+        """The value of an expression, by the reading :data:`_EXPRESSIONS` names for its
+        kind (:data:`UNKNOWN` for any other kind)."""
         self.mod.step()
-        if isinstance(node, ast.Constant):
-            return node.value
-        if isinstance(node, ast.Name):
-            if node.id in self.env:
-                return self.env[node.id]
-            if node.id in self.mod.globals:
-                return self.mod.globals[node.id]
-            ref = self.mod.dotted(node)
-            return Ref(ref) if ref else UNKNOWN
-        if isinstance(node, ast.Attribute):
-            got = self.attr_hook(node)
-            if got is not MISS:
-                return got
-            ref = self.mod.dotted(node)
-            return Ref(ref) if ref else UNKNOWN
-        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-            elts: list[Any] = []
-            for e in node.elts:
-                if isinstance(e, ast.Starred):
-                    more = self.expr(e.value)
-                    if not isinstance(more, tuple):
-                        return UNKNOWN
-                    elts.extend(more)
-                else:
-                    elts.append(self.expr(e))
-            if any(e is UNKNOWN for e in elts):
-                return UNKNOWN
-            return tuple(elts)  # a list read as a tuple: nothing here changes it
-        if isinstance(node, ast.Dict):
-            return self.dict(node)
-        if isinstance(node, ast.JoinedStr):
-            return self.fstring(node)
-        if isinstance(node, ast.BinOp):
-            return binop(node.op, self.expr(node.left), self.expr(node.right))
-        if isinstance(node, ast.UnaryOp):
-            v = self.expr(node.operand)
-            if not known(v):
-                return UNKNOWN
-            if isinstance(node.op, ast.Not):
-                return not truth(v)
-            if isinstance(node.op, ast.USub) and isinstance(v, (int, float)):
-                return -v
-            return UNKNOWN
-        if isinstance(node, ast.BoolOp):
-            result: Any = UNKNOWN
-            for v_node in node.values:
-                result = self.expr(v_node)
-                if not known(result):
+        reading = _EXPRESSIONS.get(type(node))
+        return UNKNOWN if reading is None else getattr(self, reading)(node)
+
+    def constant(self, node: ast.Constant) -> Any:
+        return node.value
+
+    def name(self, node: ast.Name) -> Any:
+        if node.id in self.env:
+            return self.env[node.id]
+        if node.id in self.mod.globals:
+            return self.mod.globals[node.id]
+        ref = self.mod.dotted(node)
+        return Ref(ref) if ref else UNKNOWN
+
+    def attribute(self, node: ast.Attribute) -> Any:
+        got = self.attr_hook(node)
+        if got is not MISS:
+            return got
+        ref = self.mod.dotted(node)
+        return Ref(ref) if ref else UNKNOWN
+
+    def sequence(self, node: ast.Tuple | ast.List | ast.Set) -> Any:
+        elts: list[Any] = []
+        for e in node.elts:
+            if isinstance(e, ast.Starred):
+                more = self.expr(e.value)
+                if not isinstance(more, tuple):
                     return UNKNOWN
-                if isinstance(node.op, ast.And) != truth(result):
-                    return result
-            return result
-        if isinstance(node, ast.Compare):
-            return self.compare(node)
-        if isinstance(node, ast.IfExp):
-            test = self.expr(node.test)
-            if not known(test):
-                self.expr(node.body)
-                self.expr(node.orelse)
-                return UNKNOWN
-            return self.expr(node.body if truth(test) else node.orelse)
-        if isinstance(node, ast.Call):
-            return self.call(node)
-        if isinstance(node, ast.Subscript):
-            base, key = self.expr(node.value), self.expr(node.slice)
-            if isinstance(base, (tuple, str, dict)) and known(key) and hashable(key):
-                try:
-                    return base[key]
-                except (KeyError, IndexError, TypeError):
-                    return UNKNOWN
+                elts.extend(more)
+            else:
+                elts.append(self.expr(e))
+        if any(e is UNKNOWN for e in elts):
             return UNKNOWN
-        if isinstance(node, ast.NamedExpr):
-            value = self.expr(node.value)
-            self.assign(node.target, value)
-            return value
+        return tuple(elts)  # a list read as a tuple: nothing here changes it
+
+    def binary(self, node: ast.BinOp) -> Any:
+        return binop(node.op, self.expr(node.left), self.expr(node.right))
+
+    def unary(self, node: ast.UnaryOp) -> Any:
+        v = self.expr(node.operand)
+        if not known(v):
+            return UNKNOWN
+        if isinstance(node.op, ast.Not):
+            return not truth(v)
+        if isinstance(node.op, ast.USub) and isinstance(v, (int, float)):
+            return -v
         return UNKNOWN
+
+    def boolean(self, node: ast.BoolOp) -> Any:
+        result: Any = UNKNOWN
+        for v_node in node.values:
+            result = self.expr(v_node)
+            if not known(result):
+                return UNKNOWN
+            if isinstance(node.op, ast.And) != truth(result):
+                return result
+        return result
+
+    def conditional(self, node: ast.IfExp) -> Any:
+        test = self.expr(node.test)
+        if not known(test):
+            self.expr(node.body)
+            self.expr(node.orelse)
+            return UNKNOWN
+        return self.expr(node.body if truth(test) else node.orelse)
+
+    def subscript(self, node: ast.Subscript) -> Any:
+        base, key = self.expr(node.value), self.expr(node.slice)
+        if isinstance(base, (tuple, str, dict)) and known(key) and hashable(key):
+            try:
+                return base[key]
+            except (KeyError, IndexError, TypeError):
+                return UNKNOWN
+        return UNKNOWN
+
+    def named(self, node: ast.NamedExpr) -> Any:
+        value = self.expr(node.value)
+        self.assign(node.target, value)
+        return value
 
     def dict(self, node: ast.Dict) -> Any:
         out: dict[Any, Any] = {}
@@ -424,6 +429,28 @@ class Frame:
         if isinstance(callee, Ref) and callee.dotted.startswith("builtins.") and not kwargs:
             return _builtin(callee.dotted[9:], args)
         return UNKNOWN
+
+
+# the reading of each kind of expression: a method of Frame, by name (a subclass may
+# override one); any other kind is UNKNOWN
+_EXPRESSIONS: dict[type[ast.expr], str] = {
+    ast.Constant: "constant",
+    ast.Name: "name",
+    ast.Attribute: "attribute",
+    ast.Tuple: "sequence",
+    ast.List: "sequence",
+    ast.Set: "sequence",
+    ast.Dict: "dict",
+    ast.JoinedStr: "fstring",
+    ast.BinOp: "binary",
+    ast.UnaryOp: "unary",
+    ast.BoolOp: "boolean",
+    ast.Compare: "compare",
+    ast.IfExp: "conditional",
+    ast.Call: "call",
+    ast.Subscript: "subscript",
+    ast.NamedExpr: "named",
+}
 
 
 def known(value: Any) -> bool:
