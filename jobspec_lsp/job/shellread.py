@@ -37,75 +37,100 @@ def _shell_reading(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[
     enough to keep the SLURM_* findings and their fixes out of text printed as it is.
     Also the (start, end) of every here-document no shell runs (``cat > job.sh <<EOF``):
     text written somewhere, not run by this script."""
-    bodies: list[tuple[int, int]] = []
-    spans: list[tuple[int, int]] = []
-    heredocs: list[tuple[str, bool, bool, bool]] = []  # (delimiter, literal, strip tabs, run)
+    r = _Reading(text)
     n = len(text)
     i = 0
-    dquote = False
     while i < n:
-        m = (_SHELL_STOP if heredocs else _SHELL_STOP_NO_NL).search(text, i)
+        m = (_SHELL_STOP if r.heredocs else _SHELL_STOP_NO_NL).search(text, i)
         if m is None:
             break
         i = m.start()
         ch = m.group(0)
         if ch == "\n":
-            i += 1
-            while heredocs and not dquote:  # the bodies start on the next line
-                delim, literal, strip, run = heredocs.pop(0)
-                body = i
-                while i < n:
-                    nl = text.find("\n", i)
-                    end = n if nl < 0 else nl
-                    line = text[i:end]
-                    if (line.lstrip("\t") if strip else line) == delim:
-                        break
-                    i = end + 1 if nl >= 0 else n
-                else:
-                    end = nl = n
-                if literal:
-                    spans.append((body, i))
-                if not run:
-                    bodies.append((body, i))
-                if i < n:
-                    i = end + 1 if nl >= 0 and nl < n else n
-            continue
-        if ch == "\\":
-            spans.append((i, min(i + 2, n)))
+            i = r.newline(i + 1)
+        elif ch == "\\":
+            r.spans.append((i, min(i + 2, n)))
             i += 2
-            continue
-        if ch == '"':
-            dquote = not dquote
+        elif ch == '"':
+            r.dquote = not r.dquote
             i += 1
-            continue
-        if dquote:
+        elif r.dquote:
             i += 1
-            continue
-        if ch == "'":
-            end = text.find("'", i + 1)
-            end = n if end < 0 else end + 1
-            if not _INNER_SHELL_C.search(text, text.rfind("\n", 0, i) + 1, i):
-                spans.append((i, end))
-            i = end
-            continue
-        if ch == "#":
-            if i == 0 or text[i - 1] in " \t\n;&|()":
-                end = text.find("\n", i)
-                end = n if end < 0 else end
-                spans.append((i, end))
-                i = end
+        elif ch == "'":
+            i = r.single_quotes(i)
+        elif ch == "#":
+            i = r.comment(i)
+        else:
+            i = r.heredoc(i)
+    return tuple(r.spans), tuple(r.bodies)
+
+
+class _Reading:
+    """The shell's reading of a script, in one pass: the spans where `$` expands nothing,
+    the here-documents no shell runs, those still to be read, inside double quotes."""
+
+    __slots__ = ("text", "spans", "bodies", "heredocs", "dquote")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.spans: list[tuple[int, int]] = []
+        self.bodies: list[tuple[int, int]] = []
+        # (delimiter, literal, strip tabs, run by a shell)
+        self.heredocs: list[tuple[str, bool, bool, bool]] = []
+        self.dquote = False
+
+    def newline(self, i: int) -> int:
+        """After a newline: the bodies of the here-documents its line opened."""
+        text, n = self.text, len(self.text)
+        while self.heredocs and not self.dquote:  # the bodies start on the next line
+            delim, literal, strip, run = self.heredocs.pop(0)
+            body = i
+            while i < n:
+                nl = text.find("\n", i)
+                end = n if nl < 0 else nl
+                line = text[i:end]
+                if (line.lstrip("\t") if strip else line) == delim:
+                    break
+                i = end + 1 if nl >= 0 else n
             else:
-                i += 1
-            continue
+                end = nl = n
+            if literal:
+                self.spans.append((body, i))
+            if not run:
+                self.bodies.append((body, i))
+            if i < n:
+                i = end + 1 if nl >= 0 and nl < n else n
+        return i
+
+    def single_quotes(self, i: int) -> int:
+        """A '...' string: literal, unless another shell is handed it (``sh -c '...'``)."""
+        text = self.text
+        end = text.find("'", i + 1)
+        end = len(text) if end < 0 else end + 1
+        if not _INNER_SHELL_C.search(text, text.rfind("\n", 0, i) + 1, i):
+            self.spans.append((i, end))
+        return end
+
+    def comment(self, i: int) -> int:
+        """A '#' that starts a word starts a comment, to the end of its line."""
+        text = self.text
+        if i == 0 or text[i - 1] in " \t\n;&|()":
+            end = text.find("\n", i)
+            end = len(text) if end < 0 else end
+            self.spans.append((i, end))
+            return end
+        return i + 1
+
+    def heredoc(self, i: int) -> int:
+        """A ``<<`` that opens a here-document: its body is read after this line."""
+        text = self.text
         h = _HEREDOC.match(text, i)
         if h is None:
-            i += 2
-            continue
+            return i + 2
         quoted = h.group(2) is not None or h.group(3) is not None or "\\" in h.group(0)
         delim = next(g for g in h.group(2, 3, 4) if g is not None)
-        if quoted and _INNER_SHELL_IN.search(text, text.rfind("\n", 0, i) + 1, i):
-            quoted = False  # a shell reads the body, and expands it
         run = _INNER_SHELL_IN.search(text, text.rfind("\n", 0, i) + 1, i) is not None
-        heredocs.append((delim, quoted, bool(h.group(1)), run))
-        i = h.end()
-    return tuple(spans), tuple(bodies)
+        if quoted and run:
+            quoted = False  # a shell reads the body, and expands it
+        self.heredocs.append((delim, quoted, bool(h.group(1)), run))
+        return h.end()
