@@ -126,20 +126,12 @@ def _line_findings(line: str, allocation: Allocation | None, version: str, key=N
     offsets into ``line``."""
 
     out: list[Diagnostic] = []
-    allocated = allocation.nodes if allocation is not None else None
     for cl in shell.find(line)[:1]:
         if cl.mini:
             a, b = cl.mini
-            out.append(
-                Diagnostic(
-                    MINI,
-                    E,
-                    f"`flux mini {cl.tool}` was removed from Flux: write `flux {cl.tool}`",
-                    a,
-                    b,
-                    data={"replacement": "", "title": f"Use flux {cl.tool}"},
-                )
-            )
+            why = f"`flux mini {cl.tool}` was removed from Flux: write `flux {cl.tool}`"
+            data = {"replacement": "", "title": f"Use flux {cl.tool}"}
+            out.append(Diagnostic(MINI, E, why, a, b, data=data))
         cmd = model.command(cl.tool, version)
         words = cl.words
         # a dynamic word where an option is read may stand for any options: stop there
@@ -148,62 +140,71 @@ def _line_findings(line: str, allocation: Allocation | None, version: str, key=N
                 words = words[:k]
                 break
         reading = argv.read(cmd, words)
+        dynamic = [words[k] for k in cl.dynamic if k < len(words)]
         for p in reading.problems:
-            if any(words[k].start <= p.start < words[k].end for k in cl.dynamic if k < len(words)):
-                continue
-            message = p.message
-            data = None
-            if p.kind == "unknown":
-                names = [f"--{n}" for n in cmd.by_long]
-                full = [n for n in names if n.startswith(p.name)] if p.name.startswith("--") else []
-                if len(full) == 1:
-                    message += f"; Flux takes no abbreviation: write {full[0]}"
-                    data = {"replacement": full[0]}
-                else:
-                    close = suggest.closest(p.name, names)
-                    if close:
-                        message += f"; did you mean {close}?"
-                        data = {"replacement": close}
-            out.append(Diagnostic(LINE_OPTION, E, message, p.start, p.end, data=data))
-        dynamic_at = {words[k].start for k in cl.dynamic if k < len(words)}
+            if not any(w.start <= p.start < w.end for w in dynamic):
+                out.append(_option_problem(cmd, p))
+        dynamic_at = {w.start for w in dynamic}
         for g in reading.given:
             if g.value is None or g.value_start in dynamic_at or "$" in g.value:
                 continue
-            least = _LINE_INTS.get(g.option.long)
-            why = (
-                values.count_problem(g.option, g.value, least)
-                if least is not None and not g.option.integer
-                else value_problem(g.option, g.value)
-            )
-            if not why and g.option.long == "input" and cl.tool == "submit":
-                if values.flux_idset(g.value) is not None:  # task ranks: flux run's only
-                    why = "per-task input not supported for submit (task ranks: flux run's)"
-            if why:
-                a, b = value_range(g)
-                severity = W if isinstance(why, Limit) else E
-                out.append(Diagnostic(LINE_VALUE, severity, f"flux {cl.tool}: {why}", a, b))
-            if (
-                g.option.long == "nodes"
-                and allocated is not None
-                and cl.tool in ("run", "submit", "bulksubmit")
-            ):
-                n = formats.python_int(g.value)
-                if n is not None and n > allocated:
-                    a, b = value_range(g)
-                    out.append(
-                        Diagnostic(
-                            LINE_TOO_BIG,
-                            E,
-                            f"flux {cl.tool} -N {n} inside a batch job of {allocated} "
-                            f"node{'s' if allocated != 1 else ''}: it can never start "
-                            "(Flux refuses it as unsatisfiable)",
-                            a,
-                            b,
-                        )
-                    )
+            out.extend(_value_findings(cl.tool, g, allocation))
         if allocation is not None and cl.tool in ("run", "submit", "bulksubmit"):
             out.extend(_beyond_cores(cl.tool, reading, dynamic_at, allocation))
     return tuple((d.code, d.severity, d.message, d.start, d.end, d.data) for d in out)
+
+
+def _option_problem(cmd, p) -> Diagnostic:
+    """JS584 for an option the command refuses, with the option meant where it is clear (an
+    abbreviation of one, or a close name)."""
+    message, data = p.message, None
+    if p.kind == "unknown":
+        names = [f"--{n}" for n in cmd.by_long]
+        full = [n for n in names if n.startswith(p.name)] if p.name.startswith("--") else []
+        if len(full) == 1:
+            message += f"; Flux takes no abbreviation: write {full[0]}"
+            data = {"replacement": full[0]}
+        else:
+            close = suggest.closest(p.name, names)
+            if close:
+                message += f"; did you mean {close}?"
+                data = {"replacement": close}
+    return Diagnostic(LINE_OPTION, E, message, p.start, p.end, data=data)
+
+
+def _value_findings(tool: str, g: Given, allocation: Allocation | None) -> list[Diagnostic]:
+    """JS585 for a value the command refuses; JS587 for a node count beyond the job's."""
+    out: list[Diagnostic] = []
+    least = _LINE_INTS.get(g.option.long)
+    assert g.value is not None
+    why = (
+        values.count_problem(g.option, g.value, least)
+        if least is not None and not g.option.integer
+        else value_problem(g.option, g.value)
+    )
+    if not why and g.option.long == "input" and tool == "submit":
+        if values.flux_idset(g.value) is not None:  # task ranks: flux run's only
+            why = "per-task input not supported for submit (task ranks: flux run's)"
+    if why:
+        a, b = value_range(g)
+        severity = W if isinstance(why, Limit) else E
+        out.append(Diagnostic(LINE_VALUE, severity, f"flux {tool}: {why}", a, b))
+    allocated = allocation.nodes if allocation is not None else None
+    if (
+        g.option.long == "nodes"
+        and allocated is not None
+        and tool in ("run", "submit", "bulksubmit")
+    ):
+        n = formats.python_int(g.value)
+        if n is not None and n > allocated:
+            a, b = value_range(g)
+            why = (
+                f"flux {tool} -N {n} inside a batch job of {allocated} "
+                f"node{'s' if allocated != 1 else ''}: it can never start "
+                "(Flux refuses it as unsatisfiable)"
+            )
+            out.append(Diagnostic(LINE_TOO_BIG, E, why, a, b))
+    return out
 
 
 # options after which a line's cores are not -n x -c (per-resource or whole requests)
