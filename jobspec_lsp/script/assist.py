@@ -251,26 +251,33 @@ def _value_being_typed(text: str, body: int, word_start: int, prefix: str, cmd=N
 _UNITS = (("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"))
 
 
-def _values(o: Option, value: str, queues: Sequence[str], site=None):
+# the values offered for an option whose values are a fixed set: (label, detail, doc)
+_FIXED = {
+    "urgency": (
+        ("hold", "0", "held until `flux job urgency ID default`"),
+        ("default", "16", "the default urgency"),
+        ("expedite", "31", "ahead of every other job"),
+    ),
+    "flags": (
+        ("waitable", "flag", "`flux job wait` can wait for it"),
+        ("debug", "flag", "debug events from the job manager"),
+        ("novalidate", "flag", "skip the ingest validator (instance owner only)"),
+    ),
+}
+_BEGIN_WORDS = (
+    ("+1h", "time", "an hour from submission"),
+    ("tomorrow", "time", "the next midnight"),
+    ("today", "time", "today's midnight (already passed: at once)"),
+    ("noon", "time", "today at 12:00"),
+)
+_PROJECT_QUEUE = "a queue of this project ([tool.jobspec] queues)"
 
-    def some(items):
-        return [
-            Candidate(label, "value", detail, doc)
-            for label, detail, doc in items
-            if label.startswith(value)
-        ]
 
+def _values(o: Option, value: str, queues: Sequence[str], site=None) -> list[Candidate]:
+    """The values offered for option ``o`` whose value starts ``value``."""
     name = o.long
     if name == "queue":
-        if site is not None:
-            own = [
-                (q, profile.queue_brief(site, q), profile.queue_markdown(site, q))
-                for q in site.queues
-            ]
-            more = [(q, "queue", "a queue of this project ([tool.jobspec] queues)")
-                    for q in queues if q not in site.queues]  # fmt: skip
-            return some(own + more)
-        return some((q, "queue", "a queue of this project ([tool.jobspec] queues)") for q in queues)
+        return _starting(value, _queue_values(queues, site))
     if name == "requires" and site is not None:
         return _site_requires(value, site)
     if name == "dependency":
@@ -285,41 +292,39 @@ def _values(o: Option, value: str, queues: Sequence[str], site=None):
             if s.startswith(value) and s != "begin-time"
         ]
     if name in ("time-limit", "begin-time"):
-        sign = "+" if name == "begin-time" and value.startswith("+") else ""
-        digits = value[len(sign) :]
-        if digits and digits.replace(".", "", 1).isdigit():
-            return [
-                Candidate(f"{sign}{digits}{u}", "value", words, f"{digits} {words}")
-                for u, words in _UNITS
-            ]
-        if name == "begin-time":
-            return some(
-                (w, "time", d)
-                for w, d in (
-                    ("+1h", "an hour from submission"),
-                    ("tomorrow", "the next midnight"),
-                    ("today", "today's midnight (already passed: at once)"),
-                    ("noon", "today at 12:00"),
-                )
-            )
-        return []
-    if name == "urgency":
-        return some(
-            [
-                ("hold", "0", "held until `flux job urgency ID default`"),
-                ("default", "16", "the default urgency"),
-                ("expedite", "31", "ahead of every other job"),
-            ]
-        )
-    if name == "flags":
-        return some(
-            [
-                ("waitable", "flag", "`flux job wait` can wait for it"),
-                ("debug", "flag", "debug events from the job manager"),
-                ("novalidate", "flag", "skip the ingest validator (instance owner only)"),
-            ]
-        )
-    return []
+        return _time_values(name, value)
+    return _starting(value, _FIXED.get(name, ()))
+
+
+def _starting(value: str, items) -> list[Candidate]:
+    return [
+        Candidate(label, "value", detail, doc)
+        for label, detail, doc in items
+        if label.startswith(value)
+    ]
+
+
+def _queue_values(queues: Sequence[str], site) -> list[tuple[str, str, str]]:
+    """The site's queues (with their limits), then the project's other queue names."""
+    own = []
+    if site is not None:
+        own = [
+            (q, profile.queue_brief(site, q), profile.queue_markdown(site, q)) for q in site.queues
+        ]
+    known = site.queues if site is not None else ()
+    return own + [(q, "queue", _PROJECT_QUEUE) for q in queues if q not in known]
+
+
+def _time_values(name: str, value: str) -> list[Candidate]:
+    """A number being typed with each unit after it; words of a begin time."""
+    sign = "+" if name == "begin-time" and value.startswith("+") else ""
+    digits = value[len(sign) :]
+    if digits and digits.replace(".", "", 1).isdigit():
+        return [
+            Candidate(f"{sign}{digits}{u}", "value", words, f"{digits} {words}")
+            for u, words in _UNITS
+        ]
+    return _starting(value, _BEGIN_WORDS) if name == "begin-time" else []
 
 
 def _site_requires(value: str, site) -> list[Candidate]:
