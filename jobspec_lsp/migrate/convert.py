@@ -202,7 +202,7 @@ def _line_items(job: Job, line: Line) -> tuple[list[str], list[str], list[tuple[
             )
             findings.append(Finding("kept", it.start, it.end, why))
             lost.append(shown)
-        flux.extend(_item_words(job, line, it))
+        flux = _item_words(job, line, it, flux)
     return flux, lost, kept
 
 
@@ -222,23 +222,23 @@ def _kept_problem(job: Job, it: Item, shown: str) -> Finding | None:
     return None
 
 
-def _item_words(job: Job, line: Line, it: Item) -> list[str]:
-    """The Flux words an item writes: the job's shape (on the first line that gives any of
-    it), or the options of each field it was the source of, once."""
-    out: list[str] = []
+def _item_words(job: Job, line: Line, it: Item, flux: list[str]) -> list[str]:
+    """``flux`` with the Flux words an item writes: the job's shape before the line's
+    words (on the first line that gives any of it), or the options of each field it was
+    the source of, once."""
     for f in it.fields:
         if f in SHAPE:
             if line is job.first_shape_line and not job.shape_done:
-                out = job.shape_words + out
+                flux = job.shape_words + flux
                 job.shape_done = True
         elif (
             job.req.sources.get(f) is it
             and f not in job.emitted
             and f not in given_fields(job.given)
         ):
-            out.extend(words(job.req, f))
+            flux = flux + words(job.req, f)
             job.emitted.add(f)
-    return out
+    return flux
 
 
 def _line_size_and_defaults(job: Job, line: Line, flux: list[str]) -> list[str]:
