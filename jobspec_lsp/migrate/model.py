@@ -202,69 +202,15 @@ class Request(Record):
     sources: dict[str, Item]  # field -> its last setter
     extra: dict[str, Any]  # a reader's own notes (PBS chunks)
 
-    def __init__(
-        self,
-        nodes: int | None = None,
-        nodes_max: int | None = None,
-        tasks: int | None = None,
-        tasks_per_node: int | None = None,
-        cores_per_task: int | None = None,
-        cores_per_node: int | None = None,
-        gpus_per_task: int | None = None,
-        gpus_per_node: int | None = None,
-        gpus_total: int | None = None,
-        cpus_per_gpu: int | None = None,
-        tasks_per_gpu: int | None = None,
-        exclusive: bool | None = None,
-        time: int | None = None,
-        queue: str | None = None,
-        account: str | None = None,
-        name: str | None = None,
-        output: str | None = None,
-        error: str | None = None,
-        join: bool | None = None,
-        dependencies: list[str] | None = None,
-        begin: str | None = None,
-        requires: list[str] | None = None,
-        cwd: str | None = None,
-        env: list[str] | None = None,
-        hold: bool | None = None,
-        signal: str | None = None,
-        urgency: int | None = None,
-        array: str | None = None,
-        sources: dict[str, Item] | None = None,
-        extra: dict[str, Any] | None = None,
-    ) -> None:
-        self.nodes = nodes
-        self.nodes_max = nodes_max
-        self.tasks = tasks
-        self.tasks_per_node = tasks_per_node
-        self.cores_per_task = cores_per_task
-        self.cores_per_node = cores_per_node
-        self.gpus_per_task = gpus_per_task
-        self.gpus_per_node = gpus_per_node
-        self.gpus_total = gpus_total
-        self.cpus_per_gpu = cpus_per_gpu
-        self.tasks_per_gpu = tasks_per_gpu
-        self.exclusive = exclusive
-        self.time = time
-        self.queue = queue
-        self.account = account
-        self.name = name
-        self.output = output
-        self.error = error
-        self.join = join
-        self.dependencies = dependencies
-        self.begin = begin
-        self.requires = requires
-        self.cwd = cwd
-        self.env = env
-        self.hold = hold
-        self.signal = signal
-        self.urgency = urgency
-        self.array = array
-        self.sources = {} if sources is None else sources
-        self.extra = {} if extra is None else extra
+    def __init__(self, **asked: Any) -> None:
+        """A request with the fields ``asked`` (by name), every other one not asked."""
+        for name in self._fields:
+            setattr(self, name, None)
+        self.sources, self.extra = {}, {}
+        for name, value in asked.items():
+            if name not in self._fields:
+                raise TypeError(f"a request has no field {name!r}")
+            setattr(self, name, value)
 
     def set(self, item: Item, name: str, value: Any) -> None:
         setattr(self, name, value)
