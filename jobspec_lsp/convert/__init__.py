@@ -16,7 +16,10 @@ hands back a jobspec that ``jobspec check`` would reject.
 Conversions between jobspec forms are text edits on the original, so comments
 and layout survive (the result is also compared, value by value, with the
 conversion done on the loaded data; should an edit ever disagree, the document
-is rewritten from the data instead, and that is listed as a change)."""
+is rewritten from the data instead, and that is listed as a change).
+
+May import: text, diagnostics, notations, fluxcli, jobspec, rules, fmt.
+"""
 
 from __future__ import annotations
 

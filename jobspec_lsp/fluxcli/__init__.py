@@ -10,4 +10,6 @@
   range of its name and value, and each refusal as a positioned problem.
 
 Pure: no LSP, no files but the package's own data.
+
+May import: record, boundary, notations.
 """

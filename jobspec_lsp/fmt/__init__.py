@@ -1,1 +1,4 @@
-"""The formatter: comment-preserving layout of jobspec YAML and JSON."""
+"""The formatter: comment-preserving layout of jobspec YAML and JSON.
+
+May import: text, jobspec, config.
+"""

@@ -3,4 +3,5 @@ the migration (`migrate/`): `directives` (the RFC 36 reader of `#flux:` lines, a
 reads them), `shellread` (where `$` expands nothing in a shell script) and `steps` (the job
 model: the allocation and each launch step, every value with the words that gave it).
 
-May import: record, text, diagnostics, notations, fluxcli."""
+May import: record, text, diagnostics, fluxcli.
+"""
