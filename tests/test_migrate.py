@@ -177,7 +177,7 @@ _PBS_DEFAULTS = (" --output='{{name}}.o{{id}}'", " --error='{{name}}.e{{id}}'")
 def test_pbs_default_output_files():
     """qsub writes NAME.oJOBID and NAME.eJOBID (one file with -j oe) where no -o/-e says."""
     out = convert.convert("#!/bin/bash\n#PBS -l nodes=1\nhostname\n").text
-    assert "#flux: -N 1 -n 1" + "".join(_PBS_DEFAULTS) + "\n" in out
+    assert "#flux: -N 1 -n 1 -x" + "".join(_PBS_DEFAULTS) + "\n" in out
     joined = convert.convert("#!/bin/bash\n#PBS -l nodes=1 -j oe\nhostname\n").text
     assert _PBS_DEFAULTS[0] in joined and "--error" not in joined
     given = convert.convert("#!/bin/bash\n#PBS -l nodes=1 -o o -e e\nhostname\n").text

@@ -21,12 +21,8 @@ SCRIPTS = sorted(CORPUS.glob("*/*.sh"))
 LIMIT = 0.05  # of a scheduler's launch lines, left as they are
 
 # steps beyond their allocation because of how the directives are read (migrate/pbs.py,
-# not the launch lines): `nodes=N` without ppn (or with ncpus, Polaris') is read as one
-# core a node, where the Cray sites that wrote these scripts give whole nodes
-BEYOND = {
-    "pbs/001-MAESTRO-titan-32-OMP8-PE8.sh": "#PBS -l nodes=3456: one core a node",
-    "pbs/009-dlio_ml_workloads-resnet50.sh": "#PBS -l nodes=2:ncpus=4 (4 cores) with aprun -d 16",
-}
+# not the launch lines); none since a node count alone gives whole nodes (issue 35)
+BEYOND: dict[str, str] = {}
 # schedulers whose sample is over the limit, and why (the figures are in docs/migration.md)
 OVER = {
     "slurm": "5 of its 76 launch lines are Pyxis container steps (srun --container-image, "

@@ -152,6 +152,9 @@ def _select(item: Item, req: Request, value: str) -> None:
     gpus = keys.get("ngpus") or keys.get("gpus")
     req.extra["select"] = item
     req.set(item, "nodes", n)
+    if not keys:  # a count of chunks alone: nodes, whole, as such sites give them (shape)
+        req.extra["bare select"] = True
+        return
     per = procs or 1
     req.set(item, "tasks_per_node", per)
     if threads and not ncpus:
@@ -182,7 +185,8 @@ def _nodes(item: Item, req: Request, value: str) -> None:
         )
     n, keys = _chunks(item, req, value, "nodes")
     req.set(item, "nodes", n)
-    req.set(item, "tasks_per_node", count(keys["ppn"], "ppn") if "ppn" in keys else 1)
+    if "ppn" in keys:  # without it, a node count alone: whole nodes, as Torque sites give
+        req.set(item, "tasks_per_node", count(keys["ppn"], "ppn"))
     if "gpus" in keys:
         req.set(item, "gpus_per_node", count(keys["gpus"], "gpus"))
     for k in keys:
@@ -254,7 +258,7 @@ def finish(req: Request) -> None:
     if item is None or item.kept:
         return
     _, words = req.extra.get("place", (None, set()))
-    if words & {"scatter", "vscatter"}:
+    if words & {"scatter", "vscatter"} or (req.extra.get("bare select") and "pack" not in words):
         return
     per = req.tasks_per_node or 1
     chunks = req.nodes or 1
