@@ -30,8 +30,9 @@ from bisect import bisect_right
 import yaml
 
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.jobspec.document import _LONE_SURROGATE, MAX_CHARS, _Abort, _Parser, parse
+from jobspec_lsp.jobspec.document import LONE_SURROGATE, MAX_CHARS, parse
 from jobspec_lsp.jobspec.tree import Document, Mapping, Node, Scalar, Sequence, Shifts, iter_nodes
+from jobspec_lsp.jobspec.yamlevents import Abort, TreeReader
 from jobspec_lsp.text.pauses import no_gc_pauses
 from jobspec_lsp.text.positions import LineIndex
 
@@ -102,7 +103,7 @@ def _can_splice(doc: Document) -> bool:
             and all(d.code in _LOCAL for d in doc.problems)
             and not any(c in doc.text for c in _OTHER_BREAKS)
             and _DIRECTIVE.search(doc.text) is None  # %TAG handles a piece would not have
-            and _LONE_SURROGATE.search(doc.text) is None
+            and LONE_SURROGATE.search(doc.text) is None
         )
         doc.derived["spliceable"] = ok
     return bool(ok)
@@ -228,29 +229,70 @@ def _again(
     """The document with the entry of ``levels[at]`` read again, or None (then nothing
     of ``old`` has moved: every check comes before the first move)."""
     level = levels[at]
-    coll = level.node
     delta = ne - oe
-    rs, new_re = level.start, level.end + delta
+    piece = _piece(text, level.start, level.end + delta)
+    if piece is None:
+        return None
+    read = _read_alone(piece, level)
+    if read is None:
+        return None
+    reader, sub = read
+    fresh: list[Any] = sub.pairs if isinstance(sub, Mapping) else sub.items
+    if not fresh or not _fits(levels, at, fresh):
+        return None
+    # every check is made: from here the nodes move
+    node, removed = _entry_again(level, fresh, delta)
+    made = _ancestors_again(levels, at, node, delta)
+    where = (level.start, len(piece), _next_token(text, level.end + delta))
+    _move(level.node._shifts, oe, delta, made, fresh, isinstance(sub, Mapping), where)
+    problems = [d for d in old.problems if d.start < level.start]
+    problems += [_shift(d, level.start) for d in reader.problems]
+    problems += [_shift(d, delta) for d in old.problems if d.start >= level.end]
+    problems.sort(key=Diagnostic.sort_key)
+    doc = Document(
+        text,
+        old.lines.edited(text, p, oe, ne),
+        made[-1],
+        problems,
+        "yaml",
+        old.node_count - removed + reader.count - 1,
+    )
+    doc.derived["spliceable"] = True
+    doc.derived["spliced"] = True
+    return doc
+
+
+def _piece(text: str, rs: int, new_re: int) -> str | None:
+    """The entry's lines in the new text, ``text[rs:new_re]``, when they can be read
+    alone: they end at a line's end, and hold no character, marker or explicit key that
+    means something else in the whole text."""
     if new_re <= rs or (new_re < len(text) and text[new_re - 1] not in "\n\r"):
         return None  # the entry's lines end inside a line now (a line break was taken out)
     piece = text[rs:new_re]
-    if any(c in piece for c in _OTHER_BREAKS) or _LONE_SURROGATE.search(piece):
+    if any(c in piece for c in _OTHER_BREAKS) or LONE_SURROGATE.search(piece):
         return None
     if _MARKER.search(piece) or _LONE_CR.search(piece) or _EXPLICIT_KEY.search(piece):
         # a document marker or directive means what it means in the whole text; a lone
         # \r is a line break to libyaml, not to the marker search; an explicit key (`?`)
         # places its empty value by what follows
         return None
-    parser = _Parser(piece, LineIndex(piece), "yaml")  # its nodes: on no Shifts yet
-    parser.depth_base = level.depth
+    return piece
+
+
+def _read_alone(piece: str, level: _Level) -> tuple[TreeReader, Any] | None:
+    """The entry's lines read alone (its nodes: on no Shifts yet), and the collection
+    they make, when it is one more entry of the same kind at the same column, read as
+    it would be in the whole text (no error, anchor, alias, merge key or dropped pair)."""
+    reader = TreeReader(piece, LineIndex(piece), "yaml")
+    reader.depth_base = level.depth
     try:
-        sub = parser._build()
-    except (yaml.YAMLError, _Abort, RecursionError):
+        sub = reader.build()
+    except (yaml.YAMLError, Abort, RecursionError):
         return None
     if (
-        parser.entangled
-        or any(d.code not in _LOCAL for d in parser.problems)
-        or type(sub) is not type(coll)
+        reader.entangled
+        or any(d.code not in _LOCAL for d in reader.problems)
+        or type(sub) is not type(level.node)
         or sub.flow
         or sub.start != level.column
         or _opening(sub, piece) != sub.start
@@ -258,65 +300,77 @@ def _again(
         # (the entry's first token stays where it was, on the first line: the entry
         # before it ends there, as libyaml ends a block collection at the next token)
         return None
-    tail = _next_token(text, new_re)
-    fresh: list[Any] = sub.pairs if isinstance(sub, Mapping) else sub.items
-    if not fresh:
-        return None
-    # every old offset at or after the edit's end moves by delta; the ancestors get new ends
-    # (an end inside the entry's lines, such as a root closed by `...` there, may mean
-    # something else now: the whole reading says)
+    return reader, sub
+
+
+def _fits(levels: list[_Level], at: int, fresh: list[Any]) -> bool:
+    """Whether the entries read alone take the old entry's place as the whole reading
+    would: every old offset at or after the edit's end moves by the edit's length and the
+    ancestors get new ends (an end inside the entry's lines, such as a root closed by
+    `...` there, may mean something else now), and no key repeats a sibling's (the whole
+    reading says where)."""
+    level = levels[at]
     if any(lv.node.end < level.end for lv in levels[: at + 1]):
-        return None
-    i = level.index
+        return False
+    coll = level.node
     if isinstance(coll, Mapping):
-        # a repeated key: the whole reading says where (checked before anything moves)
         names = [k.value for k, _ in fresh]
         index = dict(coll.index)
-        for k, _ in coll.pairs[i : i + 1]:
+        for k, _ in coll.pairs[level.index : level.index + 1]:
             index.pop(k.value, None)
         if len(set(names)) < len(names) or any(n in index for n in names):
-            return None
-    shifts: Shifts = coll._shifts
+            return False
+    return True
+
+
+def _entry_again(level: _Level, fresh: list[Any], delta: int) -> tuple[Any, int]:
+    """``level.node`` with its entry replaced by ``fresh`` (where the collection starts
+    stays: its first token is where it was), and how many nodes the old entry held."""
+    coll, i = level.node, level.index
     if isinstance(coll, Mapping):
         pairs = coll.pairs[:i] + fresh + coll.pairs[i + 1 :]
         index = {k.value: j for j, (k, _) in enumerate(pairs)}
-        # (where the collection starts stays: its first token is where it was)
-        node: Any = Mapping(coll.start, coll.end + delta, pairs, index, False)
         removed = sum(_count(k) + _count(v) for k, v in coll.pairs[i : i + 1])
-    else:
-        items = coll.items[:i] + fresh + coll.items[i + 1 :]
-        node = Sequence(coll.start, coll.end + delta, items, False)
-        removed = _count(coll.items[i])
+        return Mapping(coll.start, coll.end + delta, pairs, index, False), removed
+    items = coll.items[:i] + fresh + coll.items[i + 1 :]
+    return Sequence(coll.start, coll.end + delta, items, False), _count(coll.items[i])
+
+
+def _ancestors_again(levels: list[_Level], at: int, node: Any, delta: int) -> list[Any]:
+    """``node`` and each collection above ``levels[at]`` made again around it, up to the
+    new root (the last)."""
     made = [node]
     for up in range(at - 1, -1, -1):
         node = _replace(levels[up], node, delta)
         made.append(node)
-    # every node after the edit moves by delta: written once, applied when one is read
+    return made
+
+
+def _move(
+    shifts: Shifts,
+    oe: int,
+    delta: int,
+    made: list[Any],
+    fresh: list[Any],
+    pairs: bool,
+    piece: tuple[int, int, int],
+) -> None:
+    """The edit (``delta`` characters at ``oe``) written once on the tree's ``shifts``:
+    every node after it moves, applied when one is read. The collections ``made`` again
+    go on the shifts, the new entries (``fresh``: ``pairs`` of a mapping, or items) at
+    their place in the new text (``piece``: where their text starts, its length, where
+    the next token after it starts); too many edits owed, every node is caught up."""
     if delta:
         shifts.edits.append((oe, delta))
     v = len(shifts.edits)
     for n in made:
         n._shifts, n._v = shifts, v
-    for entry in fresh:  # the new entries, at their place in the new text
-        for n in entry if isinstance(sub, Mapping) else (entry,):
-            _place(n, rs, len(piece), tail, shifts, v)
+    rs, size, tail = piece
+    for entry in fresh:
+        for n in entry if pairs else (entry,):
+            _place(n, rs, size, tail, shifts, v)
     if len(shifts.edits) > MAX_PENDING:
-        _adopt(node, Shifts())  # every node caught up, on a new, empty list
-    problems = [d for d in old.problems if d.start < rs]
-    problems += [_shift(d, rs) for d in parser.problems]
-    problems += [_shift(d, delta) for d in old.problems if d.start >= level.end]
-    problems.sort(key=Diagnostic.sort_key)
-    doc = Document(
-        text,
-        old.lines.edited(text, p, oe, ne),
-        node,
-        problems,
-        "yaml",
-        old.node_count - removed + parser.count - 1,
-    )
-    doc.derived["spliceable"] = True
-    doc.derived["spliced"] = True
-    return doc
+        _adopt(made[-1], Shifts())  # every node caught up, on a new, empty list
 
 
 def _opening(sub: Any, piece: str) -> int:
