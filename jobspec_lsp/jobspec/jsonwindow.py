@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from jobspec_lsp.jobspec.document import MAX_DEPTH
+from jobspec_lsp.jobspec.problems import MAX_DEPTH
 
 _WS = re.compile(r"[ \t\n\r]*")
 # characters a YAML reader refuses or reads as line breaks (JSON takes them in strings)
@@ -126,127 +126,195 @@ def window(text: str, at: int, resume: int, insert: str, as_key: bool) -> Window
     items of a list after the one holding the cursor are left out altogether."""
     if not _plain(text):
         return None
-    top: dict[str, Any] = {}
-    cuts: list[tuple[int, int, str]] = []  # (start, end, stand-in) in ``text``, in order
-    stack: list[list[Any]] = []  # [an object?, its last key, where its left-out tail starts]
     pos = _blanks(text, 0)
     if pos >= at or text[pos] not in "{[":
         return None
-    stack.append([text[pos] == "{", None, None])
-    state, close_ok, pos = ("key" if text[pos] == "{" else "value"), True, pos + 1
-    before, limit, n = True, at, len(text)  # walking up to the cursor; then after it
-    while True:
-        pos = _blanks(text, pos, limit)
-        if before and pos >= at:
-            # the marker goes here: only where the caller's repair puts it
-            obj = stack[-1][0]
-            if state == "comma":
-                # right after a value: YAML reads the marker as more of that value (a
-                # plain scalar) or refuses the text; either way it is no node
-                return Window(None)
-            if state != ("key" if obj and as_key else "value"):
-                return None
-            if len(stack) == 1 and obj and state == "value":
-                top[stack[-1][1]] = _OPEN
-            comma = insert.endswith(",")
-            state, close_ok = ("key" if obj else "value") if comma else "comma", comma
-            before, pos, limit = False, resume, n
-            continue
-        if pos >= n:
-            return None  # the text ends inside a container
-        ch = text[pos]
-        frame = stack[-1]
+    return _Walk(text, at, resume, insert, as_key, pos).run()
+
+
+class _Walk:
+    """The walk over the text's tokens, from its start to its end (the marker placed on
+    the way): a frame for each container open at the cursor, the values beside them
+    left out (``cuts``), the top-level entries (``top``).
+
+    ``state`` is what the next token may be: a "key", a "value", a "comma" (or the
+    container's end), the "colon" after a key, or ("alone") the end of an entry whose key
+    is no string. Each step says whether the walk goes on; when it does not, ``result`` is what
+    :func:`window` returns."""
+
+    def __init__(self, text: str, at: int, resume: int, insert: str, as_key: bool, pos: int):
+        self.text, self.at, self.resume, self.insert, self.as_key = text, at, resume, insert, as_key
+        self.n = len(text)
+        self.top: dict[str, Any] = {}
+        self.cuts: list[tuple[int, int, str]] = []  # (start, end, stand-in) in ``text``, in order
+        # each open container: [an object?, its last key, where its left-out tail starts]
+        self.stack: list[list[Any]] = [[text[pos] == "{", None, None]]
+        self.state = "key" if text[pos] == "{" else "value"
+        self.close_ok = True  # the container may close here (it is empty so far)
+        self.pos = pos + 1
+        self.before, self.limit = True, at  # walking up to the cursor; then after it
+        self.result: Window | None = None
+
+    def run(self) -> Window | None:
+        """What :func:`window` returns."""
+        go = True
+        while go:
+            self.pos = _blanks(self.text, self.pos, self.limit)
+            if self.before and self.pos >= self.at:
+                go = self._marker()
+            elif self.pos >= self.n:
+                return None  # the text ends inside a container
+            else:
+                go = self._step(self.text[self.pos])
+        return self.result
+
+    def _stop(self, result: Window | None) -> bool:
+        """The walk ends with ``result``."""
+        self.result = result
+        return False
+
+    def _marker(self) -> bool:
+        """The marker goes here: only where the caller's repair puts it."""
+        obj = self.stack[-1][0]
+        if self.state == "comma":
+            # right after a value: YAML reads the marker as more of that value (a
+            # plain scalar) or refuses the text; either way it is no node
+            return self._stop(Window(None))
+        if self.state != ("key" if obj and self.as_key else "value"):
+            return self._stop(None)
+        if len(self.stack) == 1 and obj and self.state == "value":
+            self.top[self.stack[-1][1]] = _OPEN
+        comma = self.insert.endswith(",")
+        self.state, self.close_ok = ("key" if obj else "value") if comma else "comma", comma
+        self.before, self.pos, self.limit = False, self.resume, self.n
+        return True
+
+    def _step(self, ch: str) -> bool:
+        """The token that starts with ``ch``."""
+        frame = self.stack[-1]
         obj = frame[0]
-        if state == "colon" or state == "alone":
-            if ch == ":" and state == "colon":
-                state, pos = "value", pos + 1
-                continue
-            if ch != "," and ch != ("}" if obj else "]"):
-                return None
-            # a key with no value (YAML reads it with an empty one): what a value left
-            # after the cursor is when the repair puts the marker before it
-            if state == "colon" and len(stack) == 1:
-                top[frame[1]] = None
-            state = "comma"
-            continue
-        if (state == "comma" or close_ok) and ch == ("}" if obj else "]"):
-            if frame[2] is not None:  # the items after the cursor's: left out
-                while cuts and cuts[-1][0] >= frame[2]:
-                    cuts.pop()
-                cuts.append((frame[2], pos, ""))
-            stack.pop()
-            pos += 1
-            if not stack:
-                # the top level closes: nothing may follow (before the cursor: no cursor)
-                if before or _blanks(text, pos) != n:
-                    return None
-                break
-            if not before and not stack[-1][0] and stack[-1][2] is None:
-                stack[-1][2] = pos
-            state, close_ok = "comma", False
-            continue
-        if ch == ":" and (state == "key" or (state == "value" and not obj)):
-            return Window(None)  # a colon where an entry starts: YAML refuses the text
-        if state == "comma":
+        if self.state == "colon" or self.state == "alone":
+            return self._after_key(ch, frame)
+        if (self.state == "comma" or self.close_ok) and ch == ("}" if obj else "]"):
+            return self._close(frame)
+        if ch == ":" and (self.state == "key" or (self.state == "value" and not obj)):
+            return self._stop(Window(None))  # a colon where an entry starts: YAML refuses the text
+        if self.state == "comma":
             if ch != ",":
-                return None
-            state, close_ok, pos = ("key" if obj else "value"), False, pos + 1
-            continue
+                return self._stop(None)
+            self.state, self.close_ok, self.pos = ("key" if obj else "value"), False, self.pos + 1
+            return True
         if ch == '"':
-            try:
-                value, end = _scan(text, pos + 1)
-            except ValueError as exc:
-                # unterminated, or broken after the cursor: the cursor is in the string
-                if before and (getattr(exc, "pos", 0) >= at or "Unterminated" in str(exc)):
-                    return Window(None)
-                return None
-            if before and end > at:
-                return Window(None)  # the marker lands inside a string
-            if state == "key":
-                frame[1], state, pos = value, "colon", end
-                continue
-        else:
-            try:
-                value, end = _DECODER.raw_decode(text, pos)
-            except json.JSONDecodeError as exc:
-                if before and ch in "{[" and exc.pos >= at:
-                    end = n  # open at the cursor: read into it
-                else:
-                    return None
-            except (ValueError, RecursionError):
-                return None
-            if before and end > at:
-                if ch not in "{[" or state == "key":
-                    return None
-                if len(stack) == 1 and obj:
-                    top[frame[1]] = _OPEN
-                stack.append([ch == "{", None, None])
-                state, close_ok = ("key" if ch == "{" else "value"), True
-                pos += 1
-                continue
-            if ch in "{[":
-                if not _shallow(text, pos, end, len(stack)):
-                    return None
-                if end - pos > 2:
-                    cuts.append((pos, end, "{}" if ch == "{" else "[]"))
-            if state == "key":  # a key that is no string: taken alone or not at all
-                state, close_ok, pos = "alone", False, end
-                continue
-        if len(stack) == 1 and obj:
-            top[frame[1]] = value
-        state, close_ok, pos = "comma", False, end
-    parts, last, placed = [], 0, False
-    for start, end, stand_in in cuts:
-        if not placed and start >= at:
+            return self._string(frame)
+        return self._value(ch, frame)
+
+    def _after_key(self, ch: str, frame: list[Any]) -> bool:
+        """After a key: its colon; or the entry ends there (a key with no value, which
+        YAML reads with an empty one: what a value left after the cursor is when the
+        repair puts the marker before it)."""
+        if ch == ":" and self.state == "colon":
+            self.state, self.pos = "value", self.pos + 1
+            return True
+        if ch != "," and ch != ("}" if frame[0] else "]"):
+            return self._stop(None)
+        if self.state == "colon" and len(self.stack) == 1:
+            self.top[frame[1]] = None
+        self.state = "comma"
+        return True
+
+    def _close(self, frame: list[Any]) -> bool:
+        """The container ``frame`` closes (its items after the cursor's left out)."""
+        if frame[2] is not None:  # the items after the cursor's: left out
+            while self.cuts and self.cuts[-1][0] >= frame[2]:
+                self.cuts.pop()
+            self.cuts.append((frame[2], self.pos, ""))
+        self.stack.pop()
+        self.pos += 1
+        if not self.stack:
+            # the top level closes: nothing may follow (before the cursor: no cursor)
+            if self.before or _blanks(self.text, self.pos) != self.n:
+                return self._stop(None)
+            return self._stop(Window(self._stitched(), self.top))
+        outer = self.stack[-1]
+        if not self.before and not outer[0] and outer[2] is None:
+            outer[2] = self.pos
+        self.state, self.close_ok = "comma", False
+        return True
+
+    def _string(self, frame: list[Any]) -> bool:
+        """A string: a key, or a value."""
+        try:
+            value, end = _scan(self.text, self.pos + 1)
+        except ValueError as exc:
+            # unterminated, or broken after the cursor: the cursor is in the string
+            if self.before and (getattr(exc, "pos", 0) >= self.at or "Unterminated" in str(exc)):
+                return self._stop(Window(None))
+            return self._stop(None)
+        if self.before and end > self.at:
+            return self._stop(Window(None))  # the marker lands inside a string
+        if self.state == "key":
+            frame[1], self.state, self.pos = value, "colon", end
+            return True
+        return self._taken(frame, value, end)
+
+    def _value(self, ch: str, frame: list[Any]) -> bool:
+        """A value that is no string (or a key that is none), skipped whole by the
+        decoder, or entered when it holds the cursor."""
+        value: Any = None
+        try:
+            value, end = _DECODER.raw_decode(self.text, self.pos)
+        except json.JSONDecodeError as exc:
+            if self.before and ch in "{[" and exc.pos >= self.at:
+                end = self.n  # open at the cursor: read into it
+            else:
+                return self._stop(None)
+        except (ValueError, RecursionError):
+            return self._stop(None)
+        if self.before and end > self.at:
+            return self._enter(ch, frame)
+        if ch in "{[":
+            if not _shallow(self.text, self.pos, end, len(self.stack)):
+                return self._stop(None)
+            if end - self.pos > 2:
+                self.cuts.append((self.pos, end, "{}" if ch == "{" else "[]"))
+        if self.state == "key":  # a key that is no string: taken alone or not at all
+            self.state, self.close_ok, self.pos = "alone", False, end
+            return True
+        return self._taken(frame, value, end)
+
+    def _enter(self, ch: str, frame: list[Any]) -> bool:
+        """The value holds the cursor: a container, walked into."""
+        if ch not in "{[" or self.state == "key":
+            return self._stop(None)
+        if len(self.stack) == 1 and frame[0]:
+            self.top[frame[1]] = _OPEN
+        self.stack.append([ch == "{", None, None])
+        self.state, self.close_ok = ("key" if ch == "{" else "value"), True
+        self.pos += 1
+        return True
+
+    def _taken(self, frame: list[Any], value: Any, end: int) -> bool:
+        """A value read whole (kept when it is a top-level entry's)."""
+        if len(self.stack) == 1 and frame[0]:
+            self.top[frame[1]] = value
+        self.state, self.close_ok, self.pos = "comma", False, end
+        return True
+
+    def _stitched(self) -> str:
+        """The text with the marker in ``[at, resume)`` and each cut's stand-in in its place."""
+        text, at, resume, insert = self.text, self.at, self.resume, self.insert
+        parts, last, placed = [], 0, False
+        for start, end, stand_in in self.cuts:
+            if not placed and start >= at:
+                parts += [text[last:at], insert]
+                last, placed = resume, True
+            parts += [text[last:start], stand_in]
+            last = end
+        if not placed:
             parts += [text[last:at], insert]
-            last, placed = resume, True
-        parts += [text[last:start], stand_in]
-        last = end
-    if not placed:
-        parts += [text[last:at], insert]
-        last = resume
-    parts.append(text[last:])
-    return Window("".join(parts), top)
+            last = resume
+        parts.append(text[last:])
+        return "".join(parts)
 
 
 def _vertices(resources: Any) -> list[tuple[Any, Any, Any]]:
