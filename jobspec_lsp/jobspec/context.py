@@ -162,61 +162,19 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     """Completion context at ``offset``; None when nothing sensible can be said."""
     if not text.strip():
         return Cursor((), "empty", start=offset, end=offset)
-    line_start = text.rfind("\n", 0, offset) + 1
-    line_end = text.find("\n", offset)
-    if line_end == -1:
-        line_end = len(text)
-    before = text[line_start:offset]
-    if "#" in before and _in_comment(before):
-        return None
-    at = _word_start(before)
-    word_start = line_start + at
-    rest = text[offset:line_end]
-    wm = re.match(r"[A-Za-z0-9_\-.+*^/]*", rest)
-    word_end = offset + (wm.end() if wm else 0)
-    prefix = before[at:]
-    head = before[:at]
-
+    line = _cursor_line(text, offset)
+    if line is None:
+        return None  # in a comment
+    start, end, head, prefix, word_start, word_end = line
     if language == "json":
-        return _json_context(text, line_start, line_end, head, prefix, word_start, word_end)
-    openers = [head[i] for i in open_brackets(head)]
-    if openers:
-        last = openers[-1]
-        after_open = head[head.rfind(last) + 1 :] if last in head else head
-        seg = re.split(r"[,{\[]", after_open)[-1]
-        on_value = ":" in seg if last == "{" else True
-        closers = "".join("}" if o == "{" else "]" for o in reversed(openers))
-        if last == "{" and not on_value:
-            repl = head + MARKER + ": x" + closers
-        else:
-            repl = head + MARKER + closers
-        block = False
-    else:
-        stripped = head.lstrip()
-        body = re.sub(r"^(-\s+)+", "", stripped)
-        on_value = bool(re.search(r":(\s|$)", body)) or body.rstrip().endswith(":")
-        if on_value:
-            repl = head + MARKER
-        else:
-            repl = head + MARKER + ": x"
-        block = True
-    repaired = text[:line_start] + repl + text[line_end:]
+        return _json_context(text, start, end, head, prefix, word_start, word_end)
+    repl, block = _repaired_line(head)
+    repaired = text[:start] + repl + text[end:]
     if block and len(repaired) > WINDOW_FROM:
-        got = _windowed(repaired, line_start, language, head, prefix, word_start, word_end)
+        got = _windowed(repaired, start, language, head, prefix, word_start, word_end)
         if got is not None:
             return got
-    doc = parse(repaired, language)
-    if doc.root is None and block:
-        # another line is broken too: leave out the top-level sections that do not
-        # parse, else keep only the cursor line's ancestors (by indentation)
-        for narrowed in (
-            _without_broken_sections(repaired, line_start),
-            _ancestors(repaired, line_start),
-        ):
-            if narrowed is not None:
-                doc = parse(narrowed, language)
-                if doc.root is not None:
-                    break
+    doc = _read_repaired(repaired, start, language, block)
     if doc.root is None:
         return None
     indent = len(head) - len(head.lstrip(" -")) if block else 0
@@ -225,6 +183,63 @@ def cursor_context(text: str, offset: int, language: str = "yaml") -> Cursor | N
     return _at_marker(
         doc, Cursor((), "", None, prefix, word_start, word_end, set(), doc, block, indent)
     )
+
+
+def _cursor_line(text: str, offset: int) -> tuple[int, int, str, str, int, int] | None:
+    """The cursor's line and word: (where the line starts, where it ends, the line before
+    the word, the word before the cursor, where the word starts, where it ends); None
+    when the cursor is in a comment."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    if line_end == -1:
+        line_end = len(text)
+    before = text[line_start:offset]
+    if "#" in before and _in_comment(before):
+        return None
+    at = _word_start(before)
+    rest = text[offset:line_end]
+    wm = re.match(r"[A-Za-z0-9_\-.+*^/]*", rest)
+    word_end = offset + (wm.end() if wm else 0)
+    return line_start, line_end, before[:at], before[at:], line_start + at, word_end
+
+
+def _repaired_line(head: str) -> tuple[str, bool]:
+    """The cursor's line repaired so that the text reads with the marker where the word
+    is: a key ``MARKER: x`` or a value ``MARKER``, the flow collections open before it
+    closed; and whether the cursor is in block context (not inside [] or {})."""
+    openers = [head[i] for i in open_brackets(head)]
+    if openers:
+        last = openers[-1]
+        after_open = head[head.rfind(last) + 1 :] if last in head else head
+        seg = re.split(r"[,{\[]", after_open)[-1]
+        on_value = ":" in seg if last == "{" else True
+        closers = "".join("}" if o == "{" else "]" for o in reversed(openers))
+        if last == "{" and not on_value:
+            return head + MARKER + ": x" + closers, False
+        return head + MARKER + closers, False
+    stripped = head.lstrip()
+    body = re.sub(r"^(-\s+)+", "", stripped)
+    on_value = bool(re.search(r":(\s|$)", body)) or body.rstrip().endswith(":")
+    if on_value:
+        return head + MARKER, True
+    return head + MARKER + ": x", True
+
+
+def _read_repaired(repaired: str, line_start: int, language: str, block: bool) -> Document:
+    """The repaired text read; when another line is broken too (block context), the
+    top-level sections that do not parse left out, else only the cursor line's ancestors
+    (by indentation) kept."""
+    doc = parse(repaired, language)
+    if doc.root is None and block:
+        for narrowed in (
+            _without_broken_sections(repaired, line_start),
+            _ancestors(repaired, line_start),
+        ):
+            if narrowed is not None:
+                doc = parse(narrowed, language)
+                if doc.root is not None:
+                    break
+    return doc
 
 
 WINDOW_FROM = 100_000  # characters: a bigger block document is read around the cursor
