@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 
-from jobspec_lsp.jobspec.document import plain_is_string
+from jobspec_lsp.jobspec.yamlvalues import plain_is_string
 
 _RESOURCES = re.compile(r"^resources[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$", re.M)
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?=[ \t]|$)[ \t]*(.*)$")
@@ -187,12 +187,30 @@ def task_slot(text: str, line_start: int) -> str | None:
     """The ``slot`` of the task whose lines hold the line starting at ``line_start`` (the
     nearest list item enclosing it), when the item's own key lines say it as a plain or
     quoted string; None otherwise (the caller reads the text whole)."""
+    found = _item_line(text, line_start)
+    if found is None:
+        return None
+    lines, continued = _key_lines(text, *found)
+    keys = [_KEY.match(b) for b in lines]
+    slots = [(i, m) for i, m in enumerate(keys) if m is not None and m.group(1) == "slot"]
+    if len(slots) != 1 or slots[0][0] in continued:
+        return None
+    if any(m is not None and _open(m.group(2)) for m in keys):
+        return None  # a value over several lines: a line of it may look like a key
+    try:
+        return _word(slots[0][1].group(2))
+    except _Unsure:
+        return None
+
+
+def _item_line(text: str, line_start: int) -> tuple[int, int] | None:
+    """Where the list item enclosing the line at ``line_start`` starts (the nearest line
+    above it, less indented, that starts with ``- ``) and the column of its ``-``."""
     nl = text.find("\n", line_start)
     first = text[line_start : nl if nl >= 0 else len(text)]
     limit = len(first) - len(first.lstrip(" "))
     pos = line_start
-    item = -1
-    while pos > 0:  # the item line of the task
+    while pos > 0:
         begin = text.rfind("\n", 0, pos - 1) + 1
         line = text[begin : pos - 1].rstrip("\r")
         pos = begin
@@ -202,10 +220,14 @@ def task_slot(text: str, line_start: int) -> str | None:
             continue
         limit = ind  # an ancestor of the line: its item is further up, or it is the item
         if body.startswith("- "):
-            item = begin
-            break
-    if item < 0:
-        return None
+            return begin, limit
+    return None
+
+
+def _key_lines(text: str, item: int, limit: int) -> tuple[list[str], set[int]]:
+    """The item's own key lines (the first one's, after its ``- ``, and each below at the
+    same column, until a line at ``limit`` or less indented), and which of them have
+    deeper lines below them (their value may go on over those)."""
     nl = text.find("\n", item)
     end = len(text) if nl < 0 else nl
     head = text[item:end].rstrip("\r")[limit + 2 :]
@@ -213,7 +235,7 @@ def task_slot(text: str, line_start: int) -> str | None:
     lines = [head.lstrip(" ")]
     below = False  # a line below the last key line, deeper than the keys
     continued = set()  # the lines whose value may go on over the lines below
-    while end < len(text):  # the task's lines
+    while end < len(text):
         nl = text.find("\n", end + 1)
         line = text[end + 1 : len(text) if nl < 0 else nl].rstrip("\r")
         end = len(text) if nl < 0 else nl
@@ -230,17 +252,4 @@ def task_slot(text: str, line_start: int) -> str | None:
             below = True
             continue
         below = ind > col
-    found = [
-        (i, m)
-        for i, m in enumerate(_KEY.match(b) for b in lines)
-        if m is not None and m.group(1) == "slot"
-    ]
-    if len(found) != 1 or found[0][0] in continued:
-        return None
-    if any(m is not None and _open(m.group(2)) for m in (_KEY.match(b) for b in lines)):
-        return None  # a value over several lines: a line of it may look like a key
-    value = found[0][1].group(2)
-    try:
-        return _word(value)
-    except _Unsure:
-        return None
+    return lines, continued
