@@ -1,3 +1,3 @@
-from jobspec_lsp.cli import main
+from jobspec_lsp.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -1,6 +1,8 @@
-"""The `jobspec` command: argument parsing, files, terminal output and exit codes
-over the pure core (``main``: check, fmt, rules, shape, lsp; ``convert``: convert
-and new; ``schema``: schema).  See docs/architecture.md."""
+"""The `jobspec` command: argument parsing, files, terminal output and exit codes over
+the pure core. ``main`` runs the command the command line names, through the declared
+table of commands (``commands``: each one's module, loaded only when it runs, and the
+function declaring its arguments, in ``arguments``); each command has its module (check,
+fmt, convert, new, schema, rules, shape, site, lsp). See docs/architecture.md."""
 
 from jobspec_lsp.cli.main import lsp_main, main, run
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from jobspec_lsp.cli.main import build_parser
+from jobspec_lsp.cli.main import main as jobspec
 from jobspec_lsp.kinds import flux_directives
 from jobspec_lsp.text import files
 
@@ -36,11 +38,6 @@ def is_batch_script(path: str) -> bool:
 
 
 def check_scripts(argv: list[str]) -> int:
-    from jobspec_lsp.cli.main import (  # deferred: each command imports what it needs (start-up)
-        build_parser,
-        main,
-    )
-
     try:
         args = build_parser().parse_args(["check", *argv])
     except SystemExit as exc:  # argparse already printed the usage message
@@ -54,7 +51,7 @@ def check_scripts(argv: list[str]) -> int:
         options = argv[: len(argv) - len(paths)]
     else:
         options = [a for a in argv if a not in paths]
-    return main(["check", *options, *keep])
+    return jobspec(["check", *options, *keep])
 
 
 def main(argv: list[str] | None = None) -> int:
