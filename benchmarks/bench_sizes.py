@@ -227,6 +227,18 @@ def _script(lines: int) -> str:
     return head + body
 
 
+def _checkout_check(tree: str, path: Path) -> list[str]:
+    """`jobspec check -q PATH` run from the package of another checkout ``tree`` (its
+    bytecode compiled first, as for this one): the start-up before a change, in one run."""
+    compileall.compile_dir(str(Path(tree) / "jobspec_lsp"), quiet=1)
+    probe = (
+        f"import sys; sys.path.insert(0, {str(tree)!r}); "
+        f"sys.argv = ['jobspec', 'check', '-q', {str(path)!r}]; "
+        "from jobspec_lsp.cli import run; sys.exit(run())"
+    )
+    return [sys.executable, "-c", probe]
+
+
 def startup_section(args) -> None:
     exe = str(Path(sys.executable).parent / "jobspec")
     flux = args.flux or shutil.which("flux")
@@ -243,6 +255,8 @@ def startup_section(args) -> None:
             path.write_text(_script(max(lines, 3)))
             series = {"python -c pass": [sys.executable, "-c", "pass"]}
             series["jobspec check"] = [exe, "check", "-q", str(path)]
+            for tree in args.before or ():  # another checkout of the package, same way
+                series[f"before ({Path(tree).name})"] = _checkout_check(tree, path)
             if flux:
                 series["flux batch --dry-run"] = [flux, "batch", "--dry-run", str(path)]
             times: dict[str, list[float | None]] = {k: [] for k in series}
@@ -268,6 +282,11 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-yamlls", action="store_true")
     ap.add_argument("--flux", help="the flux command (default: flux on PATH)")
+    ap.add_argument(
+        "--before",
+        action="append",
+        help="another checkout whose `jobspec check` start-up is timed beside (repeatable)",
+    )
     ap.add_argument("--skip", default="", help="sections to leave out: lsp,fmt,startup")
     ap.add_argument("--json", action="store_true", help="also JSON completion (jobspec-lsp)")
     args = ap.parse_args(argv)

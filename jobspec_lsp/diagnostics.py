@@ -181,7 +181,7 @@ def brief_message(message: str) -> str:
 # registry imports these on its first read, so whoever reads it sees every rule (a test
 # walks the package for rule declarations and holds this list to them).
 RULE_MODULES = (
-    "jobspec.document", "rules.structure", "rules.counts", "rules.tasks", "rules.attributes",
+    "jobspec.problems", "rules.structure", "rules.counts", "rules.tasks", "rules.attributes",
     "rules.constraints", "rules.dependencies", "rules.files", "rules.v1", "rules.convert",
     "rules.targets", "rules.suppress", "rules.site", "job.directives", "script.reading", "script.steps", "script.batch", "script.sbatch",
 )  # fmt: skip

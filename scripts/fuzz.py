@@ -46,7 +46,8 @@ from jobspec_lsp import convert  # noqa: E402
 from jobspec_lsp.features import completion, fixes, hover, navigation  # noqa: E402
 from jobspec_lsp.fmt import format as fmt  # noqa: E402
 from jobspec_lsp.fmt import layout as lay  # noqa: E402
-from jobspec_lsp.jobspec.document import parse, to_python  # noqa: E402
+from jobspec_lsp.jobspec.document import parse  # noqa: E402
+from jobspec_lsp.jobspec.tree import to_python  # noqa: E402
 from jobspec_lsp.notations import shape  # noqa: E402
 from jobspec_lsp.rules import analysis  # noqa: E402
 from jobspec_lsp.rules.targets import TARGETS  # noqa: E402
