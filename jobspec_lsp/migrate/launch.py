@@ -7,12 +7,7 @@ holds, so its `flux run` gets the allocation's layout (:attr:`Shape.run`) — wi
 `flux run` would start one task. A line with an option we do not know, or one Flux has no
 form for, is left as it is, with a warning at that word.
 
-References: srun(1) https://slurm.schedmd.com/srun.html; jsrun (IBM Job Step Manager)
-https://www.ibm.com/docs/en/spectrum-lsf/10.1.0?topic=jsrun; LLNL lrun
-https://hpc.llnl.gov/documentation/user-guides/using-lc-s-sierra-systems; mpirun of Open MPI
-https://docs.open-mpi.org/en/v5.0.x/man-openmpi/man1/mpirun.1.html and MPICH's Hydra mpiexec
-https://www.mpich.org/static/docs/latest/www1/mpiexec.html; Cray aprun(1)
-https://pubs.cray.com/ (aprun -n width, -N per node, -d depth).
+Each launcher's own documentation, which the layouts follow, is cited in :mod:`.launchers`.
 """
 
 from __future__ import annotations
@@ -245,8 +240,8 @@ def _jsrun(run: Run, sh: Shape) -> None:
         run.rs = mul(run.rs_per_host, sh.nodes or 1)
         run.notes.append(f"no -n: {run.rs_per_host} resource sets on each of the job's nodes")
     run.tasks = run.tasks or mul(run.rs, a)
-    if run.rs_cores and not (isinstance(run.rs_cores, int) and isinstance(a, int)):
-        run.cores = run.rs_cores if a == 1 else f"$(( {arith(run.rs_cores)} / {arith(a)} ))"
+    if run.rs_cores and (word := _shared_word(run.rs_cores, a)) is not None:
+        run.cores = word
     elif isinstance(run.rs_cores, int) and isinstance(a, int) and run.rs_cores:
         if run.rs_cores % a == 0:
             run.cores = run.rs_cores // a
@@ -256,8 +251,8 @@ def _jsrun(run: Run, sh: Shape) -> None:
                 f"tasks: each task gets {max(1, run.rs_cores // a)}"
             )
             run.cores = max(1, run.rs_cores // a)
-    if run.rs_gpus and not (isinstance(run.rs_gpus, int) and isinstance(a, int)):
-        run.gpus = run.rs_gpus if a == 1 else f"$(( {arith(run.rs_gpus)} / {arith(a)} ))"
+    if run.rs_gpus and (word := _shared_word(run.rs_gpus, a)) is not None:
+        run.gpus = word
     elif isinstance(run.rs_gpus, int) and isinstance(a, int) and run.rs_gpus:
         if run.rs_gpus % a == 0:
             run.gpus = run.rs_gpus // a
@@ -273,6 +268,14 @@ def _jsrun(run: Run, sh: Shape) -> None:
         even = all(isinstance(x, int) for x in (run.rs, run.rs_per_host, a))
         if even and run.rs % run.rs_per_host == 0:  # type: ignore[operator]
             run.per_node = mul(run.rs_per_host, a)
+
+
+def _shared_word(total: Count, a: Count) -> Count | None:
+    """``total`` of a resource set shared by its ``a`` tasks, where the shell gives either
+    (the word that divides them when the step runs); None when both are numbers."""
+    if isinstance(total, int) and isinstance(a, int):
+        return None
+    return total if a == 1 else f"$(( {arith(total)} / {arith(a)} ))"
 
 
 def _layout(tool: str, run: Run, sh: Shape) -> tuple[Count | None, Count]:

@@ -105,11 +105,8 @@ def _body_only(text: str) -> list[Diagnostic]:
 def hover_at(text: str, offset: int) -> tuple[str, int, int] | None:
     """(markdown, start, end) for a Slurm, LSF or PBS directive line under ``offset``: what
     the conversion writes for it, and the option under the cursor with its Flux form and
-    the reference it follows."""
-
+    the reference it follows (``offset`` is on such a line: :func:`.sbatch.hover_at`)."""
     ls = text.rfind("\n", 0, offset) + 1
-    if not text.startswith(("#SBATCH", "#BSUB", "#PBS"), ls):
-        return None
     conv = migrate.convert(text, "auto")
     if not conv.scheduler:
         return None
