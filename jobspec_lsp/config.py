@@ -254,67 +254,89 @@ def load(path) -> Config:
     return _build(sec.path, sec.table)
 
 
+class _Said:
+    """The problems of one configuration file, each placed where its text writes the
+    key (or the word in a key's list) it is about."""
+
+    __slots__ = ("cfg", "where", "problems")
+
+    def __init__(self, cfg: Path) -> None:
+        self.cfg = cfg
+        self.where = "[tool.jobspec]" if cfg.name == "pyproject.toml" else cfg.name
+        self.problems: list[Problem] = []
+
+    def bad(self, key: str, message: str, sub: str | None = None) -> None:
+        line, col = _where(self.cfg, key, sub)
+        self.problems.append(Problem(self.cfg, line, col, message))
+
+    def bad_code(self, key: str, word: str, message: str, sub: str | None = None) -> None:
+        line, col = _where_word(self.cfg, *_where(self.cfg, key, sub), word)
+        self.problems.append(Problem(self.cfg, line, col, message))
+
+
 def _build(cfg: Path | None, table: dict) -> Config:
+    """The configuration of ``table`` (read from ``cfg``): each key read by its
+    setting, what is wrong said where the file writes it."""
     assert cfg is not None
-    problems: list[Problem] = []
-    where = "[tool.jobspec]" if cfg.name == "pyproject.toml" else cfg.name
+    said = _Said(cfg)
     kw: dict = {}
-
-    def bad(key: str, message: str, sub: str | None = None) -> None:
-        line, col = _where(cfg, key, sub)
-        problems.append(Problem(cfg, line, col, message))
-
-    def bad_code(key: str, word: str, message: str, sub: str | None = None) -> None:
-        line, col = _where_word(cfg, *_where(cfg, key, sub), word)
-        problems.append(Problem(cfg, line, col, message))
-
     for key, value in table.items():
         if key not in KEYS:
             close = closest(key, KEYS)
             hint = f"; did you mean {close!r}?" if close else f" (known: {', '.join(KEYS)})"
-            bad(key, f"{where} has no key {key!r}{hint}")
-            continue
-        want = KEYS[key][0]
-        setting = BY_TOML.get(key)
-        if setting is not None:
-            try:
-                got = setting.read(value)
-            except Invalid as err:
-                why = f" ({err})" if str(err) else ""
-                bad(key, f"{where} {key} must be {setting.want}, not {value!r}{why}")
-                continue
-            for message, word in got.left_out:
-                if word is None:
-                    bad(key, f"{where} {key}: {message}")
-                else:
-                    bad_code(key, word, f"{where} {key}: {message}")
-            kw[setting.attr] = got.value
+            said.bad(key, f"{said.where} has no key {key!r}{hint}")
+        elif key in BY_TOML:
+            _read_setting(said, key, value, kw)
         elif key == "per-file-ignores":
-            if not isinstance(value, dict):
-                bad(key, f"{where} per-file-ignores must be {want}")
-                continue
-            pairs = []
-            for glob, codes in value.items():
-                listed = _codes(codes)
-                if listed is None:
-                    bad(
-                        key,
-                        f"{where} per-file-ignores {glob!r} must list rule codes, not {codes!r}",
-                        sub=glob,
-                    )
-                else:
-                    for word in listed.unknown:
-                        message = f"{where} per-file-ignores {glob!r}: {unknown_code(word)}"
-                        bad_code(key, word, message, sub=glob)
-                    pairs.append((glob, listed.codes))
-            kw["per_file_ignores"] = tuple(pairs)
+            _read_per_file_ignores(said, key, value, kw)
         elif key == "format" and not isinstance(value, dict):
-            bad(key, f"{where} format must be {want}")
+            said.bad(key, f"{said.where} format must be {KEYS[key][0]}")
     if "select" in kw:
         kw["select"] = kw["select"] or None
     if kw.get("site"):
         kw["site"] = str(cfg.parent / kw["site"])  # an absolute path stays as it is
-    return Config(path=cfg, problems=tuple(problems), **kw)
+    return Config(path=cfg, problems=tuple(said.problems), **kw)
+
+
+def _read_setting(said: _Said, key: str, value: object, kw: dict) -> None:
+    """A key the settings declare (jobspec_lsp.settings), read by its reader into ``kw``;
+    the words it left out (unknown codes) each said where they are written."""
+    setting = BY_TOML[key]
+    try:
+        got = setting.read(value)
+    except Invalid as err:
+        why = f" ({err})" if str(err) else ""
+        said.bad(key, f"{said.where} {key} must be {setting.want}, not {value!r}{why}")
+        return
+    for message, word in got.left_out:
+        if word is None:
+            said.bad(key, f"{said.where} {key}: {message}")
+        else:
+            said.bad_code(key, word, f"{said.where} {key}: {message}")
+    kw[setting.attr] = got.value
+
+
+def _read_per_file_ignores(said: _Said, key: str, value: object, kw: dict) -> None:
+    """``per-file-ignores``: a table of globs, each with its list of codes."""
+    where = said.where
+    if not isinstance(value, dict):
+        said.bad(key, f"{where} per-file-ignores must be {KEYS[key][0]}")
+        return
+    pairs = []
+    for glob, codes in value.items():
+        listed = _codes(codes)
+        if listed is None:
+            said.bad(
+                key,
+                f"{where} per-file-ignores {glob!r} must list rule codes, not {codes!r}",
+                sub=glob,
+            )
+        else:
+            for word in listed.unknown:
+                message = f"{where} per-file-ignores {glob!r}: {unknown_code(word)}"
+                said.bad_code(key, word, message, sub=glob)
+            pairs.append((glob, listed.codes))
+    kw["per_file_ignores"] = tuple(pairs)
 
 
 def target_for(path) -> tuple[str | None, list[str]]:

@@ -21,21 +21,15 @@ class Hover:
 
 
 def hover(doc: Document, offset: int) -> Hover | None:
+    """What the key or the value under the cursor means: the key's documentation, or
+    what the model makes of the value (a count in words, a vertex's slots and tasks, a
+    duration), else the value's documentation."""
     path, node, role = node_at(doc, offset)
     if node is None or not path and role != "key":
         return None
     ctx = analysis.model(doc)
     if role == "key":
-        parent = path[:-1]
-        kind = kind_of(parent)
-        text = docs_text.key_doc(kind, path[-1])
-        if text is None:
-            return None
-        parts = [f"**{path[-1]}**", text]
-        vertex = _vertex_for(ctx, parent) if kind == "vertex" else None
-        if vertex is not None and path[-1] in ("type", "with"):
-            parts.append(_vertex_summary(ctx, vertex))
-        return Hover("\n\n".join(parts), node.start, node.end)
+        return _key_hover(ctx, path, node)
     key = path[-1] if path else None
     if isinstance(node, Mapping) and key == "count" and kind_of(path[:-1]) == "vertex":
         vertex = _vertex_for(ctx, path[:-1])
@@ -44,7 +38,27 @@ def hover(doc: Document, offset: int) -> Hover | None:
         )
     if not isinstance(node, Scalar):
         return None
+    return _modelled(ctx, path, node) or _documented(path, node)
+
+
+def _key_hover(ctx, path, node) -> Hover | None:
+    """A key: its documentation (on a vertex's ``type`` or ``with``, the vertex's slots)."""
     parent = path[:-1]
+    kind = kind_of(parent)
+    text = docs_text.key_doc(kind, path[-1])
+    if text is None:
+        return None
+    parts = [f"**{path[-1]}**", text]
+    vertex = _vertex_for(ctx, parent) if kind == "vertex" else None
+    if vertex is not None and path[-1] in ("type", "with"):
+        parts.append(_vertex_summary(ctx, vertex))
+    return Hover("\n\n".join(parts), node.start, node.end)
+
+
+def _modelled(ctx, path, node: Scalar) -> Hover | None:
+    """What the resource model makes of a scalar: a count in words, a vertex's or a
+    task's slot, a time limit (None: nothing more than its documentation)."""
+    key, parent = path[-1], path[:-1]
     kind = kind_of(parent)
     if kind == "vertex" and key == "count":
         vertex = _vertex_for(ctx, parent)
@@ -70,6 +84,13 @@ def hover(doc: Document, offset: int) -> Hover | None:
                 )
     if kind == "system" and key == "duration" and type(node.value) in (int, float):
         return Hover(f"Time limit: {human_duration(node.value)}.", node.start, node.end)
+    return None
+
+
+def _documented(path, node: Scalar) -> Hover | None:
+    """A scalar's documentation: its value's (with its key's), else its key's."""
+    key = path[-1]
+    kind = kind_of(path[:-1])
     doc_text = docs_text.key_doc(kind, key)
     value_doc = next(
         (

@@ -112,13 +112,7 @@ def _fix_all_action(ls: JobspecServer, uri: str, a: Analysis):
     return T.CodeAction(
         title=f"Fix all safe jobspec problems ({n} fix{'es' if n != 1 else ''})",
         kind=FIX_ALL,
-        edit=T.WorkspaceEdit(
-            document_changes=[
-                T.TextDocumentEdit(
-                    T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version), edits
-                )
-            ]
-        ),
+        edit=_document_edit(uri, a.version, edits),
     )
 
 
@@ -135,10 +129,37 @@ def _fix_all_action(ls: JobspecServer, uri: str, a: Analysis):
 )
 @guard([])
 def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
+    """The quick-fixes of the diagnostics in the range, fix-all, and the rewrites
+    (conversions, migration), each as the request's ``only`` asks."""
     uri = params.text_document.uri
     a = ls.analyse(uri)
     if a is None:
         return []
+    only = params.context.only
+    actions: list = []
+    if not _kinds(only) or _wants(only, T.CodeActionKind.QuickFix.value):
+        actions += _quick_fixes(ls, uri, a, params)  # not when only source or refactor asked
+    if _wants(only, FIX_ALL) and (_kinds(only) or any(d.code in fixes.SAFE for d in a.diagnostics)):
+        fix_all = _fix_all_action(ls, uri, a)
+        if fix_all is not None:
+            actions.append(fix_all)
+    # the conversions: when refactorings are asked for, or on a plain request that is
+    # not about a diagnostic (not beside every quick-fix); a blocked one only when asked
+    asked = any(k.startswith("refactor") for k in _kinds(only))
+    plain = not only and not params.context.diagnostics
+    convertible = a.kind.offers("convert") and a.doc.root is not None
+    if convertible and (asked or plain):
+        actions.extend(c for c in _conversion_actions(ls, uri, a) if c.disabled is None or asked)
+    if a.kind.offers("migrate") and (asked or plain):
+        got = _migration_action(uri, a, ls)
+        if got is not None and (got.disabled is None or asked):
+            actions.append(got)
+    return actions
+
+
+def _quick_fixes(ls: JobspecServer, uri: str, a: Analysis, params: T.CodeActionParams) -> list:
+    """The fixes of each diagnostic in the range (of those the request names, when it
+    names some), one code action each."""
     doc = a.doc
     lo = ls.offset(doc, params.range.start)
     hi = ls.offset(doc, params.range.end)
@@ -147,13 +168,8 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
         for d in params.context.diagnostics
         if isinstance(d.code, str)
     }
-    only = params.context.only
-    actions: list = []
-    if _kinds(only) and not _wants(only, T.CodeActionKind.QuickFix.value):
-        a_diags: list = []  # only source or refactor actions asked for
-    else:
-        a_diags = a.diagnostics
-    for d in a_diags:
+    actions = []
+    for d in a.diagnostics:
         if not (d.start <= hi and lo <= d.end):
             continue
         lsp_diag = ls.to_lsp(doc, d, uri)
@@ -168,33 +184,21 @@ def on_code_action(ls: JobspecServer, params: T.CodeActionParams):
                     kind=T.CodeActionKind.QuickFix,
                     diagnostics=[lsp_diag],
                     is_preferred=fix.preferred,
-                    edit=T.WorkspaceEdit(
-                        document_changes=[
-                            T.TextDocumentEdit(
-                                T.OptionalVersionedTextDocumentIdentifier(
-                                    uri=uri, version=a.version
-                                ),
-                                edits,
-                            )
-                        ]
-                    ),
+                    edit=_document_edit(uri, a.version, edits),
                 )
             )
-    if _wants(only, FIX_ALL) and (_kinds(only) or any(d.code in fixes.SAFE for d in a.diagnostics)):
-        fix_all = _fix_all_action(ls, uri, a)
-        if fix_all is not None:
-            actions.append(fix_all)
-    # the conversions: when refactorings are asked for, or on a plain request that is
-    # not about a diagnostic (not beside every quick-fix); a blocked one only when asked
-    asked = any(k.startswith("refactor") for k in _kinds(only))
-    convertible = a.kind.offers("convert") and a.doc.root is not None
-    if convertible and (asked or (not only and not params.context.diagnostics)):
-        actions.extend(c for c in _conversion_actions(ls, uri, a) if c.disabled is None or asked)
-    if a.kind.offers("migrate") and (asked or (not only and not params.context.diagnostics)):
-        got = _migration_action(uri, a, ls)
-        if got is not None and (got.disabled is None or asked):
-            actions.append(got)
     return actions
+
+
+def _document_edit(uri: str, version, edits: list) -> T.WorkspaceEdit:
+    """``edits`` of one document, at its ``version``."""
+    return T.WorkspaceEdit(
+        document_changes=[
+            T.TextDocumentEdit(
+                T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version), edits
+            )
+        ]
+    )
 
 
 def _migration_action(uri: str, a: Analysis, ls: JobspecServer):
@@ -214,13 +218,7 @@ def _migration_action(uri: str, a: Analysis, ls: JobspecServer):
     return T.CodeAction(
         title="Convert to Flux",
         kind=T.CodeActionKind.RefactorRewrite,
-        edit=T.WorkspaceEdit(
-            document_changes=[
-                T.TextDocumentEdit(
-                    T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version), edits
-                )
-            ]
-        ),
+        edit=_document_edit(uri, a.version, edits),
     )
 
 
@@ -263,12 +261,6 @@ def _conversion_actions(ls: JobspecServer, uri: str, a: Analysis):
         T.CodeAction(
             title=title,
             kind=T.CodeActionKind.RefactorRewrite,
-            edit=T.WorkspaceEdit(
-                document_changes=[
-                    T.TextDocumentEdit(
-                        T.OptionalVersionedTextDocumentIdentifier(uri=uri, version=a.version), edits
-                    )
-                ]
-            ),
+            edit=_document_edit(uri, a.version, edits),
         )
     ]

@@ -41,6 +41,8 @@ class Settings:
 
     @classmethod
     def from_dict(cls, raw) -> Settings:
+        """The settings a client sent (``{"jobspec": {...}}`` or the section itself),
+        each key read by its setting; what is wrong is said in ``problems``."""
         s = cls()
         if raw is None:
             return s
@@ -49,60 +51,64 @@ class Settings:
             return s
         if isinstance(raw.get("jobspec"), dict):  # {"jobspec": {...}} or the section itself
             raw = raw["jobspec"]
-
         for key, value in raw.items():
-            if key in CLIENT_KEYS or key == "format":
-                continue
-            setting = BY_EDITOR.get(key)
-            if setting is None:
-                s.problems.append(f"jobspec.{key}: unknown setting (known: {', '.join(KNOWN)})")
-                continue
-            if value is None or value == "":
-                if setting.attr in ("target", "flux_version", "docs_url", "site"):
-                    continue  # unset: the project's, else the default
-                if setting.attr not in ("select", "ignore"):
-                    s.problems.append(
-                        f"jobspec.{key}: expected {setting.want}, not {value!r}; ignored"
-                    )
-                    continue
-            try:
-                got = setting.read(value)
-            except Invalid as err:
-                why = f" ({err})" if str(err) else ""
-                s.problems.append(
-                    f"jobspec.{key}: expected {setting.want}, not {value!r}{why}; ignored"
-                )
-                continue
-            s.problems.extend(
-                f"jobspec.{key}: {message} -- left out" for message, _ in got.left_out
-            )
-            if setting.attr == "select":
-                s.select = list(got.value) or None
-                if got.left_out and not got.value:  # never an empty selection that hides all
-                    s.problems.append(
-                        "jobspec.select names no known rule, so every rule is reported (as "
-                        "without a select)"
-                    )
-            elif setting.attr == "ignore":
-                s.ignore = list(got.value)
-            else:
-                setattr(s, setting.attr, got.value)
+            if key not in CLIENT_KEYS and key != "format":
+                s._read(key, value)
         if "format" in raw:
-            fmt = raw["format"]
-            if not isinstance(fmt, dict):
-                s.problems.append(
-                    f'jobspec.format: expected an object such as {{"sortKeys": true}}, not {fmt!r}; '
-                    "ignored"
-                )
-            elif "sortKeys" in fmt and fmt["sortKeys"] is not None:
-                if isinstance(fmt["sortKeys"], bool):
-                    s.sort_keys = fmt["sortKeys"]
-                else:
-                    s.problems.append(
-                        f"jobspec.format.sortKeys: expected true or false, not "
-                        f"{fmt['sortKeys']!r}; ignored"
-                    )
+            s._read_format(raw["format"])
         return s
+
+    def _read(self, key: str, value) -> None:
+        """One editor setting: read by its declaration (jobspec_lsp.settings), or said why
+        not; an unset one (null or "") keeps the project's, else the default."""
+        setting = BY_EDITOR.get(key)
+        if setting is None:
+            self.problems.append(f"jobspec.{key}: unknown setting (known: {', '.join(KNOWN)})")
+            return
+        if value is None or value == "":
+            if setting.attr in ("target", "flux_version", "docs_url", "site"):
+                return  # unset: the project's, else the default
+            if setting.attr not in ("select", "ignore"):
+                self.problems.append(
+                    f"jobspec.{key}: expected {setting.want}, not {value!r}; ignored"
+                )
+                return
+        try:
+            got = setting.read(value)
+        except Invalid as err:
+            why = f" ({err})" if str(err) else ""
+            self.problems.append(
+                f"jobspec.{key}: expected {setting.want}, not {value!r}{why}; ignored"
+            )
+            return
+        self.problems.extend(f"jobspec.{key}: {message} -- left out" for message, _ in got.left_out)
+        if setting.attr == "select":
+            self.select = list(got.value) or None
+            if got.left_out and not got.value:  # never an empty selection that hides all
+                self.problems.append(
+                    "jobspec.select names no known rule, so every rule is reported (as "
+                    "without a select)"
+                )
+        elif setting.attr == "ignore":
+            self.ignore = list(got.value)
+        else:
+            setattr(self, setting.attr, got.value)
+
+    def _read_format(self, fmt) -> None:
+        """``format``: an object whose ``sortKeys`` is true or false."""
+        if not isinstance(fmt, dict):
+            self.problems.append(
+                f'jobspec.format: expected an object such as {{"sortKeys": true}}, not {fmt!r}; '
+                "ignored"
+            )
+        elif "sortKeys" in fmt and fmt["sortKeys"] is not None:
+            if isinstance(fmt["sortKeys"], bool):
+                self.sort_keys = fmt["sortKeys"]
+            else:
+                self.problems.append(
+                    f"jobspec.format.sortKeys: expected true or false, not "
+                    f"{fmt['sortKeys']!r}; ignored"
+                )
 
 
 KNOWN = (*BY_EDITOR, "format")  # the editor's keys (jobspec_lsp.settings)

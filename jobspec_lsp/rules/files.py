@@ -195,25 +195,9 @@ def _check_entry(ctx: Context, entry: Any, path_key: Any) -> None:
 
 
 def _check_content(ctx: Context, entry: Mapping) -> None:
-    mode = entry.get("mode")
-    kind = None
-    if is_int(mode) and not isinstance(mode.value, bool):
-        fmt = mode.value & S_IFMT
-        kind = "directory" if fmt == S_IFDIR else "symlink" if fmt == S_IFLNK else "file"
-        if fmt not in (S_IFREG, S_IFDIR, S_IFLNK) and 0 <= mode.value:
-            fixed = (mode.value & 0o7777) | S_IFREG
-            ctx.report(
-                MODE_TYPE,
-                mode,
-                f"mode {mode.value} ({oct(mode.value)[2:]} in octal) has "
-                "no file type; for a regular file with these permissions write "
-                f"{fixed} ({oct(fixed)[2:]})",
-                data={"replacement": str(fixed)},
-            )
-    enc = entry.get("encoding")
-    enc = enc.value if is_str(enc) else None
-    data = entry.get("data")
-    has_size, has_data = "size" in entry, data is not None
+    """What an entry holds, by its kind (its ``mode``'s file type): nothing for a
+    directory, a target path for a symlink, encoded data of its size for a file."""
+    kind = _file_kind(ctx, entry.get("mode"))
     anchor = entry.key_node("encoding") or entry.key_node("data") or entry.key_node("size")
     if anchor is None:
         return
@@ -221,18 +205,51 @@ def _check_content(ctx: Context, entry: Mapping) -> None:
         for k in ("size", "data", "encoding"):
             if k in entry:
                 ctx.report(CONTENT, entry.key_node(k), f"a directory entry carries no {k}")
-        return
-    if kind == "symlink":
-        for k in ("size", "encoding"):
-            if k in entry:
-                ctx.report(
-                    CONTENT,
-                    entry.key_node(k),
-                    f"a symlink entry carries no {k}; data is its target",
-                )
-        if has_data and not is_str(data):
-            ctx.report(CONTENT, data, "a symlink's data is its target path, a string")
-        return
+    elif kind == "symlink":
+        _check_symlink(ctx, entry)
+    else:
+        _check_encoded(ctx, entry)
+
+
+def _file_kind(ctx: Context, mode: Any) -> str | None:
+    """The kind of entry (file, directory or symlink) by the type bits of an integer
+    ``mode`` (None without one); a mode of no file type is reported, with the fix."""
+    if not (is_int(mode) and not isinstance(mode.value, bool)):
+        return None
+    fmt = mode.value & S_IFMT
+    if fmt not in (S_IFREG, S_IFDIR, S_IFLNK) and 0 <= mode.value:
+        fixed = (mode.value & 0o7777) | S_IFREG
+        ctx.report(
+            MODE_TYPE,
+            mode,
+            f"mode {mode.value} ({oct(mode.value)[2:]} in octal) has "
+            "no file type; for a regular file with these permissions write "
+            f"{fixed} ({oct(fixed)[2:]})",
+            data={"replacement": str(fixed)},
+        )
+    return "directory" if fmt == S_IFDIR else "symlink" if fmt == S_IFLNK else "file"
+
+
+def _check_symlink(ctx: Context, entry: Mapping) -> None:
+    for k in ("size", "encoding"):
+        if k in entry:
+            ctx.report(
+                CONTENT,
+                entry.key_node(k),
+                f"a symlink entry carries no {k}; data is its target",
+            )
+    data = entry.get("data")
+    if data is not None and not is_str(data):
+        ctx.report(CONTENT, data, "a symlink's data is its target path, a string")
+
+
+def _check_encoded(ctx: Context, entry: Mapping) -> None:
+    """A file's content by its ``encoding``: utf-8 and base64 text with its size, a
+    blobvec list, or JSON content (no encoding) without a size."""
+    enc_node = entry.get("encoding")
+    enc = enc_node.value if is_str(enc_node) else None
+    data = entry.get("data")
+    has_size, has_data = "size" in entry, data is not None
     if enc in ("utf-8", "base64"):
         if not has_size:
             ctx.report(

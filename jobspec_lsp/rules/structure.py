@@ -119,20 +119,41 @@ VERTEX_KEYS = vocabulary.keys("vertex")
 
 
 def check(ctx: Context) -> None:
+    """The top level: a mapping of the four keys, each of its form; the resource
+    vertices walked (``ctx.vertices``, ``ctx.top``) and the tasks found (``ctx.tasks``)
+    for the other families."""
     root = ctx.doc.root
     if root is None:
         return
     if not isinstance(root, Mapping):
-        line = ctx.doc.lines.position(root.start).line
-        eol = ctx.doc.lines.line_start(line) + len(ctx.doc.lines.line_text(line))
-        ctx.report(
-            NOT_MAPPING,
-            (root.start, max(min(eol, root.end), root.start + 1)),
-            f"a jobspec is a mapping with the keys version, resources, "
-            f"tasks and attributes, not {describe(root)}",
-        )
-        return
+        return _not_a_mapping(ctx, root)
     ctx.root = root
+    _check_top_keys(ctx, root)
+    _check_version(ctx, root)
+    _check_resources(ctx, root)
+    _check_tasks(ctx, root)
+    pair = root.pair("attributes")
+    if pair is not None and not isinstance(pair[1], Mapping):
+        ctx.report(
+            BAD_ATTRIBUTES,
+            pair,
+            f"attributes must be a mapping (with system and/or user), not {describe(pair[1])}",
+        )
+
+
+def _not_a_mapping(ctx: Context, root: Any) -> None:
+    """JS100, on the root's first line."""
+    line = ctx.doc.lines.position(root.start).line
+    eol = ctx.doc.lines.line_start(line) + len(ctx.doc.lines.line_text(line))
+    ctx.report(
+        NOT_MAPPING,
+        (root.start, max(min(eol, root.end), root.start + 1)),
+        f"a jobspec is a mapping with the keys version, resources, "
+        f"tasks and attributes, not {describe(root)}",
+    )
+
+
+def _check_top_keys(ctx: Context, root: Mapping) -> None:
     missing = check_keys(
         ctx,
         root,
@@ -150,57 +171,60 @@ def check(ctx: Context) -> None:
             data={"missing": missing},
         )
 
+
+def _check_version(ctx: Context, root: Mapping) -> None:
     pair = root.pair("version")
-    if pair is not None:
-        key, value = pair
-        if not is_int(value) or value.value < 1:
-            ctx.report(
-                BAD_VERSION,
-                pair,
-                f"version must be an integer of at least 1, not {shown(ctx, value)}",
-                data=_int_fix(value),
-            )
-
-    pair = root.pair("resources")
-    if pair is not None:
-        key, value = pair
-        if isinstance(value, Sequence) and value.items:
-            _walk_vertices(ctx, value, None)
-        elif isinstance(value, Sequence):
-            ctx.report(BAD_RESOURCES, pair, "resources is empty; request at least one resource")
-        elif isinstance(value, Scalar) and isinstance(value.value, str):
-            data = _shape_data(value.value)
-            msg = (
-                "resources is a shape string, which only command-line tools accept; "
-                "a jobspec needs the list of vertices"
-            )
-            if data is None:
-                msg += " (and this string is not a valid shape either)"
-            ctx.report(BAD_RESOURCES, pair, msg, data=data)
-        else:
-            ctx.report(
-                BAD_RESOURCES,
-                pair,
-                f"resources must be a list of resource vertices, not {describe(value)}",
-            )
-
-    pair = root.pair("tasks")
-    if pair is not None:
-        key, value = pair
-        if isinstance(value, Sequence) and value.items:
-            ctx.tasks = value.items
-        elif isinstance(value, Sequence):
-            ctx.report(BAD_TASKS, pair, "tasks is empty; define at least one task")
-        else:
-            ctx.report(BAD_TASKS, pair, f"tasks must be a list of tasks, not {describe(value)}")
-
-    pair = root.pair("attributes")
-    if pair is not None and not isinstance(pair[1], Mapping):
+    if pair is None:
+        return
+    key, value = pair
+    if not is_int(value) or value.value < 1:
         ctx.report(
-            BAD_ATTRIBUTES,
+            BAD_VERSION,
             pair,
-            f"attributes must be a mapping (with system and/or user), not {describe(pair[1])}",
+            f"version must be an integer of at least 1, not {shown(ctx, value)}",
+            data=_int_fix(value),
         )
+
+
+def _check_resources(ctx: Context, root: Mapping) -> None:
+    """``resources``: a non-empty list, walked vertex by vertex; a shape string is told
+    apart (with its expansion as the fix when it is one)."""
+    pair = root.pair("resources")
+    if pair is None:
+        return
+    key, value = pair
+    if isinstance(value, Sequence) and value.items:
+        _walk_vertices(ctx, value, None)
+    elif isinstance(value, Sequence):
+        ctx.report(BAD_RESOURCES, pair, "resources is empty; request at least one resource")
+    elif isinstance(value, Scalar) and isinstance(value.value, str):
+        data = _shape_data(value.value)
+        msg = (
+            "resources is a shape string, which only command-line tools accept; "
+            "a jobspec needs the list of vertices"
+        )
+        if data is None:
+            msg += " (and this string is not a valid shape either)"
+        ctx.report(BAD_RESOURCES, pair, msg, data=data)
+    else:
+        ctx.report(
+            BAD_RESOURCES,
+            pair,
+            f"resources must be a list of resource vertices, not {describe(value)}",
+        )
+
+
+def _check_tasks(ctx: Context, root: Mapping) -> None:
+    pair = root.pair("tasks")
+    if pair is None:
+        return
+    key, value = pair
+    if isinstance(value, Sequence) and value.items:
+        ctx.tasks = value.items
+    elif isinstance(value, Sequence):
+        ctx.report(BAD_TASKS, pair, "tasks is empty; define at least one task")
+    else:
+        ctx.report(BAD_TASKS, pair, f"tasks must be a list of tasks, not {describe(value)}")
 
 
 def _int_fix(node: Any) -> Any:
@@ -257,59 +281,74 @@ def _walk_items(ctx: Context, seq: Sequence, parent: Vertex | None, lo: int, hi:
         v = Vertex(item, parent, i)
         out.append(v)
         ctx.vertices.append(v)
-        missing = check_keys(
-            ctx,
-            item,
-            VERTEX_KEYS,
-            VERTEX_UNKNOWN,
-            "a resource vertex",
-            required=vocabulary.required("vertex"),
+        _check_vertex_keys(ctx, item)
+        _read_vertex_fields(ctx, v, item)
+        _walk_with(ctx, v, item)
+
+
+def _check_vertex_keys(ctx: Context, item: Mapping) -> None:
+    missing = check_keys(
+        ctx,
+        item,
+        VERTEX_KEYS,
+        VERTEX_UNKNOWN,
+        "a resource vertex",
+        required=vocabulary.required("vertex"),
+    )
+    if missing:
+        ctx.report(
+            VERTEX_MISSING,
+            anchor_for_missing(item),
+            "resource vertex is missing " + " and ".join(missing),
+            data={"missing": missing},
         )
-        if missing:
-            ctx.report(
-                VERTEX_MISSING,
-                anchor_for_missing(item),
-                "resource vertex is missing " + " and ".join(missing),
-                data={"missing": missing},
-            )
-        for key, value in item.pairs:
-            k = key.value
-            if k in ("type", "unit", "label", "id"):
-                if not is_str(value):
-                    ctx.report(
-                        VERTEX_FIELD_TYPE,
-                        (key, value),
-                        f"{k} must be a string, not {describe(value)}",
-                    )
-                elif k == "type":
-                    if value.value:
-                        v.type = value.value
-                    else:
-                        ctx.report(VERTEX_FIELD_TYPE, (key, value), "type must not be empty")
-                elif k == "label":
-                    v.label = value.value
-            elif k == "exclusive" and not is_bool(value):
-                data = None
-                if isinstance(value, Scalar) and str(value.value).lower() in ("true", "false"):
-                    data = {"replacement": str(value.value).lower()}
+
+
+def _read_vertex_fields(ctx: Context, v: Vertex, item: Mapping) -> None:
+    """The vertex's ``type`` and ``label`` (kept on ``v``) and its other typed fields,
+    each checked for its type."""
+    for key, value in item.pairs:
+        k = key.value
+        if k in ("type", "unit", "label", "id"):
+            if not is_str(value):
                 ctx.report(
                     VERTEX_FIELD_TYPE,
                     (key, value),
-                    f"exclusive must be true or false, not {describe(value)}",
-                    data=data,
+                    f"{k} must be a string, not {describe(value)}",
                 )
-        pair = item.pair("with")
-        if pair is not None:
-            key, value = pair
-            if isinstance(value, Sequence) and value.items:
-                _walk_vertices(ctx, value, v)
-            elif isinstance(value, Mapping):
-                ctx.report(
-                    BAD_WITH,
-                    pair,
-                    "with must be a list of vertices; put this vertex in a "
-                    "list (start it with '- ')",
-                )
-            else:
-                what = "empty" if isinstance(value, Sequence) else describe(value)
-                ctx.report(BAD_WITH, pair, f"with must be a non-empty list of vertices, not {what}")
+            elif k == "type":
+                if value.value:
+                    v.type = value.value
+                else:
+                    ctx.report(VERTEX_FIELD_TYPE, (key, value), "type must not be empty")
+            elif k == "label":
+                v.label = value.value
+        elif k == "exclusive" and not is_bool(value):
+            data = None
+            if isinstance(value, Scalar) and str(value.value).lower() in ("true", "false"):
+                data = {"replacement": str(value.value).lower()}
+            ctx.report(
+                VERTEX_FIELD_TYPE,
+                (key, value),
+                f"exclusive must be true or false, not {describe(value)}",
+                data=data,
+            )
+
+
+def _walk_with(ctx: Context, v: Vertex, item: Mapping) -> None:
+    """The vertex's ``with``: a non-empty list, walked as ``v``'s children."""
+    pair = item.pair("with")
+    if pair is None:
+        return
+    key, value = pair
+    if isinstance(value, Sequence) and value.items:
+        _walk_vertices(ctx, value, v)
+    elif isinstance(value, Mapping):
+        ctx.report(
+            BAD_WITH,
+            pair,
+            "with must be a list of vertices; put this vertex in a list (start it with '- ')",
+        )
+    else:
+        what = "empty" if isinstance(value, Sequence) else describe(value)
+        ctx.report(BAD_WITH, pair, f"with must be a non-empty list of vertices, not {what}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 
 from jobspec_lsp.diagnostics import ALL_KINDS, RULES, Diagnostic, Family, Severity, matches
 from jobspec_lsp.diagnostics import is_code_or_prefix as known
@@ -155,6 +156,18 @@ def apply(
     def enabled(code: str) -> bool:
         return (not select or matches(code, select)) and not (ignore and matches(code, ignore))
 
+    kept = _unsuppressed(text, diags, found)
+    if enabled(UNUSED):
+        kept += _unused_ones(text, found, enabled, every_rule_ran)
+    kept.sort(key=Diagnostic.sort_key)
+    return kept
+
+
+def _unsuppressed(
+    text: str, diags: list[Diagnostic], found: list[_Suppression]
+) -> list[Diagnostic]:
+    """The diagnostics no suppression of ``found`` covers (a file's first, then the
+    line's); each suppression notes the codes it suppressed (``used``)."""
     files = [s for s in found if s.file]
     by_line: dict[int, list[_Suppression]] = {}
     for s in found:
@@ -165,53 +178,51 @@ def apply(
         if d.code == UNUSED:
             kept.append(d)
             continue
-        hit = None
-        for s in files:
-            if s.codes is None or matches(d.code, s.codes):
-                hit = s
-                break
+        hit = _covering(d, files)
         if hit is None:
-            ls = text.rfind("\n", 0, d.start) + 1
-            for s in by_line.get(ls, ()):
-                if s.codes is None or matches(d.code, s.codes):
-                    hit = s
-                    break
+            hit = _covering(d, by_line.get(text.rfind("\n", 0, d.start) + 1, ()))
         if hit is None:
             kept.append(d)
         else:
             hit.used.add(d.code)
-    if enabled(UNUSED):
-        for s in found:
-            if s.codes is None:
-                if not s.used and every_rule_ran:
-                    kept.append(_unused(text, s, "suppresses nothing", s.start, s.end))
-                continue
-            idle = [
-                c
-                for c in s.codes
-                if not is_code_or_prefix(c)  # a code no rule has suppresses nothing
-                or (every_rule_ran and enabled_prefix(c, enabled) and not matches_any(c, s.used))
-            ]
-            if not idle:
-                continue
-            if len(idle) == len(s.codes):
-                unknown = [c for c in idle if not is_code_or_prefix(c)]
-                why = f"suppresses nothing ({_idle_words(unknown)})" if unknown else ""
-                kept.append(_unused(text, s, why or "suppresses nothing", s.start, s.end))
-            else:
-                left = [c for c in s.codes if c not in idle]
-                kept.append(
-                    _unused(
-                        text,
-                        s,
-                        _idle_words(idle),
-                        s.start,
-                        s.end,
-                        keep=left,
-                    )
-                )
-    kept.sort(key=Diagnostic.sort_key)
     return kept
+
+
+def _covering(d: Diagnostic, suppressions: Iterable[_Suppression]) -> _Suppression | None:
+    """The first of ``suppressions`` that covers ``d``'s code (every code, or one listed)."""
+    for s in suppressions:
+        if s.codes is None or matches(d.code, s.codes):
+            return s
+    return None
+
+
+def _unused_ones(
+    text: str, found: list[_Suppression], enabled: Any, every_rule_ran: bool
+) -> list[Diagnostic]:
+    """JS913 for each suppression that suppressed nothing, or for the codes it lists in
+    vain: codes no rule has, and (when every rule ran) enabled codes not reported."""
+    out = []
+    for s in found:
+        if s.codes is None:
+            if not s.used and every_rule_ran:
+                out.append(_unused(text, s, "suppresses nothing", s.start, s.end))
+            continue
+        idle = [
+            c
+            for c in s.codes
+            if not is_code_or_prefix(c)  # a code no rule has suppresses nothing
+            or (every_rule_ran and enabled_prefix(c, enabled) and not matches_any(c, s.used))
+        ]
+        if not idle:
+            continue
+        if len(idle) == len(s.codes):
+            unknown = [c for c in idle if not is_code_or_prefix(c)]
+            why = f"suppresses nothing ({_idle_words(unknown)})" if unknown else ""
+            out.append(_unused(text, s, why or "suppresses nothing", s.start, s.end))
+        else:
+            left = [c for c in s.codes if c not in idle]
+            out.append(_unused(text, s, _idle_words(idle), s.start, s.end, keep=left))
+    return out
 
 
 def _idle_words(idle: list[str]) -> str:

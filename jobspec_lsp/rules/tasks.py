@@ -277,12 +277,25 @@ def _unique(label: str, taken: Any) -> str:
 
 
 def _check_task(ctx: Context, task: Any, labels: Any, slots: Any, near: Suggester) -> None:
+    """One task: its keys, its command, the slot it runs in, its count, the rest."""
     if not isinstance(task, Mapping):
         return ctx.report(
             TASK_NOT_MAPPING,
             task,
             f"a task must be a mapping with command, slot and count, not {describe(task)}",
         )
+    _check_task_keys(ctx, task)
+    _check_command(ctx, task)
+    slot_vertex = _task_slot(ctx, task, labels, slots, near)
+    pair = task.pair("count")
+    if pair is not None:
+        _check_task_count(ctx, pair[0], pair[1], slot_vertex)
+    _check_task_extras(ctx, task)
+
+
+def _check_task_keys(ctx: Context, task: Mapping) -> None:
+    """Unknown keys (a count's key written at the task's level says where it belongs),
+    and the required ones missing."""
     missing = check_keys(
         ctx,
         task,
@@ -300,71 +313,79 @@ def _check_task(ctx: Context, task: Any, labels: Any, slots: Any, near: Suggeste
             data={"missing": missing},
         )
 
+
+def _check_command(ctx: Context, task: Mapping) -> None:
+    """``command``: a non-empty list of strings (one string: split into the list)."""
     pair = task.pair("command")
-    if pair is not None:
-        key, cmd = pair
-        if isinstance(cmd, Sequence) and cmd.items:
-            for item in cmd.items:
-                if not is_str(item):
-                    ctx.report(
-                        BAD_COMMAND,
-                        item,
-                        f"every command element must be a string, not {describe(item)}; quote it",
-                        data={"replacement": _quoted(ctx, item)},
-                    )
-        elif is_str(cmd) and cmd.value.strip():
-            ctx.report(
-                BAD_COMMAND,
-                cmd,
-                "command must be a list of strings (program, then arguments), not one string",
-                data={"replacement": cmd.value.split()},
-            )
-        else:
-            what = "an empty list" if isinstance(cmd, Sequence) else describe(cmd)
-            ctx.report(
-                BAD_COMMAND, pair, f"command must be a non-empty list of strings, not {what}"
-            )
-
-    slot_vertex = None
-    pair = task.pair("slot")
-    if pair is not None:
-        key, slot = pair
-        if not is_str(slot):
-            ctx.report(
-                SLOT_TYPE,
-                pair,
-                f"slot must be the label of a slot (a string), not {describe(slot)}",
-            )
-        elif slot.value in slots:
-            slot_vertex = slots[slot.value]
-        elif slot.value in labels:
-            ctx.report(
-                UNKNOWN_SLOT,
-                slot,
-                f"{slot.value!r} labels a {labels[slot.value].type} "
-                "vertex, not a slot; tasks run in slots",
-            )
-        elif ctx.vertices:
-            guess = near.best(slot.value, cutoff=0.0) if slots else None
-            if slots:
-                names = sorted(slots)
-                shown = ", ".join(names[:10]) + (
-                    f", and {len(names) - 10} more" if len(names) > 10 else ""
+    if pair is None:
+        return
+    key, cmd = pair
+    if isinstance(cmd, Sequence) and cmd.items:
+        for item in cmd.items:
+            if not is_str(item):
+                ctx.report(
+                    BAD_COMMAND,
+                    item,
+                    f"every command element must be a string, not {describe(item)}; quote it",
+                    data={"replacement": _quoted(ctx, item)},
                 )
-                msg = f"no slot is labelled {slot.value!r}{did_you_mean(guess)} (slots: {shown})"
-            else:
-                msg = f"no slot is labelled {slot.value!r}: the resources define no slot"
-            ctx.report(
-                UNKNOWN_SLOT,
-                slot,
-                msg,
-                data={"suggestion": guess} if guess else None,
-            )
+    elif is_str(cmd) and cmd.value.strip():
+        ctx.report(
+            BAD_COMMAND,
+            cmd,
+            "command must be a list of strings (program, then arguments), not one string",
+            data={"replacement": cmd.value.split()},
+        )
+    else:
+        what = "an empty list" if isinstance(cmd, Sequence) else describe(cmd)
+        ctx.report(BAD_COMMAND, pair, f"command must be a non-empty list of strings, not {what}")
 
-    pair = task.pair("count")
-    if pair is not None:
-        _check_task_count(ctx, pair[0], pair[1], slot_vertex)
 
+def _task_slot(ctx: Context, task: Mapping, labels: Any, slots: Any, near: Suggester) -> Any:
+    """The slot vertex the task's ``slot`` names (None when it names none, said here)."""
+    pair = task.pair("slot")
+    if pair is None:
+        return None
+    key, slot = pair
+    if not is_str(slot):
+        ctx.report(
+            SLOT_TYPE,
+            pair,
+            f"slot must be the label of a slot (a string), not {describe(slot)}",
+        )
+    elif slot.value in slots:
+        return slots[slot.value]
+    elif slot.value in labels:
+        ctx.report(
+            UNKNOWN_SLOT,
+            slot,
+            f"{slot.value!r} labels a {labels[slot.value].type} "
+            "vertex, not a slot; tasks run in slots",
+        )
+    elif ctx.vertices:
+        _no_such_slot(ctx, slot, slots, near)
+    return None
+
+
+def _no_such_slot(ctx: Context, slot: Scalar, slots: Any, near: Suggester) -> None:
+    """JS307 for a label no vertex has: the nearest slot's label, and the slots there are."""
+    guess = near.best(slot.value, cutoff=0.0) if slots else None
+    if slots:
+        names = sorted(slots)
+        shown = ", ".join(names[:10]) + (f", and {len(names) - 10} more" if len(names) > 10 else "")
+        msg = f"no slot is labelled {slot.value!r}{did_you_mean(guess)} (slots: {shown})"
+    else:
+        msg = f"no slot is labelled {slot.value!r}: the resources define no slot"
+    ctx.report(
+        UNKNOWN_SLOT,
+        slot,
+        msg,
+        data={"suggestion": guess} if guess else None,
+    )
+
+
+def _check_task_extras(ctx: Context, task: Mapping) -> None:
+    """``attributes`` (a mapping) and ``distribution`` (a string)."""
     pair = task.pair("attributes")
     if pair is not None and not isinstance(pair[1], Mapping):
         ctx.report(
@@ -383,6 +404,8 @@ def _quoted(ctx: Context, node: Any) -> Any:
 
 
 def _check_task_count(ctx: Context, key: Any, count: Any, slot_vertex: Any) -> None:
+    """A task's ``count``: a mapping with exactly one of per_slot, per_resource, total,
+    each of its form."""
     if not isinstance(count, Mapping):
         return ctx.report(
             TASK_COUNT_KEYS,
@@ -390,6 +413,21 @@ def _check_task_count(ctx: Context, key: Any, count: Any, slot_vertex: Any) -> N
             "task count must be a mapping with one of "
             f"per_slot, per_resource or total, not {describe(count)}",
         )
+    _check_count_keys(ctx, key, count)
+    for k in ("per_slot", "total"):
+        pair = count.pair(k)
+        if pair is not None and not (is_int(pair[1]) and pair[1].value >= 1):
+            ctx.report(
+                TASK_COUNT_VALUE, pair, f"{k} must be a positive integer, not {shown(ctx, pair[1])}"
+            )
+    pair = count.pair("per_resource")
+    if pair is not None:
+        _check_per_resource(ctx, pair, slot_vertex)
+
+
+def _check_count_keys(ctx: Context, key: Any, count: Mapping) -> None:
+    """Unknown keys of a count (a near spelling of its one key is that key's mistake),
+    and not exactly one of per_slot, per_resource, total."""
     present = [k for k in COUNT_KEYS if k in count]
     typo = False
     for k, _ in count.pairs:
@@ -411,15 +449,11 @@ def _check_task_count(ctx: Context, key: Any, count: Any, slot_vertex: Any) -> N
             f", not {' and '.join(present)}" if present else ""
         )
         ctx.report(TASK_COUNT_KEYS, where, msg)
-    for k in ("per_slot", "total"):
-        pair = count.pair(k)
-        if pair is not None and not (is_int(pair[1]) and pair[1].value >= 1):
-            ctx.report(
-                TASK_COUNT_VALUE, pair, f"{k} must be a positive integer, not {shown(ctx, pair[1])}"
-            )
-    pair = count.pair("per_resource")
-    if pair is None:
-        return
+
+
+def _check_per_resource(ctx: Context, pair: Any, slot_vertex: Any) -> None:
+    """``per_resource``: a mapping of a type and a positive count, the type one the
+    task's slot holds."""
     pk, pr = pair
     if not isinstance(pr, Mapping):
         return ctx.report(
@@ -448,18 +482,23 @@ def _check_task_count(ctx: Context, key: Any, count: Any, slot_vertex: Any) -> N
         )
     tp = pr.pair("type")
     if tp is not None:
-        if not is_str(tp[1]):
+        _check_per_resource_type(ctx, tp, slot_vertex)
+
+
+def _check_per_resource_type(ctx: Context, tp: Any, slot_vertex: Any) -> None:
+    """``per_resource.type``: a string naming a type the slot holds."""
+    if not is_str(tp[1]):
+        ctx.report(
+            PER_RESOURCE_FORM, tp, f"per_resource type must be a string, not {describe(tp[1])}"
+        )
+    elif slot_vertex is not None:
+        inside = {d.type for d in slot_vertex.descendants() if d.type}
+        if tp[1].value not in inside:
+            guess = suggest(tp[1].value, inside, cutoff=0.0) if inside else None
             ctx.report(
-                PER_RESOURCE_FORM, tp, f"per_resource type must be a string, not {describe(tp[1])}"
+                PER_RESOURCE_TYPE,
+                tp[1],
+                f"the slot {slot_vertex.label!r} holds no {tp[1].value!r}; it holds "
+                + (", ".join(sorted(inside)) or "nothing"),
+                data={"suggestion": guess, "types": sorted(inside)} if guess else None,
             )
-        elif slot_vertex is not None:
-            inside = {d.type for d in slot_vertex.descendants() if d.type}
-            if tp[1].value not in inside:
-                guess = suggest(tp[1].value, inside, cutoff=0.0) if inside else None
-                ctx.report(
-                    PER_RESOURCE_TYPE,
-                    tp[1],
-                    f"the slot {slot_vertex.label!r} holds no {tp[1].value!r}; it holds "
-                    + (", ".join(sorted(inside)) or "nothing"),
-                    data={"suggestion": guess, "types": sorted(inside)} if guess else None,
-                )
