@@ -10,4 +10,7 @@ Flux rejects), ``suppress`` (suppression comments), ``rulesdoc``.
 Importing the package imports nothing else: the registry imports each module that
 defines rules (``diagnostics.RULE_MODULES``) when it is first read, and
 ``analysis`` the families it runs.
+
+May import: record, boundary, text, diagnostics, notations, fluxcli, site, jobspec. A site
+profile's checks (``site``) load at the boundary ``analysis.SITE_CHECKS``.
 """
