@@ -12,5 +12,6 @@ defines rules (``diagnostics.RULE_MODULES``) when it is first read, and
 ``analysis`` the families it runs.
 
 May import: record, boundary, text, diagnostics, notations, fluxcli, site, jobspec. A site
-profile's checks (``site``) load at the boundary ``analysis.SITE_CHECKS``.
+profile's rules (``rules.site``, which reads the site room) load at the boundary
+``analysis.SITE_CHECKS``.
 """
