@@ -16,7 +16,7 @@ import random
 import re
 
 from jobspec_lsp import convert
-from jobspec_lsp.cli.convert import site_findings
+from jobspec_lsp.cli.newsite import site_findings
 from jobspec_lsp.diagnostics import Severity
 from jobspec_lsp.rules import analysis
 from jobspec_lsp.site import hostlists, notation, profile

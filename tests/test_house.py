@@ -78,7 +78,7 @@ def test_modules_and_functions_are_of_readable_size():
     assert not long_modules, long_modules
     long_functions = []
     for m in MODS.values():
-        for qual, first, n in m.functions():
+        for qual, _first, n in m.functions():
             if n <= house.FUNCTION_LINES:
                 continue
             node = _function(m.tree, qual)

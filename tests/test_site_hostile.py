@@ -154,3 +154,14 @@ def test_a_hostile_project_configuration_neither_blocks_nor_kills(tmp_path, dama
     assert "Traceback" not in out and "error[JS202]" in out
     if damage == "deep":
         assert got.returncode == 2 and "nested deeper than 200 levels" in out
+
+
+def test_jobspec_new_with_a_broken_site_says_so_builds_without_it_and_exits_2(tmp_path):
+    """`jobspec new --site DIR` with DIR missing was a traceback (None asked for its
+    plugins); now as `check --site`: one message, the jobspec built without the site, 2."""
+    proc = run_cli("new", "--site", tmp_path / "missing", "-N1", "true", cwd=tmp_path)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert "Traceback" not in err
+    assert err.count("site profile:") == 1 and "not a directory" in err
+    assert b"resources" in proc.stdout

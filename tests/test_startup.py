@@ -21,6 +21,7 @@ import pytest
 from jobspec_lsp.record import Frozen, FrozenError, Record
 
 cli_main = importlib.import_module("jobspec_lsp.cli.main")  # the module (the package names main)
+cli_startup = importlib.import_module("jobspec_lsp.cli.startup")
 
 # what a script's check never needs: the YAML reader, the dataclass machinery and what
 # it loads, typing, importlib.resources (tempfile, zipfile, lzma), shutil (argparse's
@@ -184,14 +185,14 @@ def test_the_collector_gets_its_pace_back_after_the_first_file():
 
     before = gc.get_threshold()
     try:
-        gc.set_threshold(cli_main._START_UP_THRESHOLD, *before[1:])
+        gc.set_threshold(cli_startup.START_UP_THRESHOLD, *before[1:])
         seen = []
-        for item in cli_main._started_after_one(iter(["a", "b", "c"])):
+        for item in cli_startup.started_after_one(iter(["a", "b", "c"])):
             seen.append((item, gc.get_threshold()[0]))
         assert seen == [
-            ("a", cli_main._START_UP_THRESHOLD),
-            ("b", cli_main._USUAL[0]),
-            ("c", cli_main._USUAL[0]),
+            ("a", cli_startup.START_UP_THRESHOLD),
+            ("b", cli_startup.USUAL[0]),
+            ("c", cli_startup.USUAL[0]),
         ]
     finally:
         gc.unfreeze()

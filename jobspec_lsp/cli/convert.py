@@ -20,7 +20,6 @@ from pathlib import Path
 import yaml
 
 from jobspec_lsp import convert, kinds
-from jobspec_lsp.cli.newsite import site_findings  # noqa: F401 - its old place (tests)
 from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.jobspec.document import parse
 from jobspec_lsp.jobspec.tree import to_python

@@ -18,9 +18,7 @@ from jobspec_lsp import __version__
 from jobspec_lsp.boundary import load
 from jobspec_lsp.cli.commands import BY_NAME, COMMANDS, LANGUAGE_SERVER
 from jobspec_lsp.cli.output import UsageError
-from jobspec_lsp.cli.startup import START_UP_THRESHOLD as _START_UP_THRESHOLD
-from jobspec_lsp.cli.startup import USUAL as _USUAL  # noqa: F401 - its old place (tests)
-from jobspec_lsp.cli.startup import started_after_one as _started_after_one  # noqa: F401 - as _USUAL
+from jobspec_lsp.cli.startup import START_UP_THRESHOLD
 
 
 def run() -> int:
@@ -30,7 +28,7 @@ def run() -> int:
     garbage in them (about 2 ms of a small check's 33); :func:`.startup.started` gives the
     collector its usual pace once the first file is checked. At exit everything is
     frozen: the interpreter's last collection has nothing to scan (4 ms more)."""
-    gc.set_threshold(_START_UP_THRESHOLD, *gc.get_threshold()[1:])
+    gc.set_threshold(START_UP_THRESHOLD, *gc.get_threshold()[1:])
     try:
         return main()
     finally:

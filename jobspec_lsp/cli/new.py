@@ -56,7 +56,9 @@ def _new(argv: list[str]) -> int:
         return 2
     if conv.blockers:
         conv.text = None
-    return _emit(conv)
+    code = _emit(conv)
+    broken = site is not None and site.site is None  # said; the jobspec is without it
+    return 2 if broken and code == 0 else code
 
 
 def _site_option(argv: list[str]) -> tuple[list[str], str | None | bool]:  # False: no DIR

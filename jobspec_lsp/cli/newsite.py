@@ -20,12 +20,15 @@ class SiteCheck(Record):
     __slots__ = ("site", "extra")
 
     def __init__(self, directory: str) -> None:
-        self.site = load_site(directory)
-        self.extra = plugin_options(self.site)  # the site's own flux submit options
+        self.site = load_site(directory)  # None: broken (said once), built without it
+        # the site's own flux submit options
+        self.extra = plugin_options(self.site) if self.site is not None else None
 
     def check(self, argv: list[str], conv) -> None:
         """The site's findings on the jobspec ``conv`` holds (built from ``argv``) added
         to its blockers, a note for each plugin option given to its changes."""
+        if self.site is None:
+            return
         conv.blockers.extend(site_findings(argv, conv.text or "", self.site))
         conv.changes.extend(plugin_notes(argv, self.extra or {}))
 
