@@ -29,3 +29,14 @@ def load(entry: str) -> Any:
             found = getattr(found, part)
         _LOADED[entry] = found
     return found
+
+
+def attribute(table: dict[str, str], space: dict[str, Any], name: str) -> Any:
+    """A module's ``__getattr__`` over its declared ``table``: the object the entry for
+    ``name`` names, loaded on first use and kept in the module's namespace ``space`` (its
+    globals()) as its own attribute from then on."""
+    entry = table.get(name)
+    if entry is None:
+        raise AttributeError(f"module {space['__name__']!r} has no attribute {name!r}")
+    found = space[name] = load(entry)
+    return found

@@ -67,12 +67,7 @@ READERS = {
 
 def __getattr__(name: str) -> Any:
     """A reader of :data:`READERS`, loaded on its first use."""
-    entry = READERS.get(name)
-    if entry is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    found = boundary.load(entry)
-    globals()[name] = found  # named once: the module's own attribute from now on
-    return found
+    return boundary.attribute(READERS, globals(), name)
 
 
 class Refused(ValueError):

@@ -80,9 +80,4 @@ _FSD_TEXT = durations.FSD_TEXT  # a duration as one expression (the tests hold i
 
 def __getattr__(name: str) -> Any:
     """A grammar reader of :data:`GRAMMAR_READERS`, loaded on its first use."""
-    entry = GRAMMAR_READERS.get(name)
-    if entry is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    found = boundary.load(entry)
-    globals()[name] = found  # named once: the module's own attribute from now on
-    return found
+    return boundary.attribute(GRAMMAR_READERS, globals(), name)
