@@ -7,15 +7,7 @@ bounded whatever the size; libyaml's reading is the cost (about 75 ns per charac
 from __future__ import annotations
 
 import yaml
-from yaml.events import (
-    AliasEvent,
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-)
+from yaml import events
 
 from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.jobspec.problems import SYNTAX, TOO_LARGE, E, unread
@@ -69,7 +61,7 @@ class _TopLevel:
 
     def take(self, ev: Any, cls: type) -> None:
         """Follow one event (not a document's start)."""
-        if cls is MappingStartEvent or cls is SequenceStartEvent:
+        if cls is events.MappingStartEvent or cls is events.SequenceStartEvent:
             if self.depth == 0:
                 self.kind = cls
                 self.flow = bool(ev.flow_style)
@@ -77,23 +69,23 @@ class _TopLevel:
                 self.start = ev.start_mark.index
             self.depth += 1
             return
-        if cls is MappingEndEvent or cls is SequenceEndEvent:
+        if cls is events.MappingEndEvent or cls is events.SequenceEndEvent:
             self.depth -= 1
             if self.depth != 1:
                 return  # (a collection at the top level ends here)
-        elif cls is ScalarEvent or cls is AliasEvent:
+        elif cls is events.ScalarEvent or cls is events.AliasEvent:
             if self.depth != 1:
                 return
             self.start = ev.start_mark.index
         else:
             return
-        if self.kind is MappingStartEvent:
+        if self.kind is events.MappingStartEvent:
             self._completed(ev, cls)
 
     def _completed(self, ev: Any, cls: type) -> None:
         """A node of the top-level mapping is complete: a key, or the value of the last."""
         if self.at_key:
-            key = ev.value if cls is ScalarEvent else None
+            key = ev.value if cls is events.ScalarEvent else None
             if key is None or key == "<<":
                 self.odd_keys = True  # an alias, a collection or a merge as a key
                 key = None
@@ -115,7 +107,7 @@ def _read(top: _TopLevel, text: str, lines: LineIndex, loader: type) -> list[Dia
         while reader.check_event():
             ev = reader.get_event()
             cls = type(ev)
-            if cls is DocumentStartEvent:
+            if cls is events.DocumentStartEvent:
                 documents += 1
                 if documents > 1:
                     return [multiple_documents(text, lines, ev.start_mark.index)] + (
@@ -134,7 +126,7 @@ def _read(top: _TopLevel, text: str, lines: LineIndex, loader: type) -> list[Dia
 
 def _key_problems(top: _TopLevel, lines: LineIndex) -> list[Diagnostic]:
     """JS102 for each unknown top-level key, JS101 for the missing ones."""
-    if top.kind is not MappingStartEvent:
+    if top.kind is not events.MappingStartEvent:
         return []
     out = [
         Diagnostic(
