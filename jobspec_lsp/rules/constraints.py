@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.tree import Mapping, Sequence
@@ -13,8 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _js(constraints: str) -> str:
-    return examples.with_system("constraints", constraints)
+_js = functools.partial(examples.with_system, "constraints")  # a jobspec with this constraints
 
 
 family = Family(rfc="RFC 31", good=_js("properties: [ssd]"))

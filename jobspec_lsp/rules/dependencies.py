@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples
 from jobspec_lsp.jobspec.tree import Mapping, Sequence
@@ -20,8 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _js(deps: str) -> str:
-    return examples.with_system("dependencies", deps)
+_js = functools.partial(examples.with_system, "dependencies")  # a jobspec with this dependencies
 
 
 family = Family(rfc="RFC 26", good=_js('- scheme: afterok\n  value: "1234"'))

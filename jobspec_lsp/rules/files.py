@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 
 from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
@@ -23,8 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _js(files: str) -> str:
-    return examples.with_system("files", files)
+_js = functools.partial(examples.with_system, "files")  # a jobspec with this files
 
 
 _GOOD = _js(

@@ -129,12 +129,7 @@ class Reader:
         for key in ("type", "count"):
             if key not in fields:
                 self.reject(res, f'this resource vertex has no "{key}"; add it')
-        for key in ("type", "unit", "label", "id"):
-            node = _value(fields, key)
-            if node is not None and not _is_scalar(node):
-                self.reject(
-                    node, f"the value of {key} must be a scalar (a string), not {type_name(node)}"
-                )
+        self.scalars(fields, ("type", "unit", "label", "id"), "the value of {}")
         if "count" in fields:
             self.count(fields["count"][1])
         if "exclusive" in fields:
@@ -150,6 +145,16 @@ class Reader:
                     self.resource(child)
         if "label" not in fields and "type" in fields and read.text(fields["type"][1]) == "slot":
             self.reject(fields["type"][1], "every slot must have a label: add label: <name>")
+
+    def scalars(
+        self, fields: dict[str, tuple[Node, Node]], keys: tuple[str, ...], what: str
+    ) -> None:
+        """Each of ``keys`` given must be a scalar (``what``: how the message names it)."""
+        for key in keys:
+            node = _value(fields, key)
+            if node is not None and not _is_scalar(node):
+                said = what.format(key)
+                self.reject(node, f"{said} must be a scalar (a string), not {type_name(node)}")
 
     def count(self, node: Node) -> None:
         if isinstance(node, Mapping):
@@ -233,12 +238,7 @@ class Reader:
             for arg in command.items:
                 if read.as_string(arg) is None:
                     self.reject(arg, f"a command argument must be a string, not {type_name(arg)}")
-        for key in ("slot", "distribution"):
-            node = _value(fields, key)
-            if node is not None and not _is_scalar(node):
-                self.reject(
-                    node, f"the task's {key} must be a scalar (a string), not {type_name(node)}"
-                )
+        self.scalars(fields, ("slot", "distribution"), "the task's {}")
         if "count" in fields:
             self.task_count(fields["count"][1])
         if "attributes" in fields:
