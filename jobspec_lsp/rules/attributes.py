@@ -13,10 +13,8 @@ from jobspec_lsp.rules.base import (
     Context,
     check_keys,
     describe,
-    did_you_mean,
     is_number,
     is_str,
-    suggest,
 )
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
@@ -150,15 +148,9 @@ def check(ctx: Context) -> None:
     for key, value in system.pairs:
         name = key.value
         if name not in SYSTEM_KEYS:
-            guess = suggest(name, SYSTEM_KEYS, cutoff=0.7)
             shown_name = name if isinstance(name, str) else ctx.source(key)
-            ctx.report(
-                SYSTEM_UNKNOWN,
-                key,
-                f"unknown system attribute {shown_name!r} (Flux may "
-                f"ignore it){did_you_mean(guess)}",
-                data={"suggestion": guess} if guess else None,
-            )
+            said = f"unknown system attribute {shown_name!r} (Flux may ignore it)"
+            ctx.unknown(SYSTEM_UNKNOWN, key, said, name, SYSTEM_KEYS, cutoff=0.7)
         elif name == "duration":
             _check_seconds(ctx, key, value, DURATION_TYPE, DURATION_FSD, "duration")
         elif name == "preemptible-after":

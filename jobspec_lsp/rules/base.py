@@ -143,6 +143,22 @@ class Context:
             return False
         return not (self.ignore and code.startswith(self.ignore))
 
+    def unknown(
+        self,
+        code: str,
+        where: Any,
+        said: str,
+        name: Any,
+        known: Any,
+        tail: str = "",
+        cutoff: float = 0.6,
+    ) -> None:
+        """``name`` is none of ``known``: ``said`` reported at ``where`` with the nearest
+        known name as its "did you mean" and its suggestion fix, then ``tail``."""
+        guess = suggest(name, known, cutoff=cutoff)
+        message = f"{said}{did_you_mean(guess)}{tail}"
+        self.report(code, where, message, data={"suggestion": guess} if guess else None)
+
     def report(
         self,
         code: str,

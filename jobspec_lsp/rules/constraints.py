@@ -8,7 +8,7 @@ from jobspec_lsp.diagnostics import Family
 from jobspec_lsp.jobspec import examples, vocabulary
 from jobspec_lsp.jobspec.tree import Mapping, Sequence
 from jobspec_lsp.notations import formats
-from jobspec_lsp.rules.base import Context, describe, did_you_mean, is_str, range_in_string, suggest
+from jobspec_lsp.rules.base import Context, describe, is_str, range_in_string
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
@@ -101,14 +101,9 @@ def _check_object(ctx: Context, key: Any, obj: Any, depth: int) -> None:
     for op_key, values in obj.pairs:
         op = op_key.value
         if op not in OPERATORS:
-            guess = suggest(op, OPERATORS)
-            ctx.report(
-                UNKNOWN_OPERATOR,
-                op_key,
-                f"unknown constraint operator {ctx.source(op_key)!r}"
-                f"{did_you_mean(guess)} (operators: {', '.join(OPERATORS)})",
-                data={"suggestion": guess} if guess else None,
-            )
+            said = f"unknown constraint operator {ctx.source(op_key)!r}"
+            tail = f" (operators: {', '.join(OPERATORS)})"
+            ctx.unknown(UNKNOWN_OPERATOR, op_key, said, op, OPERATORS, tail)
             continue
         if not isinstance(values, Sequence):
             ctx.report(

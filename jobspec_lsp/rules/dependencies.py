@@ -12,9 +12,7 @@ from jobspec_lsp.rules.base import (
     Context,
     anchor_for_missing,
     describe,
-    did_you_mean,
     is_str,
-    suggest,
 )
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
@@ -117,13 +115,7 @@ def _check_dep(ctx: Context, dep: Mapping) -> None:
         return
     name = scheme.value
     if name not in SCHEMES:
-        guess = suggest(name, SCHEMES)
-        ctx.report(
-            UNKNOWN_SCHEME,
-            scheme,
-            f"unknown dependency scheme {name!r}{did_you_mean(guess)}",
-            data={"suggestion": guess} if guess else None,
-        )
+        ctx.unknown(UNKNOWN_SCHEME, scheme, f"unknown dependency scheme {name!r}", name, SCHEMES)
     elif name == "after":
         ctx.report(
             AFTER_DEPRECATED,
