@@ -142,7 +142,6 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     stack: list[str] = []
     on: set[str] = set()
     out: list[list[str]] = []
-    sys.setrecursionlimit(10000)
 
     def strong(v: str) -> None:
         index[v] = low[v] = len(index)
@@ -165,9 +164,14 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
             if len(comp) > 1:
                 out.append(sorted(comp))
 
-    for v in sorted(edges):
-        if v not in index:
-            strong(v)
+    limit = sys.getrecursionlimit()  # a walk as deep as the graph, the caller's limit kept
+    sys.setrecursionlimit(max(limit, 4 * len(edges) + 100))
+    try:
+        for v in sorted(edges):
+            if v not in index:
+                strong(v)
+    finally:
+        sys.setrecursionlimit(limit)
     return out
 
 
