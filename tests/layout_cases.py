@@ -52,6 +52,15 @@ DOCS: dict[str, Doc] = {
             ),
         ),
     ),
+    "lrun": Doc(
+        "lrun (LLNL's jsrun wrapper, LSF CSM)",
+        (
+            (
+                "LLNL, Simple Job Step Launch on CORAL systems",
+                "https://hpc.llnl.gov/banks-jobs/running-jobs/slurm-srun-versus-ibm-csm-jsrun",
+            ),
+        ),
+    ),
     "pals": Doc(
         "mpiexec (HPE Cray PALS)",
         (
@@ -248,6 +257,14 @@ RULES: tuple[Rule, ...] = (
          L((1, 1, 1, 1), 8, 2), "a whole host each"),
     Rule("jsrun-n6-r2-c1", "jsrun", "jsrun -n 6 -r 2 -a 1 -c 1", "lsf-csm4", L((2, 2, 2)),
          "2 sets on each of 3 hosts"),
+    # --- lrun: -T tasks on each node or -p tasks in all, over -N nodes, or without -N over
+    # every node of the allocation
+    Rule("lrun-T4", "lrun", "lrun -T4", "lsf-csm4", L((4, 4, 4, 4)),
+         "no -N: 4 tasks on each node of the allocation"),
+    Rule("lrun-N2-T4", "lrun", "lrun -N2 -T4", "lsf-csm4", L((4, 4)), "4 tasks on each of 2 nodes"),
+    Rule("lrun-p8", "lrun", "lrun -p8", "lsf-csm4", L((2, 2, 2, 2)),
+         "no -N: 8 tasks over every node of the allocation"),
+    Rule("lrun-N3-p6", "lrun", "lrun -N3 -p6", "lsf-csm4", L((2, 2, 2)), "6 tasks over 3 nodes"),
     # --- aprun: -n PEs, -N per node (filled in order), -d cores per PE; PEs see the GPUs
     # of the node (aprun does not divide them)
     Rule("aprun-n8-N2-d4-gpu", "aprun", "aprun -n 8 -N 2 -d 4", "pbs-select4-gpu",

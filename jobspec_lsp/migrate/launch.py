@@ -278,6 +278,12 @@ def _shared_word(total: Count, a: Count) -> Count | None:
     return total if a == 1 else f"$(( {arith(total)} / {arith(a)} ))"
 
 
+# launchers that, given no node count, spread a step over all the job's nodes: srun (its -N
+# is the job's SLURM_JOB_NUM_NODES) and LLNL's lrun ("If -N is not given, all nodes in the
+# allocation (from bsub) will be used", hpc.llnl.gov, Simple Job Step Launch on CORAL)
+_ALL_NODES = ("srun", "lrun")
+
+
 def _layout(tool: str, run: Run, sh: Shape) -> tuple[Count | None, Count]:
     """(nodes, tasks) of a step: the per-node layout carried as a node count, since Flux
     spreads ``-n`` tasks over ``-N`` nodes as evenly as they go, in blocks (`-n 2
@@ -291,8 +297,8 @@ def _layout(tool: str, run: Run, sh: Shape) -> tuple[Count | None, Count]:
         tasks = (sh.tasks if nodes == sh.nodes else nodes) if nodes is not None else 1
     if per and nodes is None:
         nodes = ceil_div(tasks, per)
-    if tool == "srun" and nodes is None and isinstance(sh.nodes, int) and sh.nodes > 1:
-        nodes = sh.nodes  # srun's -N is the job's (SLURM_JOB_NUM_NODES), lowered below
+    if tool in _ALL_NODES and nodes is None and isinstance(sh.nodes, int) and sh.nodes > 1:
+        nodes = sh.nodes  # the job's nodes when the line gives none, lowered below
     if not all(isinstance(x, int) for x in (nodes or 1, tasks, per or 1)):
         return nodes, tasks  # known when the step runs: Flux spreads them the same way
     assert isinstance(tasks, int) and (nodes is None or isinstance(nodes, int))

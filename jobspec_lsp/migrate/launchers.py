@@ -421,6 +421,7 @@ JSRUN: Table = {
 LRUN: Table = {
     "-N": (1, _set("nodes")),
     "-T": (1, _set("per_node")),
+    "-p": (1, _set("tasks")),  # lrun -T<per node> | -p<tasks> [-N<nodes>] (LLNL's usage)
     "-n": (1, _set("tasks")),
     "-c": (1, _set("cores")),
     "-g": (1, _set("gpus")),
