@@ -71,7 +71,7 @@ class Config(Frozen):
 
     __slots__ = (
         "path", "select", "ignore", "per_file_ignores", "target", "flux_version",
-        "version_rules", "exit_non_zero_on_warning", "queues", "site", "problems",
+        "version_rules", "exit_non_zero_on_warning", "queues", "site", "docs_url", "problems",
     )  # fmt: skip
     path: Path | None  # the configuration file, None for none
     select: tuple[str, ...] | None
@@ -83,6 +83,7 @@ class Config(Frozen):
     exit_non_zero_on_warning: bool
     queues: tuple[str, ...]
     site: str | None  # a site profile's directory (absolute, or as given)
+    docs_url: str | None  # the base of the rule documentation links (None: DOCS_URL)
     problems: tuple[Problem, ...]
 
     def __init__(
@@ -97,6 +98,7 @@ class Config(Frozen):
         exit_non_zero_on_warning: bool = False,
         queues: tuple[str, ...] = (),
         site: str | None = None,
+        docs_url: str | None = None,
         problems: tuple[Problem, ...] = (),
     ) -> None:
         put = object.__setattr__
@@ -110,6 +112,7 @@ class Config(Frozen):
         put(self, "exit_non_zero_on_warning", exit_non_zero_on_warning)
         put(self, "queues", queues)
         put(self, "site", site)
+        put(self, "docs_url", docs_url)
         put(self, "problems", problems)
 
     def ignored_for(self, file: Path | str | None) -> tuple[str, ...]:

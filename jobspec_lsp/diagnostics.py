@@ -51,9 +51,22 @@ SAFETIES = ("repair", "cosmetic", "unsafe")
 TAG_NAMES = ("deprecated", "unnecessary")  # LSP diagnostic tags: struck through, faded
 
 
+# The documentation site, declared once: mkdocs.yml's site_url (docs/hooks.py reads it
+# here), the link of every diagnostic's code (LSP codeDescription, SARIF helpUri, `jobspec
+# rules CODE`) and the README. A rule's page is rule_url(code); the docs-url setting
+# (jobspec_lsp.settings) replaces this base for a site that hosts its own copy.
+DOCS_URL = "https://flux-framework.github.io/jobspec-lsp/"
+
+
+def rule_url(code: str, base: str | None = None) -> str:
+    """The address of a rule's page on the documentation site: ``<base>/rules/js202/``
+    (``base``: the docs-url setting, else :data:`DOCS_URL`)."""
+    return f"{(base or DOCS_URL).rstrip('/')}/rules/{code.lower()}/"
+
+
 class Rule(Frozen):
     """One rule, declared once next to its check: everything the CLI, the server, the
-    configuration, suppression comments, docs/rules.md and the schemas know of it."""
+    configuration, suppression comments, the docs and the schemas know of it."""
 
     __slots__ = (
         "code", "name", "severity", "summary", "why", "bad", "good",

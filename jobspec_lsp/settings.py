@@ -126,9 +126,11 @@ def _path(value: Any) -> Read:
 
 
 def _url(value: Any) -> Read:
+    """A base address: any string ("" or null in the editor: unset); the pages are found
+    under it as on the project's site (``diagnostics.rule_url``)."""
     if not isinstance(value, str):
         raise Invalid()
-    return Read(value)
+    return Read(value or None)
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -157,8 +159,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("files", "a non-empty list of file name patterns",
             "the documents the server treats as jobspec", _strings("file name patterns", True),
             editor="files"),
-    Setting("docs_url", "a URL string", "base URL of the rule documentation links", _url,
-            editor="docsUrl"),
+    Setting("docs_url", "a URL (the documentation site)",
+            "the documentation site diagnostics link to, for a site that hosts its own "
+            "copy: a rule's page is URL/rules/js202/ (default: the project's site)", _url,
+            toml="docs-url", editor="docsUrl", flag="--docs-url"),
 )  # fmt: skip
 BY_TOML = {s.toml: s for s in SETTINGS if s.toml}
 BY_EDITOR = {s.editor: s for s in SETTINGS if s.editor}

@@ -63,10 +63,11 @@ def test_json_output_contract():
         "severity": "error",
         "message": "no slot is labelled 'tsak'; did you mean 'task'? (slots: task)",
         "range": {"start": {"line": 15, "character": 10}, "end": {"line": 15, "character": 14}},
+        "url": "https://flux-framework.github.io/jobspec-lsp/rules/js307/",
     }
     for f in data["files"]:
         for d in f["diagnostics"]:
-            assert set(d) == {"code", "severity", "message", "range"}
+            assert set(d) == {"code", "severity", "message", "range", "url"}
             assert d["severity"] in ("error", "warning", "information", "hint")
 
 

@@ -282,7 +282,7 @@ def test_sarif_output_is_valid_sarif_2_1_0(tmp_path):
     assert (region["startLine"], region["startColumn"], region["endColumn"]) == (11, 11, 15)
     assert results["JS307"]["level"] == "error"
     rule = next(r for r in run["tool"]["driver"]["rules"] if r["id"] == "JS307")
-    assert rule["helpUri"].endswith("docs/rules.md#js307")
+    assert rule["helpUri"] == "https://flux-framework.github.io/jobspec-lsp/rules/js307/"
 
 
 def test_configuration_doc_lists_every_key_and_every_safe_rule():

@@ -51,7 +51,7 @@ def test_wheel_ships_the_grammars(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     for g in ("idset", "range", "hostlist", "fsd", "shape"):
         assert f"jobspec_lsp/grammars/{g}.lark" in names
-    assert "jobspec_lsp/docs/rules.md" in names  # the server links diagnostics to it
+    assert "jobspec_lsp/docs/rules.md" in names  # every rule on one page, offline
     assert "jobspec_lsp/schemas/jobspec-canonical.schema.json" in names
     assert "jobspec_lsp/schemas/jobspec-v1.schema.json" in names
 

@@ -99,6 +99,18 @@ def _check_rules(c: argparse.ArgumentParser) -> None:
         help="also check that each job can run on this site: its Flux configuration and "
         "resources (a site profile, docs/site.md; default: site in the configuration)",
     )
+    _docs_url(c)
+
+
+def _docs_url(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--docs-url",
+        metavar="URL",
+        default=None,
+        help="the documentation site rule links point into, for a site that hosts its own "
+        "copy (a rule's page is URL/rules/js202/; default: docs-url in the configuration, "
+        "else the project's site)",
+    )
 
 
 def _flux_versions() -> list[str]:
@@ -222,6 +234,7 @@ def schema(sub) -> argparse.ArgumentParser:
 def rules(sub) -> argparse.ArgumentParser:
     r = sub.add_parser("rules", help="list rule codes, explain one, or list a family (JS57)")
     r.add_argument("code", nargs="?", metavar="CODE")
+    _docs_url(r)
     return r
 
 

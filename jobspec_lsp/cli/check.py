@@ -92,6 +92,10 @@ class _Checking(Record):
             site=self.site(args.site or cfg.site),
         )
 
+    def docs_url(self) -> str | None:
+        """The base of the rule pages the report links to: --docs-url, else docs-url."""
+        return self.args.docs_url or self.cfg.docs_url
+
     def site(self, directory: str | None):
         if not directory:
             return None
@@ -157,7 +161,7 @@ def _check_file(args, tally: _Tally, report, shown, path, error, select, ignore)
     if (args.fix or args.unsafe_fixes) and path is None:
         emit_text(sys.stderr, file.shown, doc, diags)  # stdout holds the fixed text
     else:
-        report.file(file.shown, doc, diags)
+        report.file(file.shown, doc, diags, checking.docs_url())
 
 
 def _configured(args, tally: _Tally, file: _File, select, ignore) -> _Checking:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from jobspec_lsp.diagnostics import Severity
+from jobspec_lsp.diagnostics import Severity, rule_url
 
 # `jobspec check --format`: the report of each, loaded through jobspec_lsp.boundary (the
 # order is the option's: text first, its default)
@@ -68,7 +68,9 @@ def emit_github(out, path, doc, diags):
         )
 
 
-def json_file_entry(path, doc, diags) -> dict:
+def json_file_entry(path, doc, diags, docs_url: str | None = None) -> dict:
+    """A file's entry in `--format json`: each diagnostic with its rule's page (under
+    ``docs_url``, the docs-url setting, when given)."""
     return {
         "path": path,
         "diagnostics": [
@@ -78,6 +80,7 @@ def json_file_entry(path, doc, diags) -> dict:
                 "message": d.message,
                 # LSP's positions as a server sends them: 0-based, UTF-16 code units
                 "range": doc.lines.range(d.start, d.end, encoding="utf-16").to_json(),
+                "url": rule_url(d.code, docs_url),
             }
             for d in diags
         ],
@@ -90,7 +93,8 @@ class TextReport:
     def __init__(self, out) -> None:
         self.out = out
 
-    def file(self, shown: str, doc, diags) -> None:
+    def file(self, shown: str, doc, diags, docs_url: str | None = None) -> None:
+        """One file's diagnostics; ``docs_url``: the docs-url setting it is checked with."""
         emit_text(self.out, shown, doc, diags)
 
     def unreadable(self, shown: str, error: str) -> None:
@@ -103,7 +107,7 @@ class TextReport:
 class GithubReport(TextReport):
     """GitHub workflow commands (annotations), a line each, as the files are checked."""
 
-    def file(self, shown: str, doc, diags) -> None:
+    def file(self, shown: str, doc, diags, docs_url: str | None = None) -> None:
         emit_github(self.out, shown, doc, diags)
 
 
@@ -114,8 +118,8 @@ class JsonReport(TextReport):
         super().__init__(out)
         self.files: list[dict] = []
 
-    def file(self, shown: str, doc, diags) -> None:
-        self.files.append(json_file_entry(shown, doc, diags))
+    def file(self, shown: str, doc, diags, docs_url: str | None = None) -> None:
+        self.files.append(json_file_entry(shown, doc, diags, docs_url))
 
     def unreadable(self, shown: str, error: str) -> None:
         self.files.append({"path": shown, "error": error, "diagnostics": []})

@@ -1,10 +1,15 @@
 """`jobspec rules [CODE]`: every rule a line, a family's rules (a prefix such as JS57),
-or one rule explained: what it finds, why, the kinds it applies to, its fix, an example."""
+or one rule explained: what it finds, why, the kinds it applies to, its fix, an example,
+and its page on the documentation site (under --docs-url, else the docs-url of the
+current folder's configuration, else the project's site)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from jobspec_lsp import config
 from jobspec_lsp.cli.output import UsageError
-from jobspec_lsp.diagnostics import RULES, is_code_or_prefix, unknown_code
+from jobspec_lsp.diagnostics import RULES, is_code_or_prefix, rule_url, unknown_code
 from jobspec_lsp.rules.rulesdoc import SAFETY_WORDS
 
 
@@ -27,6 +32,8 @@ def run(args) -> int:
         print(f"Fix: {SAFETY_WORDS[rule.safety]}")
     print()
     print("Bad:\n" + _indent(rule.bad) + "\nFixed:\n" + _indent(rule.good))
+    base = args.docs_url or config.load(Path.cwd()).docs_url
+    print(f"Documentation: {rule_url(rule.code, base)}")
     return 0
 
 

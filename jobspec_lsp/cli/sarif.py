@@ -1,5 +1,7 @@
 """`jobspec check --format sarif`: one SARIF 2.1.0 log at the end, every rule described
-(its name, summary, why and documentation page) and each file's results."""
+(its name, summary, why and documentation page) and each file's results. The pages are
+under the docs-url setting: `--docs-url`, else the first configuration of the files
+checked that sets one, else the project's site."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ from pathlib import Path
 
 from jobspec_lsp import __version__
 from jobspec_lsp.cli.output import TextReport
-from jobspec_lsp.diagnostics import RULES, Severity
-from jobspec_lsp.jobspec.docs_text import rule_url
+from jobspec_lsp.diagnostics import RULES, Severity, rule_url
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning"}
@@ -21,12 +22,15 @@ class SarifReport(TextReport):
     def __init__(self, out) -> None:
         super().__init__(out)
         self.results: list[dict] = []
+        self.docs_url: str | None = None
 
-    def file(self, shown: str, doc, diags) -> None:
+    def file(self, shown: str, doc, diags, docs_url: str | None = None) -> None:
         self.results.extend(sarif_results(shown, doc, diags))
+        self.docs_url = self.docs_url or docs_url
 
     def end(self) -> None:
-        json.dump(sarif_log(self.results), self.out, ensure_ascii=False, indent=2)
+        log = sarif_log(self.results, self.docs_url)
+        json.dump(log, self.out, ensure_ascii=False, indent=2)
         self.out.write("\n")
 
 
@@ -59,15 +63,16 @@ def sarif_results(path: str, doc, diags) -> list[dict]:
     return out
 
 
-def sarif_log(results: list[dict]) -> dict:
-    """A SARIF 2.1.0 log: one run, every rule described, the results."""
+def sarif_log(results: list[dict], docs_url: str | None = None) -> dict:
+    """A SARIF 2.1.0 log: one run, every rule described (its page under ``docs_url``,
+    else the project's site), the results."""
     rules = [
         {
             "id": r.code,
             "name": r.name,
             "shortDescription": {"text": r.summary},
             "fullDescription": {"text": r.why},
-            "helpUri": rule_url(r.code),
+            "helpUri": rule_url(r.code, docs_url),
             "defaultConfiguration": {"level": _LEVEL.get(r.severity, "note")},
         }
         for r in (RULES[c] for c in sorted(RULES))

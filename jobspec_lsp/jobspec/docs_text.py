@@ -89,13 +89,3 @@ def key_doc(kind: str | None, key: object) -> str | None:
     if kind is None or not isinstance(key, str):
         return None
     return KEYS.get(kind, {}).get(key)
-
-
-# The published rule documentation (docs/rules.md of the repository); editors link a
-# diagnostic's code there (LSP codeDescription, SARIF helpUri). A setting replaces it.
-DOCS_URL = "https://github.com/flux-framework/jobspec-lsp/blob/main/docs/rules.md"
-
-
-def rule_url(code: str, base: str | None = None) -> str:
-    """The documentation URL of a rule: ``base`` (or :data:`DOCS_URL`) and its anchor."""
-    return f"{(base or DOCS_URL).rstrip('#')}#{code.lower()}"

@@ -22,9 +22,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from jobspec_lsp import __version__, config, convert, kinds
-from jobspec_lsp.diagnostics import RULES, Diagnostic
+from jobspec_lsp.diagnostics import RULES, Diagnostic, rule_url
 from jobspec_lsp.jobspec import incremental
-from jobspec_lsp.jobspec.docs_text import rule_url
 from jobspec_lsp.jobspec.tree import Document
 from jobspec_lsp.lsp.bases import Bases, Stale
 from jobspec_lsp.lsp.scheduling import Debouncer, OneAtATime
@@ -82,6 +81,7 @@ class JobspecServer(LanguageServer):
         self.frozen: set[str] = set()  # big documents whose trees the collector leaves alone
         self.project_targets: dict[str, str] = {}  # uri -> [tool.jobspec] target
         self.project_flux: dict[str, str | None] = {}  # uri -> [tool.jobspec] flux-version
+        self.project_docs: dict[str, str | None] = {}  # uri -> [tool.jobspec] docs-url
         self.kinds: dict[str, tuple] = {}  # uri -> (version, text, kind)
         self.sites = site_cache.Sites()  # site profiles, reloaded when their files change
         self.site_watch: asyncio.Future | None = None
@@ -312,13 +312,19 @@ class JobspecServer(LanguageServer):
             T.Position(r.start.line, r.start.character), T.Position(r.end.line, r.end.character)
         )
 
-    def docs_href(self, code: str) -> str | None:
-
-        return rule_url(code, self.settings.docs_url)
+    def docs_href(self, code: str, uri: str | None = None) -> str:
+        """A rule's page: under the editor's docsUrl, else the project's docs-url (of the
+        document ``uri``, read once per document and settings change), else the
+        project's site."""
+        if self.settings.docs_url or not uri:
+            return rule_url(code, self.settings.docs_url)
+        if uri not in self.project_docs:
+            path = to_fs_path(uri) if uri.startswith("file:") else None
+            self.project_docs[uri] = config.load(path).docs_url if path else None
+        return rule_url(code, self.project_docs[uri])
 
     def to_lsp(self, doc: Document, d: Diagnostic, uri: str | None = None) -> T.Diagnostic:
-
-        href = self.docs_href(d.code)
+        href = self.docs_href(d.code, uri)
         related = None
         if uri and d.data and d.data.get("related"):
             related = [
@@ -333,7 +339,7 @@ class JobspecServer(LanguageServer):
             severity=T.DiagnosticSeverity(int(d.severity)),
             code=d.code,
             source="jobspec",
-            code_description=T.CodeDescription(href=href) if href else None,
+            code_description=T.CodeDescription(href=href),
             related_information=related,
             tags=tags,
             data={"code": d.code, **(d.data or {})} if d.data else None,
@@ -381,6 +387,7 @@ class JobspecServer(LanguageServer):
         self.cache.clear()
         self.project_targets.clear()
         self.project_flux.clear()
+        self.project_docs.clear()
         self.kinds.clear()
         if self.pull:
             try:
@@ -543,6 +550,7 @@ def did_close(ls: JobspecServer, params: T.DidCloseTextDocumentParams):
             pauses.rejoin_collections()
     ls.kinds.pop(uri, None)  # it holds the text: a closed document keeps nothing
     ls.project_flux.pop(uri, None)
+    ls.project_docs.pop(uri, None)
     ls.project_targets.pop(uri, None)
     ls.debouncer.cancel(uri)
     if not ls.pull and ls.published.pop(uri, None) is not None:

@@ -1,4 +1,7 @@
-"""Render docs/rules.md from the rule registry (the one source of rule texts).
+"""Render the rule documentation from the rule registry (the one source of rule texts):
+docs/rules.md, every rule on one page, and the documentation site's page of each rule
+and their index (``rule_page``, ``index_page``: docs/hooks.py puts them in the site at
+build time, where ``diagnostics.rule_url`` links to them).
 
     python -m jobspec_lsp.rules.rulesdoc > docs/rules.md
 
@@ -99,11 +102,6 @@ def _index() -> list[str]:
 
 def _section(code: str, r: Any) -> list[str]:
     """One rule's section: what it is and where it applies, why, its bad and fixed example."""
-    lang = "json" if r.example_options.get("language") == "json" else "yaml"
-    if r.for_scripts:
-        lang = "sh"
-    encoding = r.example_options.get("encoding")
-    site = r.example_options.get("site")
     return [
         f"### {code}",
         "",
@@ -114,6 +112,18 @@ def _section(code: str, r: Any) -> list[str]:
         "",
         r.why,
         "",
+        *_examples(r),
+    ]
+
+
+def _examples(r: Any) -> list[str]:
+    """A rule's bad and fixed example, as code blocks (where they are checked against)."""
+    lang = "json" if r.example_options.get("language") == "json" else "yaml"
+    if r.for_scripts:
+        lang = "sh"
+    encoding = r.example_options.get("encoding")
+    site = r.example_options.get("site")
+    return [
         *([f"Checked against the site profile `{site}`.", ""] if site else []),
         "Bad" + (f" (saved as {encoding})" if encoding else "") + ":",
         "",
@@ -128,6 +138,104 @@ def _section(code: str, r: Any) -> list[str]:
         "```",
         "",
     ]
+
+
+# ------------------------------------------------------- the site's pages (docs/hooks.py)
+# the document kinds (kinds.BY_NAME's summaries, which a test holds these to: that room is
+# above this one)
+KIND_WORDS = {
+    "jobspec-yaml": "a jobspec in YAML (RFC 14/25)",
+    "jobspec-json": "a jobspec in JSON (RFC 14/25)",
+    "flux-script": "a Flux batch script (RFC 36 directives) or a shell script that runs flux "
+    "commands",
+    "slurm-script": "a Slurm batch script (#SBATCH)",
+}
+RFC_PAGE = "https://flux-framework.readthedocs.io/projects/flux-rfc/en/latest/spec_{}.html"
+
+
+def _rfc_link(rfc: str) -> str:
+    number = rfc.removeprefix("RFC ").strip()
+    return f"[{rfc}]({RFC_PAGE.format(number)})" if number.isdigit() else rfc
+
+
+def index_page() -> str:
+    """The site's rules/index.md: every family, each rule a row linking to its page."""
+    out = [
+        "# Rules",
+        "",
+        "Every diagnostic has a stable code; codes are never renumbered or reused, and each",
+        "has its page here (the link an editor, SARIF viewer or `jobspec rules CODE` gives).",
+        "Select or ignore them by code or prefix: `jobspec check --select JS2 --ignore JS801",
+        "PATH`, or in the project's [configuration](../configuration.md). The same texts on",
+        "one page: `docs/rules.md` in the repository and the package.",
+        "",
+    ]
+    for prefix, title in FAMILIES:
+        codes = [c for c in sorted(RULES) if _family(c) == prefix]
+        if not codes:
+            continue
+        out += [f"## {title}", "", "| Code | Name | Severity | Summary |", "|---|---|---|---|"]
+        for code in codes:
+            r = RULES[code]
+            out.append(
+                f"| [{code}]({code.lower()}.md) | {r.name} | {r.severity.label} | {r.summary} |"
+            )
+        out.append("")
+    return "\n".join(out)
+
+
+def rule_page(code: str) -> str:
+    """One rule's page on the site (rules/js202.md): what it finds and why, the table of
+    its facts, its examples (which the suite checks), how to select or silence it."""
+    r = RULES[code]
+    family = dict(FAMILIES).get(_family(code), "")
+    return "\n".join(
+        [
+            f"# {code} {r.name}",
+            "",
+            f"**{r.summary}**",
+            "",
+            r.why,
+            "",
+            f"| Code | {code} |",
+            "|---|---|",
+            f"| Severity | {r.severity.label} |",
+            f"| Family | [{family}](index.md) |",
+            *_facts(r),
+            "",
+            "## Example",
+            "",
+            *_examples(r),
+            "The test suite checks both: the bad example gives "
+            f"{code} on the text it is about, the fixed one does not.",
+            "",
+            "## Selecting and silencing it",
+            "",
+            f"- `jobspec check --select {code}` reports only it; `--ignore {code}` never (or "
+            f'`ignore = ["{code}"]` in the [configuration](../configuration.md)).',
+            f"- `# jobspec: ignore[{code}]` on a line of a YAML jobspec or a script hides it "
+            "there ([inline suppressions](../configuration.md#inline-suppressions); JSON has "
+            "no comments: `per-file-ignores`).",
+            f"- `jobspec rules {code}` prints this page in a terminal.",
+            "",
+        ]
+    )
+
+
+def _facts(r: Any) -> list[str]:
+    """The rows of a rule's table after its severity and family."""
+    kinds = "; ".join(f"`{k}`: {KIND_WORDS[k]}" for k in r.kinds)
+    rows = [f"| Documents | {kinds} |"]
+    if not r.for_scripts:
+        rows.append(f"| Jobspecs held to it | {APPLIES[r.applies]} |")
+    rows.append(f"| Enforces | {_rfc_link(r.rfc) if r.rfc else 'no RFC: a rule of this tool'} |")
+    rows.append(f"| Fix | {SAFETY_WORDS[r.safety] if r.fix else 'none'} |")
+    if r.tags:
+        rows.append(f"| Shown as | {', '.join(r.tags)} (an LSP diagnostic tag) |")
+    target = r.example_options.get("target")
+    if target:
+        rows.append(f"| Example checked with | `--target {target}` |")
+    return rows
 
 
 if __name__ == "__main__":

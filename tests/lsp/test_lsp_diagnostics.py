@@ -39,7 +39,7 @@ async def test_diagnostics_have_exact_ranges_codes_and_doc_links(client):
     assert diags["JS405"].range == rng(BROKEN, "1h")
     assert diags["JS307"].severity == T.DiagnosticSeverity.Error
     assert diags["JS307"].source == "jobspec"
-    assert diags["JS307"].code_description.href.endswith("rules.md#js307")
+    assert diags["JS307"].code_description.href.endswith("/rules/js307/")
     assert diags["JS405"].data["replacement"] == "3600"
 
 

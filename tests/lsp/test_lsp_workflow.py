@@ -43,8 +43,8 @@ async def test_related_information_and_tags_and_the_rule_link(client):
     assert info.message == "label 'task' is first used here"
     after = next(d for d in client.diagnostics[uri] if d.code == "JS515")
     assert list(after.tags) == [T.DiagnosticTag.Deprecated]
-    assert after.code_description.href == (
-        "https://github.com/flux-framework/jobspec-lsp/blob/main/docs/rules.md#js515"
+    assert (
+        after.code_description.href == "https://flux-framework.github.io/jobspec-lsp/rules/js515/"
     )
 
     unclosed = "version: 1\nresources: [{type: slot\n"
