@@ -21,7 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomllib
+try:
+    import tomllib
+except ImportError:  # pragma: no cover - Python 3.10: tomli, as the rest of the package reads
+    import tomli as tomllib  # type: ignore[no-redef,unused-ignore]
 
 from jobspec_lsp.site import hostlists, notation
 from jobspec_lsp.text import files as safe
