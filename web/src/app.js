@@ -82,6 +82,7 @@ let changesSince = []; // [version, ChangeSet]: the edits after an asked analysi
 let inflight = false;
 let last = null; // the last answer drawn: {result, map}
 let showingJobspec = false;
+let hintsOpen = false;
 let fluxText = "";
 let languageKind = "";
 
@@ -271,6 +272,22 @@ function drawFindings(diags, map) {
   $("findings-empty").hidden = diags.length > 0;
   $("findings-empty").textContent = view.state.doc.length ? "No findings: all checks passed." : "Nothing to check yet.";
   let safe = 0;
+  // the hints (a directive Flux ignores, each with the whole conversion as its fix) are
+  // folded away under the others
+  const hints = diags.filter((d) => d.severity === "hint");
+  let hintList = null;
+  if (hints.length) {
+    const li = document.createElement("li");
+    li.className = "hints";
+    const details = document.createElement("details");
+    details.open = hintsOpen;
+    details.addEventListener("toggle", () => (hintsOpen = details.open));
+    const summary = document.createElement("summary");
+    summary.textContent = `${hints.length} hint${hints.length > 1 ? "s" : ""}`;
+    hintList = document.createElement("ul");
+    details.append(summary, hintList);
+    li.append(details);
+  }
   for (const d of diags) {
     const li = document.createElement("li");
     li.className = `finding ${d.severity}`;
@@ -326,8 +343,9 @@ function drawFindings(diags, map) {
       }
       li.append(fixes);
     }
-    list.append(li);
+    (d.severity === "hint" ? hintList : list).append(li);
   }
+  if (hintList) list.append(hintList.closest("li"));
   const button = $("fix-all");
   button.disabled = safe === 0;
   button.textContent = safe ? `Apply the safe fixes (${safe})` : "Apply the safe fixes";
@@ -390,9 +408,11 @@ function drawConversion(conv, map) {
   const section = $("flux");
   if (!conv) {
     section.hidden = true;
+    $("side").classList.toggle("migrate", false);
     return;
   }
   section.hidden = false;
+  $("side").classList.toggle("migrate", true);
   const refused = $("flux-refused");
   refused.hidden = !conv.refused;
   refused.textContent = conv.refused ? `Not converted: ${conv.refused}` : "";
@@ -476,7 +496,7 @@ function drawSite(answer, name) {
 async function loadSite(fileList) {
   const files = {};
   for (const f of fileList) files[f.name] = await f.text();
-  const name = [...fileList].map((f) => f.name).join(", ");
+  const name = fileList.map((f) => f.name).join(", ");
   const answer = await python.ask({ op: "site", files, name });
   drawSite(answer, name);
   analyse(true);
@@ -496,7 +516,8 @@ function wire() {
   });
   $("site-load").addEventListener("click", () => $("site-files").click());
   $("site-files").addEventListener("change", (e) => {
-    if (e.target.files.length) loadSite(e.target.files);
+    const files = [...e.target.files]; // (the list empties with the value)
+    if (files.length) loadSite(files);
     e.target.value = "";
   });
   $("site-clear").addEventListener("click", async () => {
@@ -562,7 +583,18 @@ async function main() {
   }
   if (started.site) drawSite(started.site, started.site.name);
   ready = true;
-  window.playground = { view, started, startMs: Math.round(performance.now() - t0), get last() { return last; } };
+  // for tests and benchmarks: the editor, the start, the last answer drawn and of which text
+  window.playground = {
+    view,
+    started,
+    startMs: Math.round(performance.now() - t0),
+    get last() {
+      return last;
+    },
+    get version() {
+      return version;
+    },
+  };
   setStatus(`Ready: Python ${started.python} started in ${(started.readyMs / 1000).toFixed(1)} s`);
   analyse(true);
 }
