@@ -36,8 +36,8 @@ PYODIDE_FILES = (
 )
 # the pure-Python dependencies the package imports in the browser (pygls and lsprotocol
 # are the language server's only); PyYAML without its libyaml extension (Pyodide's npm
-# distribution has no package set: PyYAML's own pure-Python reader, which the package
-# falls back to; tests/web/test_pure_yaml.py holds its findings to libyaml's)
+# distribution has no package set): its pure-Python reader, which web/yamlcompat.py makes
+# read as libyaml does (tests/web/test_pure_yaml.py holds its findings to libyaml's)
 DEPENDENCIES = ("yaml", "lark", "parsedatetime")
 GENERATOR = "jobspec-lsp scripts/build-web"
 STATIC = ("index.html", "style.css", "worker.js")
@@ -151,6 +151,7 @@ def _python_zip(dest: Path) -> dict:
             _add_tree(zf, Path(mod.__file__).parent, name)  # type: ignore[arg-type]
             versions[name] = getattr(mod, "__version__", "")
         _add(zf, WEB / "playground.py", "jobspec_playground.py")
+        _add(zf, WEB / "yamlcompat.py", "yamlcompat.py")
     return {"digest": _digest(dest), "dependencies": versions}
 
 

@@ -26,8 +26,13 @@ import shutil
 import time
 from pathlib import Path
 
+import yamlcompat
+
 from jobspec_lsp import kinds
 from jobspec_lsp.diagnostics import RULES, Severity, rule_url
+
+# under Pyodide there is no libyaml: PyYAML's pure reader, made to read as libyaml does
+yamlcompat.install()
 
 SEVERITY = {
     Severity.ERROR: "error",
