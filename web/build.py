@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
             "site": _site(args.site, tmp / "site") if args.site else None,
         }
         config["python"] = _python_zip(tmp / "jobspec.zip")
+        config["python"]["bytecode"] = _precompiled(args.node_modules, tmp / "jobspec.zip")
+        config["python"]["digest"] = _digest(tmp / "jobspec.zip")
         config["examples"] = _examples(tmp / "examples")
         _bundle(args.node_modules, tmp)
         for name in STATIC:
@@ -162,6 +164,34 @@ def _examples(dest: Path) -> list[dict]:
         shutil.copy2(path, dest / path.name)
         out.append({"file": f"examples/{path.name}", "name": path.name, "title": title})
     return out
+
+
+def _precompiled(node_modules: Path, zipped: Path) -> bool:
+    """jobspec.zip with each module's bytecode as Pyodide's Python compiles it (web/
+    precompile.mjs, under Node.js; kept beside the npm tools by the sources' digest, so a
+    build of the same sources is quick). Without Node.js the sources alone (said)."""
+    cache = node_modules.parent / "bytecode" / f"{_digest(zipped)}.zip"
+    if not cache.exists():
+        node = shutil.which("node") or shutil.which("nodejs")
+        if node is None:
+            print("build-web: no node: the Python is not precompiled", file=sys.stderr)
+            return False
+        cache.parent.mkdir(exist_ok=True)
+        part = cache.with_suffix(f".tmp.{os.getpid()}")
+        got = subprocess.run(
+            [node, str(WEB / "precompile.mjs"), str(node_modules), str(zipped), str(part)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if got.returncode != 0:
+            part.unlink(missing_ok=True)
+            why = (got.stderr.strip().splitlines() or ["?"])[-1]
+            print(f"build-web: the Python is not precompiled: {why}", file=sys.stderr)
+            return False
+        part.rename(cache)
+    shutil.copy2(cache, zipped)
+    return True
 
 
 def _site(directory: Path, dest: Path) -> dict:

@@ -145,8 +145,14 @@ class Playground:
             "kind": kind.name,
             "summary": kind.summary,
             "features": sorted(kind.features),
-            "diagnostics": [self._diagnostic(doc, d, units) for d in diags],
+            "diagnostics": [],
+            # each fix's edits, once: the fixes say which (every directive of a Slurm
+            # script has the whole conversion as its fix)
+            "edits": [],
         }
+        edits: dict[tuple, int] = {}
+        out["diagnostics"] = [self._diagnostic(doc, d, units, edits) for d in diags]
+        out["edits"] = [[{"from": a, "to": b, "insert": t} for a, b, t in group] for group in edits]
         if kind.offers("migrate"):
             out["conversion"] = conversion(text, units)
         out["ms"] = round((time.perf_counter() - started) * 1000, 1)
@@ -160,7 +166,7 @@ class Playground:
         self.previous = (kind.name, doc)
         return doc, kind.check(doc, self.options())
 
-    def _diagnostic(self, doc, d, units: Units) -> dict:
+    def _diagnostic(self, doc, d, units: Units, edits: dict[tuple, int]) -> dict:
         from jobspec_lsp.features import fixes
 
         rule = RULES.get(d.code)
@@ -181,10 +187,10 @@ class Playground:
                     "title": f.title,
                     "preferred": f.preferred,
                     "safe": f.safe,
-                    "edits": [
-                        {"from": units(e.start), "to": units(e.end), "insert": e.text}
-                        for e in f.edits
-                    ],
+                    "edits": edits.setdefault(
+                        tuple((units(e.start), units(e.end), e.text) for e in f.edits),
+                        len(edits),
+                    ),
                 }
                 for f in found
             ],

@@ -6,7 +6,7 @@
 // answer comes, and that answer is drawn at once, its positions mapped through the edits
 // made since it was asked (so findings follow the typing, never behind by more than one
 // analysis). scripts/build-web bundles this file with esbuild.
-import { Compartment, EditorState } from "@codemirror/state";
+import { ChangeSet, Compartment, EditorState } from "@codemirror/state";
 import {
   EditorView,
   drawSelection,
@@ -29,7 +29,7 @@ import { yaml } from "@codemirror/lang-yaml";
 import { json } from "@codemirror/lang-json";
 import { lintGutter, lintKeymap, setDiagnostics } from "@codemirror/lint";
 import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
-import { unifiedMergeView } from "@codemirror/merge";
+import { originalDocChangeEffect, unifiedMergeView } from "@codemirror/merge";
 
 const $ = (id) => document.getElementById(id);
 const KIND_NAMES = {
@@ -82,7 +82,6 @@ let changesSince = []; // [version, ChangeSet]: the edits after an asked analysi
 let inflight = false;
 let last = null; // the last answer drawn: {result, map}
 let showingJobspec = false;
-let hintsOpen = false;
 let fluxText = "";
 let languageKind = "";
 
@@ -149,18 +148,21 @@ const view = new EditorView({
   }),
 });
 
-function replaceText(text, name = undefined) {
-  if (name !== undefined) fileName = name;
-  const old = view.state.doc.toString();
-  // only the part that differs (the cursor and the undo history keep their sense)
+// the one change that turns ``old`` into ``text``: the part between what they share at
+// their start and at their end
+function middle(old, text) {
   let a = 0;
   while (a < old.length && a < text.length && old[a] === text[a]) a++;
   let b = 0;
   while (b < old.length - a && b < text.length - a && old[old.length - 1 - b] === text[text.length - 1 - b]) b++;
-  view.dispatch({
-    changes: { from: a, to: old.length - b, insert: text.slice(a, text.length - b) },
-    userEvent: "input.replace",
-  });
+  return { from: a, to: old.length - b, insert: text.slice(a, text.length - b) };
+}
+
+function replaceText(text, name = undefined) {
+  if (name !== undefined) fileName = name;
+  const old = view.state.doc.toString();
+  // only the part that differs (the cursor and the undo history keep their sense)
+  view.dispatch({ changes: middle(old, text), userEvent: "input.replace" });
   if (old === text) analyse(true);
 }
 
@@ -206,8 +208,13 @@ function markStale() {
   $("findings").setAttribute("aria-busy", "true");
 }
 
+let firstMarked = false;
 function draw(result, asked) {
   const map = mapper(asked);
+  if (!firstMarked && view.state.doc.length) {
+    firstMarked = true; // since the page was opened (benchmarks/bench_web.py reads it)
+    performance.mark("jobspec-first-findings");
+  }
   const current = asked === version;
   last = { result, map, version: asked };
   if (current) $("findings").removeAttribute("aria-busy");
@@ -222,9 +229,14 @@ function draw(result, asked) {
     : "";
   const diags = result.diagnostics.map((d) => ({ ...d, from: map(d.from, 1), to: map(d.to, -1) }));
   for (const d of diags) if (d.to < d.from) d.to = d.from;
+  const t0 = performance.now();
   view.dispatch(setDiagnostics(view.state, diags.map(toLint)));
-  drawFindings(diags, map);
+  const t1 = performance.now();
+  drawFindings(diags);
+  const t2 = performance.now();
   drawConversion(result.conversion, map);
+  const t3 = performance.now();
+  last.drawMs = { lint: t1 - t0, findings: t2 - t1, conversion: t3 - t2 };
   const showable = result.features.includes("show-jobspec");
   $("show-jobspec").hidden = !showable;
   if (!showable && showingJobspec) toggleJobspec(false);
@@ -259,9 +271,82 @@ function position(pos) {
   return { line: line.number, col: pos - line.from + 1 };
 }
 
-function drawFindings(diags, map) {
-  const list = $("findings-list");
-  list.replaceChildren();
+// the findings drawn: their keys (what they say), and each one's list item; an analysis
+// whose findings say the same (only their places moved, as they do while typing) updates
+// the items in place instead of drawing the list anew
+let drawnKeys = [];
+let drawnItems = [];
+
+function findingKey(d) {
+  return [d.code, d.severity, d.message, ...d.fixes.map((f) => f.title + (f.safe ? "" : "?"))].join("\u0000");
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text; // (an unchanged item is not laid out again)
+}
+
+function placeItem(li, d) {
+  li._finding = d;
+  const p = position(d.from);
+  setText(li.querySelector(".where"), `line ${p.line}, column ${p.col}`);
+  const word = view.state.doc.sliceString(d.from, Math.min(d.to, d.from + 40));
+  const w = li.querySelector(".word");
+  const hidden = !word || word.includes("\n");
+  if (w.hidden !== hidden) w.hidden = hidden;
+  setText(w, hidden ? "" : word);
+}
+
+function makeItem(d) {
+  const li = document.createElement("li");
+  li.className = `finding ${d.severity}`;
+  li.dataset.code = d.code;
+  const sev = document.createElement("span");
+  sev.className = "severity";
+  sev.textContent = d.severity;
+  const code = document.createElement("a");
+  code.className = "code";
+  code.href = d.url;
+  code.target = "_blank";
+  code.rel = "noopener";
+  code.textContent = d.code;
+  code.title = `${d.code} ${d.name}: the rule's page`;
+  const where = document.createElement("button");
+  where.type = "button";
+  where.className = "where";
+  where.title = "Select it in the editor";
+  where.addEventListener("click", () => {
+    const f = li._finding;
+    view.dispatch({ selection: { anchor: f.from, head: f.to }, scrollIntoView: true });
+    view.focus();
+  });
+  const w = document.createElement("code");
+  w.className = "word";
+  const msg = document.createElement("span");
+  msg.className = "message";
+  msg.textContent = d.message;
+  const head = document.createElement("div");
+  head.className = "head";
+  head.append(sev, " ", code, " ", where, " ", w);
+  li.append(head, msg);
+  if (d.fixes.length) {
+    const fixes = document.createElement("div");
+    fixes.className = "fixes";
+    d.fixes.forEach((f, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = f.safe ? "fix safe" : "fix unsafe";
+      b.textContent = `Fix: ${f.title}`;
+      if (!f.safe) b.title = "Not applied by check --fix (a guess, or it changes what Flux reads): look before you keep it";
+      b.addEventListener("click", () => applyFix(li._finding.fixes[i], li._finding));
+      fixes.append(b);
+    });
+    li.append(fixes);
+  }
+  placeItem(li, d);
+  return li;
+}
+
+function drawFindings(diags) {
   const counts = { error: 0, warning: 0, info: 0, hint: 0 };
   for (const d of diags) counts[d.severity] += 1;
   const parts = [];
@@ -271,90 +356,77 @@ function drawFindings(diags, map) {
   $("findings-count").textContent = parts.join(", ");
   $("findings-empty").hidden = diags.length > 0;
   $("findings-empty").textContent = view.state.doc.length ? "No findings: all checks passed." : "Nothing to check yet.";
-  let safe = 0;
-  // the hints (a directive Flux ignores, each with the whole conversion as its fix) are
-  // folded away under the others
-  const hints = diags.filter((d) => d.severity === "hint");
-  let hintList = null;
-  if (hints.length) {
-    const li = document.createElement("li");
-    li.className = "hints";
-    const details = document.createElement("details");
-    details.open = hintsOpen;
-    details.addEventListener("toggle", () => (hintsOpen = details.open));
-    const summary = document.createElement("summary");
-    summary.textContent = `${hints.length} hint${hints.length > 1 ? "s" : ""}`;
-    hintList = document.createElement("ul");
-    details.append(summary, hintList);
-    li.append(details);
-  }
-  for (const d of diags) {
-    const li = document.createElement("li");
-    li.className = `finding ${d.severity}`;
-    li.dataset.code = d.code;
-    li.dataset.from = d.from;
-    li.dataset.to = d.to;
-    const sev = document.createElement("span");
-    sev.className = "severity";
-    sev.textContent = d.severity;
-    const code = document.createElement("a");
-    code.className = "code";
-    code.href = d.url;
-    code.target = "_blank";
-    code.rel = "noopener";
-    code.textContent = d.code;
-    code.title = `${d.code} ${d.name}: the rule's page`;
-    const where = document.createElement("button");
-    where.type = "button";
-    where.className = "where";
-    const p = position(d.from);
-    const word = view.state.doc.sliceString(d.from, Math.min(d.to, d.from + 40));
-    where.textContent = `line ${p.line}, column ${p.col}`;
-    where.title = "Select it in the editor";
-    where.addEventListener("click", () => {
-      view.dispatch({ selection: { anchor: d.from, head: d.to }, scrollIntoView: true });
-      view.focus();
-    });
-    const msg = document.createElement("span");
-    msg.className = "message";
-    msg.textContent = d.message;
-    const head = document.createElement("div");
-    head.className = "head";
-    head.append(sev, " ", code, " ", where);
-    if (word && !word.includes("\n")) {
-      const w = document.createElement("code");
-      w.className = "word";
-      w.textContent = word;
-      head.append(" ", w);
-    }
-    li.append(head, msg);
-    if (d.fixes.length) {
-      const fixes = document.createElement("div");
-      fixes.className = "fixes";
-      for (const f of d.fixes) {
-        if (f.safe && f.preferred) safe += 1;
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = f.safe ? "fix safe" : "fix unsafe";
-        b.textContent = `Fix: ${f.title}`;
-        if (!f.safe) b.title = "Not applied by check --fix (a guess, or it changes what Flux reads): look before you keep it";
-        b.addEventListener("click", () => applyFix(f, d));
-        fixes.append(b);
-      }
-      li.append(fixes);
-    }
-    (d.severity === "hint" ? hintList : list).append(li);
-  }
-  if (hintList) list.append(hintList.closest("li"));
+  const safe = diags.reduce((n, d) => n + d.fixes.filter((f) => f.safe && f.preferred).length, 0);
   const button = $("fix-all");
   button.disabled = safe === 0;
   button.textContent = safe ? `Apply the safe fixes (${safe})` : "Apply the safe fixes";
+  const keys = diags.map(findingKey);
+  if (keys.length === drawnKeys.length && keys.every((k, i) => k === drawnKeys[i])) {
+    diags.forEach((d, i) => placeItem(drawnItems[i], d));
+    return;
+  }
+  // the items of findings that still say the same are kept (moved, not made anew)
+  const pool = new Map();
+  drawnKeys.forEach((k, i) => {
+    if (!pool.has(k)) pool.set(k, []);
+    pool.get(k).push(drawnItems[i]);
+  });
+  drawnKeys = keys;
+  drawnItems = diags.map((d, i) => {
+    const kept = pool.get(keys[i]);
+    if (kept && kept.length) {
+      const li = kept.shift();
+      placeItem(li, d);
+      return li;
+    }
+    return makeItem(d);
+  });
+  const plain = [];
+  const hints = [];
+  drawnItems.forEach((li, i) => (diags[i].severity === "hint" ? hints : plain).push(li));
+  const list = $("findings-list");
+  reconcile(list, plain, hintsItem);
+  // the hints (a directive Flux ignores, each with the whole conversion as its fix) are
+  // folded away under the others
+  reconcile(hintsItem.querySelector("ul"), hints, null);
+  hintsItem.querySelector("summary").textContent = `${hints.length} hint${hints.length > 1 ? "s" : ""}`;
+  hintsItem.hidden = hints.length === 0;
 }
+
+// ``parent``'s children made ``items`` (then ``tail``, kept last), moving only what is out
+// of place: a list of hundreds is not laid out anew for one finding that changed
+function reconcile(parent, items, tail) {
+  let at = parent.firstChild;
+  for (const item of items) {
+    if (at === item) {
+      at = at.nextSibling;
+    } else {
+      parent.insertBefore(item, at);
+    }
+  }
+  while (at && at !== tail) {
+    const next = at.nextSibling;
+    at.remove();
+    at = next;
+  }
+  if (tail && tail.parentNode !== parent) parent.append(tail);
+}
+
+const hintsItem = (() => {
+  const li = document.createElement("li");
+  li.className = "hints";
+  li.hidden = true;
+  const details = document.createElement("details");
+  const summary = document.createElement("summary");
+  details.append(summary, document.createElement("ul"));
+  li.append(details);
+  return li;
+})();
 
 function applyFix(fix, d) {
   const map = last ? last.map : (p) => p;
   // the edits are of the analysed text: mapped through what was typed since
-  const changes = fix.edits.map((e) => ({ from: map(e.from, 1), to: Math.max(map(e.from, 1), map(e.to, -1)), insert: e.insert }));
+  const changes = last.result.edits[fix.edits].map((e) => ({ from: map(e.from, 1), to: Math.max(map(e.from, 1), map(e.to, -1)), insert: e.insert }));
   view.dispatch({ changes, userEvent: "input.fix" });
   setStatus(`Fixed ${d.code}: ${fix.title}`);
   view.focus();
@@ -366,7 +438,7 @@ function fixesAtCursor() {
   if (!last) return false;
   const pos = view.state.selection.main.head;
   const items = [...document.querySelectorAll("#findings-list li")];
-  const hit = items.find((li) => +li.dataset.from <= pos && pos <= +li.dataset.to && li.querySelector(".fix"));
+  const hit = items.find((li) => li._finding && li._finding.from <= pos && pos <= li._finding.to && li.querySelector(".fix"));
   if (!hit) return false;
   hit.querySelector(".fix").focus();
   return true;
@@ -404,9 +476,11 @@ function fluxState(text, original) {
 }
 
 let fluxOriginal = "";
+let fluxFresh = true; // the view is made anew for the next conversion
 function drawConversion(conv, map) {
   const section = $("flux");
   if (!conv) {
+    fluxFresh = true;
     section.hidden = true;
     $("side").classList.toggle("migrate", false);
     return;
@@ -417,10 +491,22 @@ function drawConversion(conv, map) {
   refused.hidden = !conv.refused;
   refused.textContent = conv.refused ? `Not converted: ${conv.refused}` : "";
   const original = view.state.doc.toString();
-  if (conv.text !== fluxText || original !== fluxOriginal || fluxView.state.doc.length === 0) {
+  if (fluxFresh) {
+    fluxFresh = false;
     fluxText = conv.text;
     fluxOriginal = original;
     fluxView.setState(fluxState(conv.text, original));
+  } else if (conv.text !== fluxText || original !== fluxOriginal) {
+    // edited in place, not made anew: the diff is brought up to date, the view's DOM kept
+    const spec = {};
+    if (conv.text !== fluxText) spec.changes = middle(fluxText, conv.text);
+    if (original !== fluxOriginal && $("flux-diff").checked) {
+      const changes = ChangeSet.of(middle(fluxOriginal, original), fluxOriginal.length);
+      spec.effects = originalDocChangeEffect(fluxView.state, changes);
+    }
+    fluxText = conv.text;
+    fluxOriginal = original;
+    fluxView.dispatch(spec);
   }
   $("flux-editor").hidden = Boolean(conv.refused);
   for (const id of ["flux-copy", "flux-download", "flux-use"]) $(id).disabled = Boolean(conv.refused);
