@@ -1,8 +1,8 @@
 #!/bin/bash
 #flux: --job-name=sim
-#flux: -N 2 --tasks-per-node=4
-#flux: -t 90m
+#flux: -N 2 -n 8
+#flux: -t 1:30:00
 #flux: --queue=debug
-#flux: --setattr=system.exclusive=yes
+#flux: --output=sim-{{id}}.out
 
-flux run -N 2 --tasks-per-node=4 ./sim input.deck
+flux run -N 2 -n 8 ./sim input.deck

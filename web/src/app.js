@@ -558,6 +558,7 @@ async function refreshJobspec() {
   err.hidden = !answer.error;
   err.textContent = answer.error || "";
   $("jobspec-text").textContent = answer.text || "";
+  $("jobspec-text").hidden = !answer.text;
 }
 
 // ------------------------------------------------------------------ site profile
