@@ -173,12 +173,18 @@ async function openFile(file) {
 }
 
 // ------------------------------------------------------------------ analysis
+let again = false; // an option changed while an analysis was in flight: analyse anew
 function analyse(force = false) {
   if (!ready) return;
-  if (inflight) return; // asked again when the answer comes
+  if (inflight) {
+    again = again || force; // asked again when the answer comes
+    return;
+  }
   if (!force && last && last.version === version) return;
   inflight = true;
+  again = false;
   const asked = version;
+  const options = optionsChanged;
   python
     .ask({ op: "analyse", text: view.state.doc.toString(), name: fileName, kind: $("kind").value, version: asked })
     .then((result) => {
@@ -188,9 +194,10 @@ function analyse(force = false) {
         setStatus(`Python failed: ${result.error}`, "error");
         if (result.traceback) console.error(result.traceback);
       } else {
-        draw(result, asked);
+        draw(result, asked, options === optionsChanged);
       }
-      if (version !== asked) analyse();
+      if (again) analyse(true);
+      else if (version !== asked) analyse();
     });
 }
 
@@ -204,18 +211,21 @@ function mapper(asked) {
   return changes ? (p, assoc = 1) => clamp(changes.mapPos(p, assoc)) : clamp;
 }
 
-function markStale() {
+// an option changed (the site, the target, the kind): the findings drawn are not of it
+let optionsChanged = 0;
+function markStale(option = false) {
+  if (option) optionsChanged += 1;
   $("findings").setAttribute("aria-busy", "true");
 }
 
 let firstMarked = false;
-function draw(result, asked) {
+function draw(result, asked, sameOptions = true) {
   const map = mapper(asked);
+  const current = asked === version && sameOptions;
   if (!firstMarked && view.state.doc.length) {
     firstMarked = true; // since the page was opened (benchmarks/bench_web.py reads it)
     performance.mark("jobspec-first-findings");
   }
-  const current = asked === version;
   last = { result, map, version: asked };
   if (current) $("findings").removeAttribute("aria-busy");
   const kind = result.kind;
@@ -584,8 +594,10 @@ async function loadSite(fileList) {
   const files = {};
   for (const f of fileList) files[f.name] = await f.text();
   const name = fileList.map((f) => f.name).join(", ");
+  markStale(true);
   const answer = await python.ask({ op: "site", files, name });
   drawSite(answer, name);
+  markStale(true); // (an analysis sent meanwhile was of the old site)
   analyse(true);
 }
 
@@ -596,9 +608,14 @@ function wire() {
     if (e.target.files[0]) openFile(e.target.files[0]);
     e.target.value = "";
   });
-  $("kind").addEventListener("change", () => analyse(true));
+  $("kind").addEventListener("change", () => {
+    markStale(true);
+    analyse(true);
+  });
   $("target").addEventListener("change", async () => {
+    markStale(true);
     await python.ask({ op: "options", target: $("target").value });
+    markStale(true);
     analyse(true);
   });
   $("site-load").addEventListener("click", () => $("site-files").click());
@@ -608,7 +625,9 @@ function wire() {
     e.target.value = "";
   });
   $("site-clear").addEventListener("click", async () => {
+    markStale(true);
     drawSite(await python.ask({ op: "site", files: {} }), "");
+    markStale(true);
     analyse(true);
   });
   $("fix-all").addEventListener("click", fixAll);
