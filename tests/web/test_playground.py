@@ -411,7 +411,15 @@ def test_the_target_changes_what_is_an_error(page):
     wait_for("no findings", lambda: codes(page) == [])
 
 
-def test_a_dropped_file_is_read_by_its_name(page, tmp_path):
+DROP = """([name, text]) => {
+  const data = new DataTransfer();
+  data.items.add(new File([text], name, { type: "text/plain" }));
+  const on = document.querySelector(".cm-content");
+  on.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+}"""
+
+
+def test_an_opened_or_dropped_file_is_read_by_its_name(page):
     data = json.dumps(
         {
             "version": 1,
@@ -432,6 +440,12 @@ def test_a_dropped_file_is_read_by_its_name(page, tmp_path):
     wait_checked(page)
     assert "a jobspec (JSON)" in page.locator("#kind-label").inner_text()
     assert codes(page) == ["JS202"]
+    # dropped on the editor: the file's text replaces the editor's
+    page.evaluate(DROP, ["job.sh", SLURM])
+    wait_for("the dropped file", lambda: "(job.sh)" in page.locator("#kind-label").inner_text())
+    wait_checked(page)
+    assert editor_text(page) == SLURM
+    assert "a Slurm batch script" in page.locator("#kind-label").inner_text()
 
 
 def test_a_site_baked_in_at_build_time(browser, chromium, tmp_path):
