@@ -41,6 +41,9 @@ def test_text_output_is_compiler_style():
     assert "Found" in proc.stderr.decode()
 
 
+FINDING_FIELDS = ("code", "severity", "message", "range", "line", "column", "url", "fixes")
+
+
 def test_json_output_contract():
     proc = run_cli(
         "check",
@@ -51,7 +54,8 @@ def test_json_output_contract():
     )
     assert proc.returncode == 1
     data = json.loads(out(proc))
-    assert list(data) == ["files"]
+    assert list(data) == ["positionEncoding", "files"]
+    assert data["positionEncoding"] == "utf-16"
     assert [f["path"] for f in data["files"]] == [
         str(EXAMPLES / "broken-v1.jobspec.yaml"),
         str(EXAMPLES / "v1-gpus.jobspec.json"),
@@ -63,11 +67,28 @@ def test_json_output_contract():
         "severity": "error",
         "message": "no slot is labelled 'tsak'; did you mean 'task'? (slots: task)",
         "range": {"start": {"line": 15, "character": 10}, "end": {"line": 15, "character": 14}},
+        "line": 16,
+        "column": 11,
         "url": "https://flux-framework.github.io/jobspec-lsp/rules/js307/",
+        "fixes": [
+            {
+                "title": "Change to 'task'",
+                "safety": "unsafe",
+                "edits": [
+                    {
+                        "range": {
+                            "start": {"line": 15, "character": 10},
+                            "end": {"line": 15, "character": 14},
+                        },
+                        "newText": "task",
+                    }
+                ],
+            }
+        ],
     }
     for f in data["files"]:
         for d in f["diagnostics"]:
-            assert set(d) == {"code", "severity", "message", "range", "url"}
+            assert set(d) == set(FINDING_FIELDS)
             assert d["severity"] in ("error", "warning", "information", "hint")
 
 

@@ -25,10 +25,11 @@ cli_startup = importlib.import_module("jobspec_lsp.cli.startup")
 
 # what a script's check never needs: the YAML reader, the dataclass machinery and what
 # it loads, typing, importlib.resources (tempfile, zipfile, lzma), shutil (argparse's
-# terminal width), lark, the language server
+# terminal width), lark, the language server, the MCP server and its SDK (`jobspec mcp`)
 HEAVY = (
     "yaml", "dataclasses", "inspect", "ast", "typing", "importlib.resources", "tempfile",
-    "zipfile", "shutil", "lark", "pygls", "lsprotocol", "datetime", "copy",
+    "zipfile", "shutil", "lark", "pygls", "lsprotocol", "datetime", "copy", "mcp",
+    "mcp_types", "pydantic", "anyio", "jobspec_lsp.mcp",
 )  # fmt: skip
 
 _PROBE = textwrap.dedent(

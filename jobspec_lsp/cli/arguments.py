@@ -217,7 +217,7 @@ def new(sub) -> argparse.ArgumentParser:
 def schema(sub) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "schema",
-        help="print a corrected JSON Schema of jobspec for other tools",
+        help="print a corrected JSON Schema of jobspec for other tools (or of the findings)",
         description="Print the JSON Schema of canonical (RFC 14, the default) or V1 (RFC 25) "
         "jobspec, for yaml-language-server, check-jsonschema and other JSON Schema "
         "tools. A schema checks structure only; `jobspec check` does the rest.",
@@ -227,6 +227,14 @@ def schema(sub) -> argparse.ArgumentParser:
         "--canonical", action="store_true", help="RFC 14 canonical jobspec (default)"
     )
     which.add_argument("--v1", action="store_true", help="RFC 25 jobspec V1")
+    p.add_argument(
+        "what",
+        nargs="?",
+        choices=("jobspec", "findings"),
+        default="jobspec",
+        help="jobspec (default), or findings: the schema of `check --format json` and of the "
+        "MCP tools' results",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     return p
 
@@ -284,3 +292,18 @@ def lsp(sub) -> argparse.ArgumentParser:
     )
     s.add_argument("server_args", nargs=argparse.REMAINDER)
     return s
+
+
+def mcp(sub) -> argparse.ArgumentParser:
+    m = sub.add_parser(
+        "mcp",
+        help="serve the checks to agents: a Model Context Protocol server over stdio",
+        description="Serve check, fix, convert, new, explain and show_jobspec as the tools of "
+        "a Model Context Protocol server over stdin and stdout, for an agent's client to "
+        "start (needs the mcp extra: pip install 'jobspec-lsp[mcp]'). The settings are the "
+        "project configuration of the folder it is started in, under these options, under "
+        "each call's own arguments. See docs/agents.md.",
+    )
+    m.add_argument("--target", choices=TARGETS, help="the target of every check (default: rfc)")
+    m.add_argument("--site", metavar="DIR", help="check every job against this site profile")
+    return m

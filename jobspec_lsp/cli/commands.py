@@ -57,6 +57,7 @@ COMMANDS = (
     Command("shape", "jobspec_lsp.cli.shape:run", arguments.shape),
     Command("site", "jobspec_lsp.cli.site:run", arguments.site),
     Command("lsp", "jobspec_lsp.cli.lsp:run", arguments.lsp, own_options=True),
+    Command("mcp", "jobspec_lsp.cli.mcp:run", arguments.mcp),
 )
 BY_NAME = {c.name: c for c in COMMANDS}
 

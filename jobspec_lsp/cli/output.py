@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 
-from jobspec_lsp.diagnostics import Severity, rule_url
+from jobspec_lsp.boundary import load
+from jobspec_lsp.diagnostics import Severity
 
 # `jobspec check --format`: the report of each, loaded through jobspec_lsp.boundary (the
 # order is the option's: text first, its default)
@@ -17,6 +18,11 @@ REPORTS = {
     "github": "jobspec_lsp.cli.output:GithubReport",
     "sarif": "jobspec_lsp.cli.sarif:SarifReport",  # every rule described: docs_text
 }
+
+# `--format json`'s shapes: the verdict the MCP tools return too (one schema,
+# `jobspec schema findings`)
+VERDICT_ENTRY = "jobspec_lsp.mcp.verdict:file_entry"
+VERDICT_REPORT = "jobspec_lsp.mcp.verdict:report"
 
 NOTHING_FOUND = (
     "jobspec: warning: no jobspec files found (directories are searched for "
@@ -69,22 +75,10 @@ def emit_github(out, path, doc, diags):
 
 
 def json_file_entry(path, doc, diags, docs_url: str | None = None) -> dict:
-    """A file's entry in `--format json`: each diagnostic with its rule's page (under
-    ``docs_url``, the docs-url setting, when given)."""
-    return {
-        "path": path,
-        "diagnostics": [
-            {
-                "code": d.code,
-                "severity": d.severity.label,
-                "message": d.message,
-                # LSP's positions as a server sends them: 0-based, UTF-16 code units
-                "range": doc.lines.range(d.start, d.end, encoding="utf-16").to_json(),
-                "url": rule_url(d.code, docs_url),
-            }
-            for d in diags
-        ],
-    }
+    """A file's entry in `--format json`: each finding with its rule's page (under
+    ``docs_url``, the docs-url setting, when given) and its fixes, in the verdict's one shape
+    (jobspec_lsp.mcp.verdict, loaded with the first file: it loads the fixes)."""
+    return load(VERDICT_ENTRY)(path, doc, diags, docs_url)
 
 
 class TextReport:
@@ -125,5 +119,5 @@ class JsonReport(TextReport):
         self.files.append({"path": shown, "error": error, "diagnostics": []})
 
     def end(self) -> None:
-        json.dump({"files": self.files}, self.out, ensure_ascii=False)
+        json.dump(load(VERDICT_REPORT)(self.files), self.out, ensure_ascii=False)
         self.out.write("\n")

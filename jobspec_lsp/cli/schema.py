@@ -1,4 +1,7 @@
-"""`jobspec schema`: print the exported JSON Schemas (``jobspec_lsp.jobspec.schema_export``)."""
+"""`jobspec schema`: print the exported JSON Schemas of jobspec
+(``jobspec_lsp.jobspec.schema_export``), or with ``findings`` the schema of the verdict
+`check --format json` and the MCP tools share (``jobspec_lsp.mcp.verdict``, loaded only
+then)."""
 
 from __future__ import annotations
 
@@ -6,11 +9,20 @@ import argparse
 import sys
 
 import jobspec_lsp.cli.arguments as arguments
+from jobspec_lsp.boundary import load
 from jobspec_lsp.jobspec.schema_export import schema_text
+
+FINDINGS = "jobspec_lsp.mcp.verdict:schema_text"
 
 
 def run(args: argparse.Namespace) -> int:
-    text = schema_text("v1" if args.v1 else "canonical")
+    if args.what == "findings":
+        if args.v1 or args.canonical:
+            print("jobspec schema: error: --v1 and --canonical are jobspec's", file=sys.stderr)
+            return 2
+        text = load(FINDINGS)()
+    else:
+        text = schema_text("v1" if args.v1 else "canonical")
     if args.output and args.output != "-":
         try:
             with open(args.output, "w", encoding="utf-8") as f:
