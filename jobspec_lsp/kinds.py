@@ -21,7 +21,7 @@ from jobspec_lsp.jobspec.tree import Document
 from jobspec_lsp.record import Frozen
 from jobspec_lsp.text.positions import LineIndex
 from jobspec_lsp.text.sniff import has_directives, has_sentinel
-from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of
+from jobspec_lsp.text.sources import JOBSPEC_GLOBS, SCRIPT_SUFFIXES, language_of, option_lines
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
@@ -382,6 +382,8 @@ def detect(
         found = script_kind(text)
     if found is not None:
         return found
+    if (lid or explicit) and option_lines(text):
+        return FLUX_SCRIPT  # directives without their sentinel (JS566 says so, and adds it)
     if lid or _script_shaped(name, text):
         if boundary.load(SCRIPT_SERVES["commands"])(text[:SCAN]) or (explicit and not lid):
             return FLUX_SCRIPT

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import bisect
 import json
-import re
 from dataclasses import dataclass, replace
 
 import yaml
 
 from jobspec_lsp.diagnostics import RULES, Diagnostic, Severity
-from jobspec_lsp.job import directives
+from jobspec_lsp.features import directivefix
+from jobspec_lsp.features.directivefix import script_comment
 from jobspec_lsp.jobspec.document import parse as _parse
 from jobspec_lsp.jobspec.tree import Document, Mapping, Scalar, Sequence
 
@@ -489,7 +489,7 @@ def _unused_suppression(doc, d):
         # suppression would make that text part of the line's value; keep it a comment
         fix = replace(fix, edits=(Edit(d.start, d.end, "#"),))
     if doc.language == "script":
-        only_comment = all(_script_comment(doc.text, e) for e in fix.edits)
+        only_comment = all(script_comment(doc.text, e.start, e.end) for e in fix.edits)
     else:
         only_comment = all(_yaml_comment(doc, e) for e in fix.edits)
     return [fix if only_comment else replace(fix, unsafe=True)]
@@ -530,51 +530,28 @@ def _scalars(doc) -> list[Scalar]:
     return got
 
 
-# a script run by a POSIX shell: `#!/bin/sh`, `#!/usr/bin/env bash -l`, ...
-_SHELL_LINE = re.compile(
-    r"#![ \t]*\S*/(?:env[ \t]+(?:-\S*[ \t]+)*)?(?:ba|da|k|mk|z)?sh(?:[ \t]|$)", re.M
-)
-# in a script's body, what could make a later '#' part of a word, a string or a
-# here-document rather than a comment: then removing it is not shown to be harmless
-_SHELL_OPENERS = ("'", '"', "`", "\\", "<<", "$(", "${", "((")
-
-
-def _script_comment(text: str, e: Edit) -> bool:
-    """Whether the text ``e`` removes from a batch script is a comment to the shell and
-    to `flux batch`: in the leading comment lines (not the interpreter line, outside
-    every directive word), or in a body where nothing before it opens a string."""
-
-    if not _SHELL_LINE.match(text):
-        return False  # another interpreter: its comments and strings are not the shell's
-    line_start = text.rfind("\n", 0, e.start) + 1
-    if line_start == 0:
-        return False  # the interpreter line: the kernel passes the rest to the interpreter
-    lines = text[:line_start].splitlines()
-    header = all(not ln.strip() or ln.lstrip().startswith("#") for ln in lines)
-    if header and text[line_start : e.start].lstrip().startswith("#"):
-        script = directives.read(text)
-        if script.problems:
-            return False
-        return not any(w.start < e.end and e.start < w.end for w in script.words)
-    body = len("".join(ln + "\n" for ln in lines[: _header_lines(lines)]))
-    return not any(o in text[body : e.start] for o in _SHELL_OPENERS)
-
-
-def _header_lines(lines: list[str]) -> int:
-    n = 0
-    while n < len(lines) and (not lines[n].strip() or lines[n].lstrip().startswith("#")):
-        n += 1
-    return n
-
-
 def _slurm_variable(doc, d):
     rep = _data(d, "replace")
     fix = _replace(doc, d, rep, _data(d, "title")) if rep else None
     return [fix] if fix else []
 
 
+def _script(name: str):
+    """A strategy of :mod:`.directivefix` (a script's directives), its fixes made Fixes."""
+
+    def strategy(doc, d):
+        got = directivefix.STRATEGIES[name](doc.text, d)
+        fixes = [Fix(t, tuple(Edit(*e) for e in es), d.code, p, u) for t, es, p, u in got]
+        if name == "habit" and not fixes:  # not another scheduler's option: a did-you-mean
+            fixes = [replace(f, unsafe=True) for f in _replacement(doc, d)]
+        return fixes
+
+    return strategy
+
+
 # the fix strategies a rule's declaration names (``family.error(..., fix="replacement")``)
 STRATEGIES = {
+    **{name: _script(name) for name in directivefix.STRATEGIES},
     "replacement": _replacement,  # the replacement the finding carries (data)
     "suggestion": _suggestion,  # the did-you-mean of the message
     "edits": _edits,  # several edits the finding carries

@@ -60,18 +60,25 @@ SENTINEL_CHANGED = family.error(
 
     RFC 36: all directives of a file use the same sentinel (prefix and tag, leading white
     space included). `## flux:` to disable a directive changes the sentinel: put the '#' after
-    it instead (`#flux: # -N2`).""",
+    it instead (`#flux: # -N2`). The fix writes the script's sentinel: disabling the
+    directive (`#flux: #`) where the changed one is the script's with more '#' before it
+    (`##flux:`, `# #flux:`, as `##SBATCH` is a directive commented out to Slurm), else as a
+    directive.""",
     bad=_SCRIPT.replace("#flux: --job-name", "##flux: --job-name"),
     good=_SCRIPT.replace("#flux: --job-name=sim", "#flux: # --job-name=sim"),
+    fix="sentinel",
 )
 ORPHAN = family.error(
     """JS563 directive-after-block: A directive after the directive block has ended.
 
     RFC 36: processing stops at the first non-blank line without the sentinel's prefix; a
     directive after it is an error (`flux batch` refuses the script), never silently ignored.
-    Move it up into the block.""",
+    Move it up into the block. Where most directives are of another sentinel than the first
+    line's (a renamed `@(#SBATCH ...)@` or `# #SBATCH` line above the others), the fix
+    rewrites that first line, as JS562's does.""",
     bad=_SCRIPT + "#flux: -t 1h\n",
     good=_SCRIPT.replace("#flux: --job-name=sim", "#flux: --job-name=sim\n#flux: -t 1h"),
+    fix="sentinel",
 )
 ESCAPE = family.error(
     """JS564 directive-trailing-backslash: A directive ends in a backslash that escapes nothing.
@@ -189,7 +196,10 @@ class _Block:
                 f"use the same one (to disable a directive, put '#' after the sentinel: "
                 f"{self.sentinel} # ...)"
             )
-            script.problems.append(Diagnostic(SENTINEL_CHANGED, E, why, start, start + m.end()))
+            data = {"sentinel": self.sentinel}
+            script.problems.append(
+                Diagnostic(SENTINEL_CHANGED, E, why, start, start + m.end(), data)
+            )
         else:
             self._directive(i, start + m.end(), end)
         return True
@@ -202,8 +212,9 @@ class _Block:
             f"the first line without {self.prefix!r}; flux batch refuses the script (move "
             "this up into the block)"
         )
+        data = {"sentinel": self.sentinel}  # its fix, where the first line is the odd one
         for o in _ANY_SENTINEL.finditer(self.script.text, start):
-            self.script.problems.append(Diagnostic(ORPHAN, E, why, o.start(), o.end()))
+            self.script.problems.append(Diagnostic(ORPHAN, E, why, o.start(), o.end(), data))
 
     def _other(self, i: int, line: str) -> None:
         """A line without the sentinel: it closes an open triple quote, and ends the block

@@ -245,9 +245,7 @@ def _line_size_and_defaults(job: Job, line: Line, flux: list[str]) -> list[str]:
     """``flux`` with the shape where this line is the one to hold it, and, on the first
     directive line of a first conversion, the scheduler's defaults Flux's differ from."""
     req, mod = job.req, job.mod
-    if line is job.first_shape_line and not job.shape_done:
-        flux = job.shape_words + flux
-        job.shape_done = True
+    flux = _shape_here(job, line, flux)
     at = (line.start, line.start + len(line.sentinel))
     if line is job.first_line and not job.given:  # a first conversion: nothing of Flux's yet
         for fld, value, why in mod.defaults(req):
@@ -264,6 +262,87 @@ def _line_size_and_defaults(job: Job, line: Line, flux: list[str]) -> list[str]:
         )
         job.findings.append(Finding("note", *at, why))
     return flux
+
+
+def _shape_here(job: Job, line: Line, flux: list[str]) -> list[str]:
+    """``flux`` with the job's shape before it where ``line`` is the first to give any."""
+    if line is job.first_shape_line and not job.shape_done:
+        flux = job.shape_words + flux
+        job.shape_done = True
+    return flux
+
+
+class LineWords(Record):
+    """One line of :func:`block_words`: the scheduler's options it holds (offsets into the
+    line as given), the words it could not read, the `flux batch` words it becomes (the
+    job's shape on the first line that gives any of it) and what the conversion says of it
+    (:class:`Finding` kinds, offsets into the line)."""
+
+    __slots__ = ("items", "bad", "flux", "findings")
+    items: list[Item]
+    bad: list[tuple[int, int]]
+    flux: list[str]
+    findings: list[Finding]
+
+    def __init__(self, items, bad, flux, findings) -> None:
+        self.items, self.bad, self.flux, self.findings = items, bad, flux, findings
+
+
+class BlockWords(Record):
+    """:func:`block_words`: each line's reading, the shape planned (None: refused, and
+    why), the shape's notes (where Flux's job differs)."""
+
+    __slots__ = ("lines", "shape", "refused")
+    lines: list[LineWords]
+    shape: Shape | None
+    refused: str
+
+    def __init__(self, lines: list[LineWords], shape: Shape | None, refused: str) -> None:
+        self.lines, self.shape, self.refused = lines, shape, refused
+
+
+_SENTINEL_WORD = {"slurm": "#SBATCH", "lsf": "#BSUB", "pbs": "#PBS"}
+
+
+@functools.lru_cache(maxsize=64)
+def block_words(lines: tuple[str, ...], source: str) -> BlockWords:
+    """``lines`` (the words of one directive each, as written) read as a directive block of
+    ``source``'s (slurm, lsf, pbs), and the `flux batch` words each line becomes, as
+    :func:`convert` writes them but without the scheduler's defaults (no default output,
+    no default size): what a `#flux:` block that holds another scheduler's options is
+    repaired with. Callers do not change what it returns (it is cached)."""
+    mod = scheduler(source)
+    word = _SENTINEL_WORD[mod.NAME]
+    text, starts = mod.SHELL + "\n", []
+    for words_of_line in lines:
+        starts.append(len(text) + len(word) + 1)
+        text += f"{word} {words_of_line}\n"
+    job = Job(text, mod)
+    refused = refusal(job)
+    if not refused:
+        plan_shape(job)
+    out = []
+    for k, line in enumerate(job.blk.lines):
+        flux: list[str] = []
+        if not refused:
+            flux, _lost, _kept = _line_items(job, line)
+            flux = _shape_here(job, line, flux)
+        out.append(_relative(line, flux, job.findings, starts[k]))
+    return BlockWords(out, None if refused else job.sh, refused)
+
+
+def _relative(line: Line, flux: list[str], findings: list[Finding], at: int) -> LineWords:
+    """A line's reading with its offsets made relative to its words' start ``at``."""
+    for it in line.items:
+        it.start, it.end = it.start - at, it.end - at
+        it.value_start, it.value_end = it.value_start - at, it.value_end - at
+    bad = [(a - at, b - at) for a, b in line.bad]
+    mine = [
+        Finding(f.kind, f.start - at, f.end - at, f.message)
+        for f in findings
+        if line.start <= f.start <= line.end
+    ]
+    return LineWords(line.items, bad, flux, mine)
 
 
 def _write_head(job: Job) -> None:

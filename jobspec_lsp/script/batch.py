@@ -35,6 +35,7 @@ from jobspec_lsp.script.reading import (
     value_range,
 )
 from jobspec_lsp.script.steps import command_line_checks
+from jobspec_lsp.text.sources import option_lines
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -44,6 +45,10 @@ E, W = Severity.ERROR, Severity.WARNING
 _SITE_CHECKS = "jobspec_lsp.script.sitecheck"
 _BUILT_CHECKS = "jobspec_lsp.script.built:problems"
 _DUMP = "jobspec_lsp.convert:dump"
+# another scheduler's options in the directives (a renamed Slurm script), said as such:
+# loaded only when Flux refuses a directive's word (the conversion's tables, issue 39)
+_HABITS = "jobspec_lsp.script.habits:findings"
+_HABIT_CODES = ("JS570", "JS572", "JS574", "JS581", "JS582")
 
 family = Family(kinds=SCRIPT_KINDS, good=_S)
 REPEATED = family.warning(
@@ -78,16 +83,22 @@ BARE_OPTION = family.error(
 EXCLUSIVE = family.error(
     """JS581 batch-exclusive-without-nodes: -x/--exclusive without -N/--nodes.
 
-    Exclusive allocation is of whole nodes, so `flux batch` needs a node count with it.""",
+    Exclusive allocation is of whole nodes, so `flux batch` needs a node count with it. Where
+    it is Slurm's `--exclusive` (which gives the job one node when it says no more), the fix
+    writes the job's shape as `jobspec convert` does (unsafe: the node count is a guess).""",
     bad=_S.replace("-N2", "-n2 -x"),
     good=_S.replace("-N2", "-N2 -x"),
+    fix="habit",
 )
 TOO_MANY_NODES = family.error(
     """JS582 batch-more-nodes-than-slots: More nodes (-N) than slots (-n).
 
-    Each node needs at least one slot; `flux batch` refuses -N greater than -n.""",
+    Each node needs at least one slot; `flux batch` refuses -N greater than -n. Slurm lowers
+    the node count to the task count: where the block is Slurm's, the fix writes the job's
+    shape as `jobspec convert` does (unsafe: which count was meant is a guess).""",
     bad=_S.replace("-N2", "-N4 -n2"),
     good=_S.replace("-N2", "-N2 -n4"),
+    fix="habit",
 )
 
 
@@ -100,6 +111,8 @@ def check_script(text: str, select=None, ignore=None, site=None) -> list[Diagnos
     directive that asks it."""
 
     out = _flux_checks(text)
+    if any(d.code in _HABIT_CODES for d in out):
+        out = boundary.load(_HABITS)(text, out)
     if site is not None and not any(d.severity == E for d in out):
         out.extend(boundary.load(_SITE_CHECKS).directive_findings(text, site, select, ignore))
     if site is not None:
@@ -130,7 +143,11 @@ def bare_options(text: str) -> list[Diagnostic]:
         return []
     heredocs = shellread.written_heredocs(text)
     skip = shellread.shell_literals(text) + heredocs
-    quoted = _lines_in_quotes(text, heredocs)
+    quoted = _lines_inside(text, heredocs)
+    # a file of options and comments only, without a #! line or with directives too: the
+    # directives of a batch script without their sentinel, each given it by the fix
+    # (Slurm's too, which JS570's fix then writes as Flux's)
+    whole = option_lines(text) and (not text.startswith("#!") or directives.has_sentinel(text))
     out = []
     leading = True  # every line before this one a comment, a blank, or such an option
     pos = 0
@@ -142,8 +159,8 @@ def bare_options(text: str) -> list[Diagnostic]:
         if name is not None:
             option = long_option(name[2:]) if name.startswith("--") else _short(name[1:])
         # a long option Flux does not have is still no command (`--ntasks=4`): said, no fix
-        known = option is not None
-        if name is not None and name.startswith("--") and not known:
+        known = option is not None or (whole and name is not None)
+        if name is not None and option is None and (name.startswith("--") or whole):
             option = _UNKNOWN_LONG
         prev = text[:pos].rstrip()
         if (
@@ -156,39 +173,44 @@ def bare_options(text: str) -> list[Diagnostic]:
             leading = leading and (not stripped or stripped.startswith("#"))
             pos += len(line)
             continue
-        assert m is not None
+        assert m is not None and name is not None
         a = pos + m.start(1)
         b = pos + len(line.rstrip("\r\n"))
-        words = text[a:b]
-        data = {"replacement": f"#flux: {words}"} if leading and known else None
+        out.append(_bare(text, name, a, b, option is _UNKNOWN_LONG, known, leading, whole))
         leading = leading and known  # an unknown one stays a command: the block ends there
-        if known:
-            what = f"write `#flux: {words}`"
-        else:
-            assert name is not None
-            what = unknown_option(name, a, a + len(name)).message.replace(
-                " has no option", " has no"
-            )
-        out.append(
-            Diagnostic(
-                BARE_OPTION,
-                E,
-                f"{words}: a flux batch option outside a #flux: directive — the shell runs "
-                f"it as a command and flux batch never reads it; {what}",
-                a,
-                b,
-                data,
-            )
-        )
         pos += len(line)
     return out
 
 
-def _lines_in_quotes(text: str, skip: list[tuple[int, int]]) -> set[int]:
-    """The offsets of the lines that start inside a quoted string ('...' or "..."), read
-    as the shell reads quotes, comments and backslashes; here-documents (``skip``) jumped."""
+def _bare(text, name, a, b, unknown, known, leading, whole) -> Diagnostic:
+    """JS566 for the option line ``text[a:b]`` (``name`` its option): ``known``, its fix
+    writes it as a directive when ``leading`` (in the leading comment block)."""
+    words = text[a:b]
+    data = {"replacement": f"#flux: {words}"} if leading and known else None
+    if known:
+        what = f"write `#flux: {words}`"
+        if whole:
+            what += " (a file of options: read as a batch script whose directives lack it)"
+    else:
+        what = unknown_option(name, a, a + len(name)).message.replace(" has no option", " has no")
+    return Diagnostic(
+        BARE_OPTION,
+        E,
+        f"{words}: {'an' if unknown else 'a flux batch'} option outside a #flux: directive — "
+        f"the shell runs it as a command and flux batch never reads it; {what}",
+        a,
+        b,
+        data,
+    )
+
+
+def _lines_inside(text: str, skip: list[tuple[int, int]]) -> set[int]:
+    """The offsets of the lines that start inside a quoted string ('...' or "...") or an
+    open parenthesis (an array's words, `$(...)`), read as the shell reads quotes,
+    comments and backslashes; here-documents (``skip``) jumped."""
     out: set[int] = set()
     state = ""
+    depth = 0  # parentheses open (a `case` pattern's lone ')' closes none)
     i, n = 0, len(text)
     ends = dict(skip)
     while i < n:
@@ -196,8 +218,10 @@ def _lines_in_quotes(text: str, skip: list[tuple[int, int]]) -> set[int]:
             i = ends[i]
             continue
         c = text[i]
-        if c == "\n" and state:
+        if c == "\n" and (state or depth):
             out.add(i + 1)
+        elif not state and c in "()":
+            depth = depth + 1 if c == "(" else max(depth - 1, 0)
         elif state == "'":
             state = "" if c == "'" else state
         elif c == "\\":
@@ -308,8 +332,11 @@ NO_SHEBANG = family.error(
     """JS583 batch-no-shebang: A batch script that does not start with '#!'.
 
     `flux batch` runs the script as a program, so it refuses one whose first line does not say
-    which interpreter runs it ("does not appear to start with '#!'").""",
+    which interpreter runs it ("does not appear to start with '#!'"). The fix adds
+    `#!/bin/bash`, the shell `sbatch` runs such a script with (unsafe: the script may be
+    written for another interpreter).""",
     bad=_S.replace("#!/bin/sh\n", "# my job\n"),
+    fix="shebang",
 )
 
 

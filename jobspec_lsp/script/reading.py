@@ -23,9 +23,17 @@ UNKNOWN = family.error(
     """JS570 directive-unknown-option: A directive holds an option `flux batch` does not have.
 
     `flux batch` refuses the whole script for an option it does not know. A close match is
-    offered as a fix.""",
+    offered as a fix (not applied without --unsafe-fixes: it is a guess). An option of
+    another scheduler's (a Slurm script whose `#SBATCH` became `#flux:`: `-J sim`,
+    `--ntasks-per-node=4`, `--mem=4G`) is never matched to a Flux option of another
+    meaning: its fix is what `jobspec convert` writes for it, the option as Flux's
+    (`--job-name=sim`; a shape option rewrites the block's -N/-n/-c/-g as the conversion
+    does) or, where Flux has no form of it, a `# not carried: ... (why)` comment line. That
+    fix is safe where the scheduler's meaning is certain: an option no Flux option and no
+    other scheduler's shares, written as Flux's without an approximation.""",
     bad=_S.replace("--job-name=sim", "--jobname=sim"),
-    fix="replacement",
+    fix="habit",
+    safety="repair",
 )
 NEEDS_VALUE = family.error(
     """JS571 directive-option-needs-value: An option that takes a value has none.
@@ -45,8 +53,12 @@ BAD_VALUE = family.error(
     by the shell: `$PREV_JOB` stays those characters), --conf KEY=VALUE, a .toml/.json file or
     a named configuration that exists, and --setattr/--setopt into the jobspec Flux builds,
     where ingest checks the result (`system.duration=1h` is refused). `flux batch` refuses
-    anything else.""",
+    anything else. A value in another scheduler's form (Slurm's `-t 23:59:00`) gets the fix
+    its conversion writes (`-t 1439m`): safe where only that scheduler's reading gives it a
+    meaning (Slurm's `[D-]HH:MM:SS`; `MM:SS` could be meant as hours and minutes).""",
     bad=_S.replace("-N2", "-N two"),
+    fix="habit",
+    safety="repair",
 )
 NOT_OPTION = family.warning(
     """JS574 directive-not-an-option: A directive word that is not an option: Flux drops it and
@@ -56,8 +68,28 @@ NOT_OPTION = family.warning(
     starts the script and its arguments, which the real command line then replaces. That word
     and every word after it in the directive are silently dropped, options included (`-n1 foo
     -N2` never asks for 2 nodes). A directive whose first word is not an option is refused
-    outright (an error).""",
+    outright (an error). The fix rejoins a value split off its option (`--job-name=my job`
+    quoted whole; a directive holding only the value of the one before it, moved there),
+    writes another scheduler's option as Flux's (Slurm's `-J sim`), or else comments the
+    words out (`#flux: # words`), as Flux drops them.""",
     bad=_S.replace("--job-name=sim", "--job-name sim extra"),
+    fix="not-option",
+)
+OTHER_MEANING = family.warning(
+    """JS575 directive-other-scheduler-meaning: In a script that evidently is another
+    scheduler's with `#flux:` sentinels, an option Flux reads with another meaning.
+
+    A Slurm script whose `#SBATCH` became `#flux:` holds options only Slurm has (JS570), so
+    its other options were written for Slurm too; a few of them are options of `flux batch`
+    as well, with another meaning: Slurm's `-o out.%j` is the output file, Flux's `-o` a
+    shell option (--setopt); Slurm's `-q` a QOS, Flux's the queue; Slurm's `-x` the nodes to
+    exclude, Flux's exclusive nodes; Slurm's `-B` and `-S` sockets and cores, Flux's the bank
+    and an attribute; Slurm's `%j` in an output name the job id, which Flux writes `{{id}}`.
+    Flux takes them without a word and the job silently differs. The fix writes what the
+    conversion writes for the option (unsafe: which meaning was intended is a guess).""",
+    bad=_S.replace("--job-name=sim", "--mem=4G -o sim.%j"),
+    good=_S.replace("--job-name=sim", "--output=sim.{{id}}"),
+    fix="habit",
 )
 
 
@@ -76,7 +108,7 @@ def parse_words(words: list[Word], out: list[Diagnostic]) -> list[Given]:
             Diagnostic(
                 NOT_OPTION,
                 E,
-                f"a directive starts with an option: flux batch refuses the script at "
+                f"a directive must start with an option: flux batch refuses the script at "
                 f"{_brief(first.value)} (an unknown directive)",
                 first.start,
                 last.end,

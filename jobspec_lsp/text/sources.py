@@ -16,6 +16,7 @@ Reader:
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -51,6 +52,27 @@ def language_of(name: str | None, text: str | bytes = "", language_id: str | Non
     if low.endswith(YAML_SUFFIXES):
         return "yaml"
     return "json" if looks_like_json(text) else "yaml"
+
+
+# a line whose first word is an option: `--nodes=2`, `-N 2`, `--ntasks-per-node 4`
+_OPTION_LINE = re.compile(r"[ \t]*(?:-[A-Za-z]|--[A-Za-z][\w-]*)(?=[=\s]|$)")
+SCAN = 200_000  # characters looked at
+
+
+def option_lines(text: str) -> bool:
+    """Whether every line of ``text`` that is neither blank nor a comment starts with an
+    option (`--nodes=2`, `-N 2`: Flux's or another scheduler's), and one does: a batch
+    script's directives without their sentinel, which is never a jobspec (YAML would read
+    the lines as one string)."""
+    seen = False
+    for line in text[:SCAN].splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if not _OPTION_LINE.match(line):
+            return False
+        seen = True
+    return seen
 
 
 # --------------------------------------------------------------------------- discovery
