@@ -18,6 +18,7 @@ from jobspec_lsp.rules.analysis import check
 # code -> the exact source text the diagnostic covers in the bad example
 # (first occurrence, or (text, n) for the n-th, 0-based).
 AT = {
+    "JS575": "-o",
     "JS001": "999",
     "JS002": "singleton",
     "JS003": "per_resource",
