@@ -17,6 +17,7 @@ warning — so converting a converted script changes nothing.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from types import ModuleType
@@ -322,12 +323,16 @@ def block_words(lines: tuple[str, ...], source: str) -> BlockWords:
     if not refused:
         plan_shape(job)
     out = []
+    found = sorted(job.findings, key=lambda f: f.start)  # each line's found by bisection
+    found_at = [f.start for f in found]
     for k, line in enumerate(job.blk.lines):
         flux: list[str] = []
         if not refused:
             flux, _lost, _kept = _line_items(job, line)
             flux = _shape_here(job, line, flux)
-        out.append(_relative(line, flux, job.findings, starts[k]))
+        a = bisect.bisect_left(found_at, line.start)
+        b = bisect.bisect_right(found_at, line.end)
+        out.append(_relative(line, flux, found[a:b], starts[k]))
     return BlockWords(out, None if refused else job.sh, refused)
 
 
@@ -337,11 +342,7 @@ def _relative(line: Line, flux: list[str], findings: list[Finding], at: int) -> 
         it.start, it.end = it.start - at, it.end - at
         it.value_start, it.value_end = it.value_start - at, it.value_end - at
     bad = [(a - at, b - at) for a, b in line.bad]
-    mine = [
-        Finding(f.kind, f.start - at, f.end - at, f.message)
-        for f in findings
-        if line.start <= f.start <= line.end
-    ]
+    mine = [Finding(f.kind, f.start - at, f.end - at, f.message) for f in findings]
     return LineWords(line.items, bad, flux, mine)
 
 

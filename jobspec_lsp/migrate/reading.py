@@ -238,14 +238,14 @@ def getopt(
                 attached = v.partition("=")[2]
         elif v.startswith("--"):
             name = v.partition("=")[0]
-            problems.append(_unknown(command, name, w.start, w.start + len(name), table))
+            _unknown(command, name, w.start, w.start + len(name), table, problems)
             line.bad.append((w.start, w.end))
             continue
         elif v.startswith("-") and len(v) > 2 and v[:2] in table:
             name, attached = v[:2], v[2:]
         else:
             if v.startswith("-") and len(v) > 1:
-                problems.append(_unknown(command, v, w.start, w.end, table))
+                _unknown(command, v, w.start, w.end, table, problems)
             else:
                 problems.append((w.start, w.end, f"{v!r} is not an option of {command}"))
             line.bad.append((w.start, w.end))
@@ -279,10 +279,18 @@ def _prefix(written: str, table: dict[str, Option]) -> str | None:
     return hits.pop() if len(hits) == 1 else None
 
 
-def _unknown(command: str, name: str, start: int, end: int, table) -> tuple[int, int, str]:
-    close = suggest.closest(name, table)
+# a block of thousands of unknown options (a generated file) is not given a "did you mean"
+# past these: each costs a fuzzy match against the whole table
+_SUGGESTED = 64
+
+
+def _unknown(
+    command: str, name: str, start: int, end: int, table, problems: list[tuple[int, int, str]]
+) -> None:
+    """An option ``command`` does not have, added to ``problems`` (with the nearest one)."""
+    close = suggest.closest(name, table) if len(problems) < _SUGGESTED else None
     hint = f"; did you mean {close}?" if close else ""
-    return (start, end, f"{command} has no option {name}{hint}")
+    problems.append((start, end, f"{command} has no option {name}{hint}"))
 
 
 def table(options: tuple[Option, ...]) -> dict[str, Option]:
