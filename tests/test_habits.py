@@ -30,6 +30,9 @@ Where it cannot hold, and why (each case is left out of the comparison, nowhere 
 - a template whose first "directive" is `@(#SBATCH ...)@` (corpus 031): sbatch reads no
   directive there, Flux's sentinel rule (any prefix of non-word characters) makes it the
   script's sentinel, and its values are `@PLACEHOLDERS@`.
+- the order of the dependencies: all of them must be met, so the list is compared
+  sorted (the conversion writes `--begin-time` on a line of its own, the repair where
+  `--begin` was).
 - a directive after the first command (sbatch ignores it; Flux refuses the script,
   JS563): not generated.
 """
@@ -92,9 +95,13 @@ def built(text: str, extra=()) -> dict | str:
     except batch.BatchError as exc:
         return f"refused: {exc}"
     del js["attributes"]["system"]["files"]
-    for dep in js["attributes"]["system"].get("dependencies", []):
+    deps = js["attributes"]["system"].get("dependencies", [])
+    for dep in deps:
         if dep["scheme"] == "begin-time":  # now+1hour: read at two moments
             dep["value"] = str(round(float(dep["value"]) / 100))
+    # every dependency must be met (RFC 26): the list's order is not part of the request,
+    # and the conversion writes --begin-time on a line of its own
+    deps.sort(key=lambda d: (d["scheme"], d["value"]))
     return js
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from test_habits import renamed, same_job
 
@@ -92,6 +92,11 @@ def script(draw) -> str:
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(script())
+@example(  # found in CI: the conversion moves --begin-time to its own line
+    "#!/bin/bash\n#SBATCH --mem=4G\n#SBATCH --gpus-per-task=1\n#SBATCH --nodes=1\n"
+    "#SBATCH --dependency=afterok:123 --begin=now+1hour\n#SBATCH --dependency=afterok:123\n"
+    "\nsrun ./a\n"
+)
 def test_a_renamed_slurm_script_fixed_builds_its_conversions_jobspec(text):
     plan = habits.plan(renamed(text))
     refused = any(f.kind == "bad" for f in convert.convert(text, "slurm").findings)
