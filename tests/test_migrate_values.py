@@ -276,6 +276,10 @@ def test_a_slurm_dependency_names_a_job_flux_can_name_or_is_kept(dependency, flu
         assert "#flux: --dependency" not in conv.text and "--dependency=" not in flux_lines(
             conv.text
         )
+    if kind == "kept":  # not as written: the word is Flux's own option, another job's id
+        assert f"--dependency={dependency}" not in conv.text
+        assert f"# not carried: sbatch's dependency {dependency.split(':')[0]} on" in conv.text
+        assert convert.convert(conv.text, "slurm").text == conv.text  # once is twice
     assert kinds(conv) == ([kind] if kind else [])
     assert not flux_refusals(conv.text)
 

@@ -150,7 +150,8 @@ def _write_line(job: Job, line: Line) -> None:
     flux = _line_size_and_defaults(job, line, flux)
     if not line.items and not line.bad:
         return
-    if kept and not flux and len(kept) == len(line.items) + len(line.bad):
+    as_written = [w for _, w in sorted(kept) if w[:1] != "#"]
+    if as_written and not flux and len(as_written) == len(line.items) + len(line.bad):
         return  # nothing converts: the line stays as it is
     text = job.text
     trailing = text[line.words_end : line.end]
@@ -159,11 +160,11 @@ def _write_line(job: Job, line: Line) -> None:
     parts = []
     if flux:
         parts.append(f"{job.sentinel} " + " ".join(flux) + trailing)
-    if kept:
-        ws = " ".join(w for _, w in sorted(kept))
-        parts.append(f"{line.sentinel} {ws}" + ("" if flux else trailing))
+    if as_written:
+        parts.append(f"{line.sentinel} " + " ".join(as_written) + ("" if flux else trailing))
     if lost:
         parts.append(f"# not carried: {line.sentinel} " + " ".join(lost))
+    parts.extend(w for _, w in kept if w[:1] == "#")  # said instead of an option
     if not parts and trailing.strip():
         parts.append(trailing.strip())  # the line's own comment stays
     new = "\n".join(parts)
@@ -177,8 +178,8 @@ def _write_line(job: Job, line: Line) -> None:
 
 
 def _line_items(job: Job, line: Line) -> tuple[list[str], list[str], list[tuple[int, str]]]:
-    """(Flux words, words not carried, words kept as written) of a directive line's items,
-    each item's findings said at it."""
+    """(Flux words, words not carried, words kept as written or the comments said instead
+    of them) of a directive line's items, each item's findings said at it."""
     text, findings = job.text, job.findings
     flux: list[str] = []
     lost: list[str] = []
@@ -191,7 +192,7 @@ def _line_items(job: Job, line: Line) -> tuple[list[str], list[str], list[tuple[
         problem = _kept_problem(job, it, shown)
         if problem is not None:
             findings.append(problem)
-            kept.append((it.start, shown))
+            kept.append((it.start, f"# not carried: {it.instead}" if it.instead else shown))
             continue
         for note in it.notes:
             findings.append(Finding("note", it.start, it.end, f"{shown}: {note}"))
@@ -210,6 +211,8 @@ def _line_items(job: Job, line: Line) -> tuple[list[str], list[str], list[tuple[
 def _kept_problem(job: Job, it: Item, shown: str) -> Finding | None:
     """The finding of an item left as written (a value the scheduler refuses, a word with
     no Flux form, a conflict with the script's own `#flux:` lines), or None."""
+    if it.instead:  # not written as it was: it would read as Flux's own option
+        return Finding("kept", it.start, it.end, f"{it.problem}; written as a comment")
     if it.kept:
         kind = "bad" if it.error else "kept"
         whole = it.whole or not it.value

@@ -41,10 +41,11 @@ SHAPE = (
 class NotCarried(Exception):
     """An option Flux cannot express (``error``: one the scheduler itself refuses)."""
 
-    def __init__(self, message: str, error: bool = False):
+    def __init__(self, message: str, error: bool = False, instead: str = ""):
         super().__init__(message)
         self.message = message
         self.error = error
+        self.instead = instead  # what a comment says in the option's place, if not the option
 
 
 class Finding(Frozen):
@@ -73,7 +74,7 @@ class Item(Record):
 
     __slots__ = (
         "name", "value", "start", "end", "value_start", "value_end", "reader", "fields",
-        "notes", "lost", "problem", "error", "whole", "ignored", "warnings",
+        "notes", "lost", "problem", "error", "whole", "ignored", "warnings", "instead",
     )  # fmt: skip
     name: str  # as written: --nodes, -n, -l select
     value: str | None
@@ -90,6 +91,7 @@ class Item(Record):
     whole: bool  # the option as such is not carried (not just its value)
     ignored: str  # nothing to carry (why)
     warnings: list[str]  # carried, with a difference the job may meet (an array's index)
+    instead: str  # not carried, and not kept as written either: a comment says this instead
 
     def __init__(
         self,
@@ -123,6 +125,7 @@ class Item(Record):
         self.whole = whole
         self.ignored = ignored
         self.warnings = []
+        self.instead = ""
 
     @property
     def kept(self) -> bool:

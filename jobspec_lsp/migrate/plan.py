@@ -98,6 +98,7 @@ def _read(mod: ModuleType, blk: Block, req: Request) -> list[Finding]:
             except NotCarried as nc:
                 it.problem = nc.message
                 it.error = nc.error
+                it.instead = nc.instead
                 for f in it.fields:  # what it set before it failed is not the job's
                     setattr(req, f, before[f])
                     if f in sources:

@@ -109,7 +109,7 @@ OPTIONS: tuple[Option, ...] = (
         True,
         "dependency",
         "--dependency, one per job (after, afterok, ...)",
-        "an array task's id (123_4) Flux cannot name: kept as written",
+        "an array task's id (123_4) Flux cannot name: said in a comment",
     ),
     _o(
         ("--begin", "-b"),

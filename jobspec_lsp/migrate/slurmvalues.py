@@ -268,7 +268,7 @@ def _dependency(item: Item, req: Request) -> None:
                 raise NotCarried(f"{jobid!r}: Flux has no delay after a dependency")
             if not jid:
                 raise NotCarried(f"{part!r} names no job", error=True)
-            req.add(item, "dependencies", f"{kind}:{_job_id(jid)}")
+            req.add(item, "dependencies", f"{kind}:{_job_id(jid, kind)}")
             item.notes.append(
                 f"{jid} looks like a Slurm job id: a Flux dependency names a Flux job"
             )
@@ -277,7 +277,7 @@ def _dependency(item: Item, req: Request) -> None:
 _ARRAY_TASK = re.compile(r"\d+_(?:\d+|\*|\[[\d,-]+\])", re.A)
 
 
-def _job_id(jid: str) -> str:
+def _job_id(jid: str, kind: str) -> str:
     """A Slurm job id of a dependency, as Flux can name it: a number (``007`` is 7, as
     Slurm reads it). An array task's id (``123_4``, ``123_*``, ``123_[1-3]``) Slurm takes
     and Flux cannot name: not carried; anything else sbatch itself refuses."""
@@ -287,7 +287,11 @@ def _job_id(jid: str) -> str:
     if _ARRAY_TASK.fullmatch(jid):
         raise NotCarried(
             f"{jid} is a task of a Slurm job array: Flux has no arrays, and a Flux "
-            "dependency names a Flux job; give the Flux job id it waits for"
+            "dependency names a Flux job; give the Flux job id it waits for",
+            instead=(
+                f"sbatch's dependency {kind} on {jid}, a task of a Slurm job array (a Flux "
+                f"job waits for a Flux job: flux batch --dependency={kind}:ID)"
+            ),
         )
     raise NotCarried(f"{jid!r} is not a Slurm job id: sbatch refuses it", error=True)
 

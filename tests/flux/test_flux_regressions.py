@@ -26,22 +26,11 @@ def _cases() -> list[str]:
 
 
 CASES = _cases()
-# cases whose check contradicts the behaviour their issue asks for, said in the stop note:
-# issue 35 asks a foreign job id to be "kept as written with a warning", and this case's
-# check is that the output lacks the id's text, which the kept line and its warning hold
-CONTRADICTED = {
-    "convert-dependency-foreign-job-id-slurm-array": (
-        "its output_lacks '--dependency=afterok:123_4' is the kept #SBATCH line itself; no "
-        "Flux --dependency is written (tests/test_migrate_values.py holds that)"
-    ),
-}
 
 
 @pytest.mark.flux
 @pytest.mark.parametrize("case", CASES or ["<no corpus>"])
-def test_regression_case_passes(case, flux_exe, request):
-    if case in CONTRADICTED:
-        request.applymarker(pytest.mark.xfail(reason=CONTRADICTED[case], strict=True))
+def test_regression_case_passes(case, flux_exe):
     if not CASES:
         reason = f"no regression corpus at {REGRESSIONS} (../shared beside the checkout)"
         if os.environ.get("JOBSPEC_REQUIRE_FLUX") == "1":
