@@ -232,6 +232,8 @@ RULES: tuple[Rule, ...] = (
     Rule("srun-n1-of-n2", "srun", "srun -n 1", "slurm-1-n2", L((1,)), "-n 1 on the job's node"),
     Rule("srun-n2-tpn2", "srun", "srun -n 2 --ntasks-per-node=2", "slurm-1-n2", L((2,)),
          "2 tasks, at most 2 a node"),
+    Rule("srun-n2-dep", "srun", "srun -n 2 -d afterok:999999", "slurm-1-n2", L((2,)),
+         "-d: a dependency applies to job allocations, not to a batch job's steps"),
     Rule("srun-bare-c2", "srun", "srun", "slurm-1-c2", L((1,), 2),
          "-c 2 from the job (SLURM_CPUS_PER_TASK: Slurm 22.05 and 23.02 did not read it)",
          slurm_since="23.11"),

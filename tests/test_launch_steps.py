@@ -126,6 +126,10 @@ def _said(text: str) -> list[str]:
     return [f.message for f in convert.convert(text).findings if f.kind == "launch"]
 
 
+def _converted(text: str) -> list[str]:
+    return [f.message for f in convert.convert(text).findings if f.kind == "command"]
+
+
 @pytest.mark.parametrize(
     ("line", "want"),
     [
@@ -186,15 +190,44 @@ def test_a_launcher_run_through_time_stdbuf_or_timeout_is_converted_in_place(pre
 @pytest.mark.parametrize(
     ("line", "why"),
     [
-        ("nsys profile -o r srun ./c", "run through nsys"),
+        ("nsys profile -o r mpirun -np 4 ./c", "run through nsys"),  # tasks its children
         ("scan mpirun -np 4 ./a", "run through scan"),
+        ("spindle srun ./a", "run through spindle"),  # reads srun's own options
+        ("ddt --connect srun -n 4 ./a", "run through ddt"),
     ],
 )
-def test_a_launcher_run_through_a_container_or_a_tool_is_left_with_its_reason(line, why):
+def test_a_launcher_run_through_a_tool_that_would_see_otherwise_is_left_with_its_reason(line, why):
     text = f"#!/bin/bash\n#SBATCH -n 8\n{line}\n"
     assert line in convert.convert(text).text
     (said,) = _said(text)
     assert why in said
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        ("nsys profile -o r srun -n 2 ./c", "nsys profile -o r flux run -n2 ./c"),
+        ("valgrind --leak-check=full srun ./c", "valgrind --leak-check=full flux run -n8 ./c"),
+        ("perf stat jsrun -n 2 -a 1 ./c", "perf stat flux run -n2 ./c"),
+    ],
+)
+def test_a_remote_launcher_run_through_a_plain_tool_converts_in_place(line, want):
+    """srun's tasks are not its children (slurmstepd starts them), nor flux run's: the
+    tool sees the launcher's own process before and after, and the note says so."""
+    text = f"#!/bin/bash\n#SBATCH -n 8\n{line}\n"
+    assert _run_lines(text) == [want]
+    (said,) = _converted(text)
+    assert "sees flux run's own process" in said
+
+
+@pytest.mark.parametrize("dep", ["-d afterok:12", "--dependency=afterany:$J", "-dafterok:1"])
+def test_a_steps_dependency_is_dropped_as_srun_ignores_it_in_a_batch_job(dep):
+    """srun(1) applies --dependency to allocations only; real Slurm 22.05 runs
+    `srun -d afterok:999999 hostname` in a batch job at once (tests/slurm holds it)."""
+    text = f"#!/bin/bash\n#SBATCH -n 4\nsrun {dep} -n 2 ./a\n"
+    assert _run_lines(text) == ["flux run -n2 ./a"]
+    (said,) = _converted(text)
+    assert "srun applies a dependency to allocations only" in said
 
 
 def test_a_launcher_asked_its_version_starts_no_step():
@@ -244,7 +277,6 @@ def test_options_the_corpus_uses_are_read(line, want):
     [
         ("srun --container-image=nvcr.io/x --container-name=c ./a", "Pyxis container options"),
         ("srun --jobid 1234 ./a", "a step of another job"),
-        ("srun -d afterok:$id echo done", "waiting on another job"),
         ("mpirun -configfile app.conf", "(MPMD)"),
         ("jsrun --erf_input x.erf ./a", "explicit resource file"),
     ],

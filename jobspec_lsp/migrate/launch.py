@@ -345,6 +345,11 @@ _TOOLS = {
     "nsys", "ncu", "valgrind", "scan", "scalasca", "ddt", "map", "perf", "hpcrun", "spindle",
     "strace", "ltrace", "gdb", "totalview", "tau_exec", "perf-report", "ssh",
 }  # fmt: skip
+# tools that run the command they are given and look at its own process, and launchers
+# whose tasks are not their children (a daemon on each node starts them): under Flux the
+# tool sees flux run's process as it saw the launcher's, so the line converts
+_PLAIN_TOOLS = {"nsys", "ncu", "valgrind", "perf", "hpcrun", "strace", "ltrace", "tau_exec"}
+_REMOTE_LAUNCHERS = {"srun", "jsrun", "lrun", "aprun"}
 _SEGMENT = re.compile(r"[;&|(`{]|\$\(|\b(?:then|do|else)\s")
 
 
@@ -369,6 +374,12 @@ def _tool(name: str) -> str:
         f"run through {name}, which would see flux run's process and not the tasks: write "
         f"{name} after flux run (flux run ... {name} ... ./app)"
     )
+
+
+def _sees_the_same(f: Found) -> bool:
+    """Whether the tool ``f`` runs through sees under Flux what it saw: the launcher's own
+    process (its tasks were never the launcher's children)."""
+    return f.wrapper in _PLAIN_TOOLS and f.tool in _REMOTE_LAUNCHERS
 
 
 class Found(Record):
@@ -501,7 +512,7 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
             continue  # `mpirun --version` starts no step: it stays as it is
         held = end < 0  # in a variable: its options, the program given where it is run
         try:
-            if f.wrapper and f.wrapper not in _CONTAINERS:
+            if f.wrapper and f.wrapper not in _CONTAINERS and not _sees_the_same(f):
                 raise Refuse(_tool(f.wrapper))
             words, _dynamic = _resolve(text, words, f.dynamic, subs)
             run, k = _read(tool, words, sh, held)
@@ -516,6 +527,12 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
         step = "flux run " + " ".join(opts) + " " + run.program
         if k >= len(words):  # a held launcher's options alone
             edits.append(Edit(at, -end, step.rstrip()))
+        elif f.wrapper and _sees_the_same(f):
+            edits.append(Edit(at, words[k].start, step))
+            run.notes.append(
+                f"{f.wrapper} sees flux run's own process, as it saw {tool}'s, not the tasks "
+                f"(to look at the program, write {f.wrapper} after flux run)"
+            )
         elif f.wrapper:  # inside a container: flux run starts the containers, one a task
             edits += [Edit(f.wrapper_at, f.wrapper_at, step), Edit(at, words[k].start, "")]
             run.notes.append(f"{f.wrapper} now runs in each task, flux run before it")

@@ -260,6 +260,9 @@ _MEM = "memory is not requested in Flux"
 _IN_JOB = "a step runs in the job's own allocation: its queue, account and QOS are the job's"
 _PLACE = "placement is Flux's (its tasks spread over -N nodes in blocks)"
 _NOTHING = "nothing to carry"
+# srun(1): a dependency applies to job allocations, not to the steps of one; real Slurm
+# 22.05 runs `srun -d afterok:999999 hostname` in a batch job at once
+_STEP_DEPENDENCY = "srun applies a dependency to allocations only: a batch job's step runs at once"
 _PYXIS = (
     "Pyxis container options (--container-*): flux run starts no container; run the "
     "program through the container runtime"
@@ -364,8 +367,8 @@ SRUN: Table = {
     "-X": (0, _drop(_NOTHING)),
     "--disable-status": (0, _drop(_NOTHING)),
     "--gpus-per-socket": (1, _drop("its tasks share the allocation's gpus")),
-    "-d": (1, _refuse("-d: a step waiting on another job: wait for it with flux job wait")),
-    "--dependency": (1, _refuse("a step waiting on another job: wait for it with flux job wait")),
+    "-d": (1, _drop(_STEP_DEPENDENCY)),
+    "--dependency": (1, _drop(_STEP_DEPENDENCY)),
     "--ntasks-per-gpu": (1, _drop("give each task its gpus with -g")),
     "--container-image": (1, _refuse(_PYXIS)),
     "--container-name": (1, _refuse(_PYXIS)),
