@@ -191,6 +191,8 @@ def test_a_launcher_run_through_time_stdbuf_or_timeout_is_converted_in_place(pre
     ("line", "why"),
     [
         ("nsys profile -o r mpirun -np 4 ./c", "run through nsys"),  # tasks its children
+        ("valgrind --trace-children=yes mpirun -np 4 ./c", "run through valgrind"),
+        ("strace -f -o t mpirun -np 4 ./c", "run through strace"),
         ("scan mpirun -np 4 ./a", "run through scan"),
         ("spindle srun ./a", "run through spindle"),  # reads srun's own options
         ("ddt --connect srun -n 4 ./a", "run through ddt"),
@@ -209,11 +211,15 @@ def test_a_launcher_run_through_a_tool_that_would_see_otherwise_is_left_with_its
         ("nsys profile -o r srun -n 2 ./c", "nsys profile -o r flux run -n2 ./c"),
         ("valgrind --leak-check=full srun ./c", "valgrind --leak-check=full flux run -n8 ./c"),
         ("perf stat jsrun -n 2 -a 1 ./c", "perf stat flux run -n2 ./c"),
+        # valgrind follows no child unless told: it saw mpirun's process alone
+        ("valgrind --tool=massif mpirun -n 2 ./c", "valgrind --tool=massif flux run -n2 ./c"),
+        ("strace -o t mpirun -n 2 ./c", "strace -o t flux run -n2 ./c"),
     ],
 )
-def test_a_remote_launcher_run_through_a_plain_tool_converts_in_place(line, want):
-    """srun's tasks are not its children (slurmstepd starts them), nor flux run's: the
-    tool sees the launcher's own process before and after, and the note says so."""
+def test_a_launcher_run_through_a_tool_that_sees_it_alone_converts_in_place(line, want):
+    """srun's tasks are not its children (slurmstepd starts them), nor flux run's; a tool
+    that follows no child sees mpirun's process alone: the tool sees the launcher's own
+    process before and after, and the note says so."""
     text = f"#!/bin/bash\n#SBATCH -n 8\n{line}\n"
     assert _run_lines(text) == [want]
     (said,) = _converted(text)

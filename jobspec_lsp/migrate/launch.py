@@ -345,9 +345,10 @@ _TOOLS = {
     "nsys", "ncu", "valgrind", "scan", "scalasca", "ddt", "map", "perf", "hpcrun", "spindle",
     "strace", "ltrace", "gdb", "totalview", "tau_exec", "perf-report", "ssh",
 }  # fmt: skip
-# tools that run the command they are given and look at its own process, and launchers
-# whose tasks are not their children (a daemon on each node starts them): under Flux the
-# tool sees flux run's process as it saw the launcher's, so the line converts
+# tools that run the command they are given and look at its process (and, some of them,
+# its children), and launchers whose tasks are not their children (a daemon on each node
+# starts them): where the tool saw the launcher's process alone, it sees flux run's alone,
+# so the line converts
 _PLAIN_TOOLS = {"nsys", "ncu", "valgrind", "perf", "hpcrun", "strace", "ltrace", "tau_exec"}
 _REMOTE_LAUNCHERS = {"srun", "jsrun", "lrun", "aprun"}
 _SEGMENT = re.compile(r"[;&|(`{]|\$\(|\b(?:then|do|else)\s")
@@ -376,10 +377,20 @@ def _tool(name: str) -> str:
     )
 
 
-def _sees_the_same(f: Found) -> bool:
+def _sees_the_same(text: str, f: Found) -> bool:
     """Whether the tool ``f`` runs through sees under Flux what it saw: the launcher's own
-    process (its tasks were never the launcher's children)."""
-    return f.wrapper in _PLAIN_TOOLS and f.tool in _REMOTE_LAUNCHERS
+    process, where the launcher's tasks were never its children or the tool does not
+    follow children (valgrind without --trace-children=yes, strace/ltrace without -f)."""
+    if f.wrapper not in _PLAIN_TOOLS:
+        return False
+    if f.tool in _REMOTE_LAUNCHERS:
+        return True
+    opts = text[f.wrapper_at : f.at].split()[1:]
+    if f.wrapper == "valgrind":
+        return "--trace-children=yes" not in opts
+    if f.wrapper in ("strace", "ltrace"):
+        return not any(re.fullmatch(r"-\w*f\w*", o) for o in opts)
+    return False  # nsys, perf, ...: they follow a launcher's local tasks
 
 
 class Found(Record):
@@ -512,7 +523,7 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
             continue  # `mpirun --version` starts no step: it stays as it is
         held = end < 0  # in a variable: its options, the program given where it is run
         try:
-            if f.wrapper and f.wrapper not in _CONTAINERS and not _sees_the_same(f):
+            if f.wrapper and f.wrapper not in _CONTAINERS and not _sees_the_same(text, f):
                 raise Refuse(_tool(f.wrapper))
             words, _dynamic = _resolve(text, words, f.dynamic, subs)
             run, k = _read(tool, words, sh, held)
@@ -527,7 +538,7 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
         step = "flux run " + " ".join(opts) + " " + run.program
         if k >= len(words):  # a held launcher's options alone
             edits.append(Edit(at, -end, step.rstrip()))
-        elif f.wrapper and _sees_the_same(f):
+        elif f.wrapper and _sees_the_same(text, f):
             edits.append(Edit(at, words[k].start, step))
             run.notes.append(
                 f"{f.wrapper} sees flux run's own process, as it saw {tool}'s, not the tasks "
