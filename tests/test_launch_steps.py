@@ -389,3 +389,20 @@ def test_gpus_and_cores_a_launcher_gives_its_tasks(head, line, want):
 def test_a_launcher_held_alone_in_a_variable_is_converted():
     text = '#!/bin/bash\n#SBATCH -N 1 -n 2\nLAUNCH="srun" ; ${LAUNCH} ./a\n'
     assert 'LAUNCH="flux run -N1 -n2" ; ${LAUNCH} ./a' in convert.convert(text).text
+
+
+_DIVIDED = "flux run -N2 -n $(( 2 * ${A} )) -c $(( 8 / ${A} )) -g $(( ${G} / ${A} )) ./x"
+
+
+@pytest.mark.parametrize(
+    ("assign", "want"),
+    [
+        # 2 GPUs for 4 tasks, as the script assigns them: the node's GPUs one slot they share
+        ("G=2\nA=4\n", "flux run -N2 --cores=16 --tasks-per-node=${A} --gpus-per-node=${G} ./x"),
+        ("G=4\nA=4\n", _DIVIDED),  # they divide: each task its share
+        ("", _DIVIDED),  # the shell's numbers, not the script's: as they divide when run
+    ],
+)
+def test_jsrun_gpus_given_by_words_are_shared_where_the_scripts_numbers_do_not_divide(assign, want):
+    text = f"#!/bin/bash\n#BSUB -nnodes 4\n{assign}jsrun -n 2 -r 1 -a ${{A}} -c 8 -g ${{G}} ./x\n"
+    assert _run_lines(text) == [want]

@@ -22,7 +22,7 @@ import functools
 import re
 from types import ModuleType
 
-from jobspec_lsp.migrate import body, launch, lsf, pbs, slurm
+from jobspec_lsp.migrate import body, fit, launch, lsf, pbs, slurm
 from jobspec_lsp.migrate.model import (
     SHAPE,
     Edit,
@@ -120,6 +120,8 @@ def convert(text: str, source: str = "auto") -> Conversion:
     if refused:
         return Conversion(name, text, [], job.findings, request=job.req, refused=refused)
     plan_shape(job)
+    job.launches = launch.convert(text, job.mod, job.sh, job.blk.first_command)
+    _fit_steps(job)
     for line in job.blk.lines:
         _write_line(job, line)
     _write_head(job)
@@ -128,6 +130,32 @@ def convert(text: str, source: str = "auto") -> Conversion:
     out = apply_edits(text, edits)
     assert out is not None  # _merge leaves no overlap
     return Conversion(name, out, edits, job.findings, job.replaced, job.moved, job.req, job.sh)
+
+
+def _fit_steps(job: Job) -> None:
+    """The allocation grown where a converted step needs more cores or GPUs than the
+    directives give (:mod:`.fit`), said at the directives that sized it."""
+    if job.flux_sized or job.shape_conflict:
+        return  # the script's own #flux: size is the user's
+    text = job.text
+    steps = [fit.written_step(opts, fit.assigned(text, a)) for a, _b, opts in job.launches.runs]
+    words, largest = fit.grown(job.sh.words, steps)
+    if largest is None:
+        return
+    a, b, opts = next(r for r, s in zip(job.launches.runs, steps, strict=True) if s is largest)
+    line = text.count("\n", 0, a) + 1
+    src = job.shape_sources[0] if job.shape_sources else None
+    at = (src.start, src.end) if src is not None else (0, 0)
+    said = (
+        f"sized for its largest step (line {line}: flux run {' '.join(opts)}): "
+        f"{' '.join(words)}, where the directives give {' '.join(job.sh.words)}; "
+        f"{job.mod.COMMAND} runs that step only where the site gives more than the job asks "
+        "(whole nodes), and in an allocation of the directives' size Flux would refuse it "
+        "as unsatisfiable"
+    )
+    job.findings.append(Finding("approx", *at, said))
+    job.shape_words = list(words)
+    job.sh.words = words
 
 
 def _no_scheduler(text: str) -> Conversion:
@@ -393,11 +421,11 @@ def _write_body(job: Job) -> None:
     body_edits, body_findings = body.convert(
         text, job.mod, job.sh, blk.first_command, job.given, after, job.sentinel
     )
-    launch_edits, launch_findings, kept = launch.convert(text, job.mod, job.sh, blk.first_command)
-    job.edits.extend(e for e in body_edits if not any(a <= e.start < b for a, b in kept))
+    steps = job.launches
+    job.edits.extend(e for e in body_edits if not any(a <= e.start < b for a, b in steps.kept))
     job.findings.extend(body_findings)
-    job.edits.extend(launch_edits)
-    job.findings.extend(launch_findings)
+    job.edits.extend(steps.edits)
+    job.findings.extend(steps.findings)
 
 
 _INDENTED_COMMENT = re.compile(r"[ \t]+(?=#)")

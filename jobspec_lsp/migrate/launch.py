@@ -17,6 +17,7 @@ from types import ModuleType
 
 from jobspec_lsp.fluxcli import shell
 from jobspec_lsp.fluxcli.argv import Word
+from jobspec_lsp.migrate import fit
 from jobspec_lsp.migrate.body import Text, replacement, variables
 from jobspec_lsp.migrate.launchers import (
     LAUNCHERS,
@@ -130,12 +131,13 @@ def _read(tool: str, words: list[Word], sh: Shape, held: bool = False) -> tuple[
     return run, i
 
 
-def _options(tool: str, run: Run, sh: Shape) -> list[str]:
-    """The `flux run` options for what ``run`` asks, the allocation filling the gaps."""
+def _options(tool: str, run: Run, sh: Shape, known: dict[str, int] | None = None) -> list[str]:
+    """The `flux run` options for what ``run`` asks, the allocation filling the gaps
+    (``known``: the numbers the script assigns its variables, for what the words decide)."""
     if run.dangling:  # its count given where it runs: nothing of the allocation's
         return [*run.extra, run.dangling]
     if tool == "jsrun":
-        _jsrun(run, sh)
+        _jsrun(run, sh, known or {})
     out: list[str] = []
     given_size = run.tasks or run.nodes or run.per_node
     if not given_size and run.relative is not None:
@@ -149,6 +151,14 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
             base.append(opt("-g", run.gpus))
         return base + run.extra
     nodes, tasks = _layout(tool, run, sh)
+    if run.share_word and nodes:  # GPUs its tasks share, counts from the shell's words
+        per = mul(run.rs_tasks or 1, run.rs_per_host or 1)
+        rs, rs_cores = run.rs, run.rs_cores
+        all_cores = mul(rs, rs_cores) if rs and rs_cores else mul(tasks, run.cores or 1)
+        return [
+            opt("-N", nodes), f"--cores={all_cores}", f"--tasks-per-node={per}",
+            f"--gpus-per-node={run.share_word}", *run.extra,
+        ]  # fmt: skip
     if nodes:
         out.append(opt("-N", nodes))
     out.append(opt("-n", tasks))
@@ -157,8 +167,10 @@ def _options(tool: str, run: Run, sh: Shape) -> list[str]:
     if run.relative is not None:
         run.extra.append(_ranks(run.relative, nodes, sh))
     cores = run.cores or (sh.cores_per_task if tool in ("srun",) else None)
-    gpus = run.gpus or (sh.gpus_per_task if tool == "srun" else None)  # srun: the job's
-    if not gpus and tool not in ("srun", "lrun"):
+    # srun: the job's --gpus-per-task (SLURM_GPUS_PER_TASK); else a step's tasks share the
+    # job's GPUs on their nodes, as other launchers' do
+    gpus = run.gpus or (sh.asked_gpus_per_task if tool == "srun" else None)
+    if not gpus and tool != "lrun":
         shared = _shared(run, sh, nodes, tasks, cores)
         if isinstance(shared, list):
             return shared + run.extra
@@ -221,7 +233,7 @@ def _ranks(first: Count, nodes: Count | None, sh: Shape) -> str:
     return f"--requires=rank:{first}-$(( {arith(first)} + {arith(count)} - 1 ))"
 
 
-def _jsrun(run: Run, sh: Shape) -> None:
+def _jsrun(run: Run, sh: Shape, known: dict[str, int]) -> None:
     """jsrun's resource sets as tasks, nodes and each task's cores and GPUs; a resource
     set of ALL_CPUS/ALL_GPUS takes its host whole, ALL_HOSTS is one on each node."""
     if run.whole or run.all_hosts:
@@ -252,7 +264,14 @@ def _jsrun(run: Run, sh: Shape) -> None:
             )
             run.cores = max(1, run.rs_cores // a)
     if run.rs_gpus and (word := _shared_word(run.rs_gpus, a)) is not None:
-        run.gpus = word
+        if fit.divides(run.rs_gpus, a, known) is False:
+            run.notes.append(
+                f"{run.rs_gpus} gpus per resource set are shared by its {a} tasks (as the "
+                "script assigns them): each node's GPUs are one slot its tasks share"
+            )
+            run.share_word = str(mul(run.rs_gpus, run.rs_per_host or 1))
+        else:
+            run.gpus = word
     elif isinstance(run.rs_gpus, int) and isinstance(a, int) and run.rs_gpus:
         if run.rs_gpus % a == 0:
             run.gpus = run.rs_gpus // a
@@ -508,14 +527,27 @@ def _resolve(text: str, words: list[Word], dynamic: set[int], subs: Subs):
     return out, still
 
 
-def convert(text: str, mod: ModuleType, sh: Shape, body: int):
-    """Edits turning each launch line into `flux run`, findings, and the spans of the lines
-    left as they are (nothing in them is to be rewritten: converting twice is once)."""
-    edits: list[Edit] = []
-    findings: list[Finding] = []
-    kept: list[tuple[int, int]] = []
+class Launches(Record):
+    """A script's launch lines converted: the edits, the findings, the spans of the lines
+    left as they are (nothing in them is to be rewritten: converting twice is once), and
+    each `flux run` written (where its launcher's word is, and its options)."""
+
+    __slots__ = ("edits", "findings", "kept", "runs")
+    edits: list[Edit]
+    findings: list[Finding]
+    kept: list[tuple[int, int]]
+    runs: list[tuple[int, int, list[str]]]
+
+    def __init__(self) -> None:
+        self.edits, self.findings, self.kept, self.runs = [], [], [], []
+
+
+def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
+    """Each launch line of ``text`` after ``body`` turned into `flux run` (:class:`Launches`)."""
+    out = Launches()
+    edits, findings, kept = out.edits, out.findings, out.kept
     if not any(t in text for t in ("srun", "jsrun", "lrun", "mpirun", "mpiexec", "aprun", "ibrun")):
-        return edits, findings, kept
+        return out
     subs = _substitutions(text, mod, sh, body)
     for f in find(text):
         tool, at, words, end = f.tool, f.at, f.words, f.end
@@ -529,7 +561,7 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
             run, k = _read(tool, words, sh, held)
             if k >= len(words) and not held:
                 raise Refuse("no program to run")
-            opts = _options(tool, run, sh)
+            opts = _options(tool, run, sh, fit.assigned(text, at))
         except Refuse as why:
             kept.append((at, abs(end)))
             said = f"{tool}: {why}; left as it is (convert it by hand)"
@@ -553,4 +585,6 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int):
         for note in run.notes:
             said += f"; {note}"
         findings.append(Finding("command", f.tool_at, f.tool_end, said))
-    return edits, findings, kept
+        if not run.dangling:  # a held launcher's count given where it runs: not known here
+            out.runs.append((f.tool_at, f.tool_end, opts))
+    return out

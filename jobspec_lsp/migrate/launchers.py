@@ -67,7 +67,7 @@ class Run(Step):
     __slots__ = (
         "rs", "rs_tasks", "rs_cores", "rs_gpus",
         "rs_per_host", "relative", "whole", "all_hosts", "program", "dangling", "share", "extra",
-        "notes",
+        "notes", "share_word",
     )  # fmt: skip
     # a count, or a shell word that gives it at run time (`${NTOTRANKS}`, `$((N * 4))`)
     rs: Count | None
@@ -81,6 +81,7 @@ class Run(Step):
     program: str  # written before the program's words (srun --multi-prog: flux multi-prog)
     dangling: str  # a held launcher's last option, its value given where it runs: `-n`
     share: int  # jsrun: GPUs a node whose tasks share them (they do not divide)
+    share_word: str  # the same, given by the shell's words (the script's numbers: no divide)
     extra: list[str]  # other flux run options
     notes: list[str]
 
@@ -91,6 +92,7 @@ class Run(Step):
         self.whole = self.all_hosts = False
         self.program = self.dangling = ""
         self.share = 0
+        self.share_word = ""
         self.extra = []
         self.notes = []
 

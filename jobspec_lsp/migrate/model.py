@@ -230,7 +230,10 @@ class Request(Record):
 class Shape(Record):
     """The Flux allocation for a request, and what a launcher inside it starts by default."""
 
-    __slots__ = ("words", "run", "notes", "nodes", "tasks", "cores_per_task", "gpus_per_task")
+    __slots__ = (
+        "words", "run", "notes", "nodes", "tasks", "cores_per_task", "gpus_per_task",
+        "asked_gpus_per_task",
+    )  # fmt: skip
     words: list[str]  # `flux batch` options
     run: list[str]  # `flux run` options that start the job's tasks as the scheduler did
     notes: list[tuple[str, str]]  # (field, approximation)
@@ -238,6 +241,7 @@ class Shape(Record):
     tasks: int
     cores_per_task: int
     gpus_per_task: int
+    asked_gpus_per_task: int  # the job's own --gpus-per-task (srun's default: 0, they share)
 
     def __init__(
         self,
@@ -256,6 +260,7 @@ class Shape(Record):
         self.tasks = tasks
         self.cores_per_task = cores_per_task
         self.gpus_per_task = gpus_per_task
+        self.asked_gpus_per_task = 0
 
 
 def _with(req: Request, **changes: Any) -> Request:
@@ -291,7 +296,9 @@ def shape(req: Request) -> Shape:
         words, run, gpt_run = _task_slots(s, per)
     if s.req.exclusive:
         words.append("-x")
-    return Shape(words, run, s.notes, s.nodes, s.tasks, s.c, gpt_run)
+    out = Shape(words, run, s.notes, s.nodes, s.tasks, s.c, gpt_run)
+    out.asked_gpus_per_task = req.gpus_per_task if isinstance(req.gpus_per_task, int) else 0
+    return out
 
 
 class _Sizing(Record):

@@ -8,6 +8,7 @@ from types import ModuleType
 
 from jobspec_lsp.fluxcli import argv, model, values
 from jobspec_lsp.job import directives
+from jobspec_lsp.migrate.launch import Launches
 from jobspec_lsp.migrate.model import (
     FLUX_TIME_MAX,
     SHAPE,
@@ -162,7 +163,7 @@ class Job(Record):
     __slots__ = (
         "text", "mod", "blk", "req", "sentinel", "given", "sh", "sized", "flux_sized",
         "shape_words", "shape_conflict", "shape_sources", "first_shape_line", "first_line",
-        "shape_done", "emitted", "findings", "edits", "replaced", "moved",
+        "shape_done", "emitted", "findings", "edits", "replaced", "moved", "launches",
     )  # fmt: skip
     text: str
     mod: ModuleType
@@ -184,6 +185,7 @@ class Job(Record):
     edits: list[Edit]
     replaced: dict[int, str]
     moved: set[int]
+    launches: Launches  # the launch lines converted, once the shape is planned
 
     def __init__(self, text: str, mod: ModuleType) -> None:
         self.text, self.mod = text, mod

@@ -1,0 +1,125 @@
+"""The allocation sized so that every step the script runs can start (issue 35).
+
+A batch script's directives and its launch lines need not agree: `#SBATCH -N 1 -n 16` with
+`srun -n 16 -c 4` asks 16 CPUs and starts 64 — it runs where the site gives whole nodes
+(Cori's KNL nodes), and Flux refuses the converted step as unsatisfiable. Where a converted
+`flux run` needs more cores or GPUs than the directives' allocation holds (in all, or on
+each node for a step with a node count: :func:`jobspec_lsp.job.steps.need`), the
+allocation's slots grow to hold it — the same nodes and slots, more cores or GPUs in each —
+and a warning at the directives says so, and which step asked it. Steps whose counts the
+shell gives when they run are not judged; whole nodes (``-x``) hold any step that fits
+their node count."""
+
+from __future__ import annotations
+
+import re
+
+from jobspec_lsp.job.steps import Allocation, Step, need
+
+__all__ = ["assigned", "divides", "grown", "resolved", "written_step"]
+
+# the count options a `flux run` this conversion writes may hold: `-n4`, `-n ${N}`
+_COUNT = re.compile(r"(-N|-n|-c|-g|--tasks-per-node=)\s?(\S.*)")
+_FIELD = {
+    "-N": "nodes",
+    "-n": "tasks",
+    "-c": "cores",
+    "-g": "gpus",
+    "--tasks-per-node=": "per_node",
+}
+
+
+def _count(value: str) -> int | str:
+    return int(value) if value.isdigit() else value
+
+
+_WORD = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def assigned(text: str, before: int) -> dict[str, int]:
+    """The variables ``text`` gives one number before ``before`` (``NRANKS=8``, ``export
+    N=2``, each time the same): the counts a step's shell words resolve to for the fit."""
+    seen: dict[str, set[str]] = {}
+    pattern = r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(\S*)[ \t]*(?:#.*)?$"
+    for m in re.finditer(pattern, text[:before], re.M):
+        seen.setdefault(m.group(1), set()).add(m.group(2).strip("\"'"))
+    return {k: int(v.pop()) for k, v in seen.items() if len(v) == 1 and next(iter(v)).isdigit()}
+
+
+def resolved(word: str, known: dict[str, int]) -> int | None:
+    """The number a count given by one shell word (``$N``, ``${N}``, ``"$N"``) has where
+    the script assigns it one (``known``), else None."""
+    m = _WORD.fullmatch(word.strip('"'))
+    return known.get(m.group(1) or m.group(2)) if m else None
+
+
+def divides(total: int | str, among: int | str, known: dict[str, int]) -> bool | None:
+    """Whether ``total`` divides among ``among``, words read as the script assigns them;
+    None when a word is not one of those."""
+    t = total if isinstance(total, int) else resolved(total, known)
+    a = among if isinstance(among, int) else resolved(among, known)
+    return None if t is None or not a else t % a == 0
+
+
+def written_step(options: list[str], known: dict[str, int] | None = None) -> Step:
+    """What a `flux run` the conversion wrote asks, read back from its options; a count
+    that is one shell word the script assigns a number (``known``) is that number."""
+    step = Step()
+    for o in options:
+        m = _COUNT.fullmatch(o)
+        if m:
+            value = m.group(2)
+            number = resolved(value, known or {})
+            setattr(step, _FIELD[m.group(1)], number if number is not None else _count(value))
+    return step
+
+
+def _size(words: list[str]) -> dict[str, int | str]:
+    """The size a shape's `flux batch` words give (``-N 2``, ``-n 8``, ``-c 2``, ``-g 1``)."""
+    out: dict[str, int | str] = {}
+    for w in words:
+        flag, _, value = w.partition(" ")
+        if flag in ("-N", "-n", "-c", "-g") and value:
+            out[flag] = _count(value)
+    return out
+
+
+def _allocation(size: dict[str, int | str]) -> Allocation | None:
+    counts = [size.get(f, 1) for f in ("-n", "-c")] + [size.get("-g", 0)]
+    nodes = size.get("-N")
+    if not all(isinstance(c, int) for c in counts) or not isinstance(nodes, (int, type(None))):
+        return None
+    slots, c, g = (int(x) for x in counts)
+    return Allocation(nodes, slots * c, slots * g, "")
+
+
+def grown(words: list[str], steps: list[Step]) -> tuple[list[str], Step | None]:
+    """``words`` (a shape's `flux batch` words) with each slot's cores and GPUs raised so
+    that every step in ``steps`` fits, and the step that asked the most; unchanged (and
+    None) when they fit, or when the allocation is whole nodes or not known exactly."""
+    if "-x" in words:
+        return words, None
+    size = _size(words)
+    alloc = _allocation(size)
+    if alloc is None:
+        return words, None
+    slots, nodes = int(size.get("-n", 1)), size.get("-N")
+    c, g = int(size.get("-c", 1)), int(size.get("-g", 0))
+    new_c, new_g, largest = c, g, None
+    for step in steps:
+        n = need(step, alloc)
+        if n is None or (n.cores <= (n.have_cores or 0) and n.gpus <= (n.have_gpus or 0)):
+            continue
+        # slots that share the need: all of them, or each node's (where they divide)
+        share = slots if not n.where else slots // nodes if isinstance(nodes, int) else 0
+        if not share or (n.where and slots % int(nodes or 1)):
+            continue
+        want_c, want_g = max(new_c, -(-n.cores // share)), max(new_g, -(-n.gpus // share))
+        if (want_c, want_g) != (new_c, new_g):
+            new_c, new_g, largest = want_c, want_g, step
+    if largest is None:
+        return words, None
+    out = [w for w in words if w.partition(" ")[0] not in ("-c", "-g")]
+    at = next((i + 1 for i, w in enumerate(out) if w.startswith("-n ")), len(out))
+    more = ([f"-c {new_c}"] if new_c > 1 else []) + ([f"-g {new_g}"] if new_g else [])
+    return out[:at] + more + out[at:], largest
