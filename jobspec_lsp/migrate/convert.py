@@ -138,7 +138,10 @@ def _fit_steps(job: Job) -> None:
     if job.flux_sized or job.shape_conflict:
         return  # the script's own #flux: size is the user's
     text = job.text
-    steps = [fit.written_step(opts, fit.assigned(text, a)) for a, _b, opts in job.launches.runs]
+    assigns = job.launches.assigns
+    if assigns is None:
+        return  # no launch line
+    steps = [fit.written_step(opts, assigns.before(a)) for a, _b, opts in job.launches.runs]
     words, largest = fit.grown(job.sh.words, steps)
     if largest is None:
         return

@@ -12,11 +12,12 @@ their node count."""
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from jobspec_lsp.job.steps import Allocation, Step, need
 
-__all__ = ["assigned", "divides", "grown", "resolved", "written_step"]
+__all__ = ["Assignments", "Known", "assigned", "divides", "grown", "resolved", "written_step"]
 
 # the count options a `flux run` this conversion writes may hold: `-n4`, `-n ${N}`
 _COUNT = re.compile(r"(-N|-n|-c|-g|--tasks-per-node=)\s?(\S.*)")
@@ -36,24 +37,61 @@ def _count(value: str) -> int | str:
 _WORD = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
 
 
+_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(\S*)[ \t]*(?:#.*)?$", re.M)
+
+
+class Assignments:
+    """Each variable's assignments in a script (``NRANKS=8``, ``export N=2``), read once:
+    the counts a step's shell words resolve to (:meth:`before` a step)."""
+
+    def __init__(self, text: str) -> None:
+        by_name: dict[str, list[tuple[int, str]]] = {}
+        for m in _ASSIGN.finditer(text):
+            by_name.setdefault(m.group(1), []).append((m.start(), m.group(2).strip("\"'")))
+        # each name: where it is assigned, its first value, how many assignments give it
+        # before another value comes (a query is a bisection, however long the script)
+        self.by_name: dict[str, tuple[list[int], str, int]] = {}
+        for name, got in by_name.items():
+            first = got[0][1]
+            same = next((i for i, (_, v) in enumerate(got) if v != first), len(got))
+            self.by_name[name] = ([p for p, _ in got], first, same)
+
+    def before(self, at: int) -> Known:
+        return Known(self, at)
+
+
+class Known:
+    """The variables a script gives one number before a place (each time the same)."""
+
+    def __init__(self, table: Assignments, at: int) -> None:
+        self.table, self.at = table, at
+
+    def get(self, name: str) -> int | None:
+        entry = self.table.by_name.get(name)
+        if entry is None:
+            return None
+        places, first, same = entry
+        given = bisect.bisect_left(places, self.at)
+        return int(first) if 0 < given <= same and first.isdigit() else None
+
+    def as_dict(self) -> dict[str, int]:
+        got = {k: self.get(k) for k in self.table.by_name}
+        return {k: v for k, v in got.items() if v is not None}
+
+
 def assigned(text: str, before: int) -> dict[str, int]:
-    """The variables ``text`` gives one number before ``before`` (``NRANKS=8``, ``export
-    N=2``, each time the same): the counts a step's shell words resolve to for the fit."""
-    seen: dict[str, set[str]] = {}
-    pattern = r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(\S*)[ \t]*(?:#.*)?$"
-    for m in re.finditer(pattern, text[:before], re.M):
-        seen.setdefault(m.group(1), set()).add(m.group(2).strip("\"'"))
-    return {k: int(v.pop()) for k, v in seen.items() if len(v) == 1 and next(iter(v)).isdigit()}
+    """The variables ``text`` gives one number before ``before``."""
+    return Assignments(text).before(before).as_dict()
 
 
-def resolved(word: str, known: dict[str, int]) -> int | None:
+def resolved(word: str, known: Known | dict[str, int]) -> int | None:
     """The number a count given by one shell word (``$N``, ``${N}``, ``"$N"``) has where
     the script assigns it one (``known``), else None."""
     m = _WORD.fullmatch(word.strip('"'))
     return known.get(m.group(1) or m.group(2)) if m else None
 
 
-def divides(total: int | str, among: int | str, known: dict[str, int]) -> bool | None:
+def divides(total: int | str, among: int | str, known: Known | dict[str, int]) -> bool | None:
     """Whether ``total`` divides among ``among``, words read as the script assigns them;
     None when a word is not one of those."""
     t = total if isinstance(total, int) else resolved(total, known)
@@ -61,7 +99,7 @@ def divides(total: int | str, among: int | str, known: dict[str, int]) -> bool |
     return None if t is None or not a else t % a == 0
 
 
-def written_step(options: list[str], known: dict[str, int] | None = None) -> Step:
+def written_step(options: list[str], known: Known | dict[str, int] | None = None) -> Step:
     """What a `flux run` the conversion wrote asks, read back from its options; a count
     that is one shell word the script assigns a number (``known``) is that number."""
     step = Step()

@@ -131,13 +131,13 @@ def _read(tool: str, words: list[Word], sh: Shape, held: bool = False) -> tuple[
     return run, i
 
 
-def _options(tool: str, run: Run, sh: Shape, known: dict[str, int] | None = None) -> list[str]:
+def _options(tool: str, run: Run, sh: Shape, known: fit.Known | None = None) -> list[str]:
     """The `flux run` options for what ``run`` asks, the allocation filling the gaps
     (``known``: the numbers the script assigns its variables, for what the words decide)."""
     if run.dangling:  # its count given where it runs: nothing of the allocation's
         return [*run.extra, run.dangling]
     if tool == "jsrun":
-        _jsrun(run, sh, known or {})
+        _jsrun(run, sh, known if known is not None else {})
     out: list[str] = []
     given_size = run.tasks or run.nodes or run.per_node
     if not given_size and run.relative is not None:
@@ -233,7 +233,7 @@ def _ranks(first: Count, nodes: Count | None, sh: Shape) -> str:
     return f"--requires=rank:{first}-$(( {arith(first)} + {arith(count)} - 1 ))"
 
 
-def _jsrun(run: Run, sh: Shape, known: dict[str, int]) -> None:
+def _jsrun(run: Run, sh: Shape, known: fit.Known | dict[str, int]) -> None:
     """jsrun's resource sets as tasks, nodes and each task's cores and GPUs; a resource
     set of ALL_CPUS/ALL_GPUS takes its host whole, ALL_HOSTS is one on each node."""
     if run.whole or run.all_hosts:
@@ -532,14 +532,16 @@ class Launches(Record):
     left as they are (nothing in them is to be rewritten: converting twice is once), and
     each `flux run` written (where its launcher's word is, and its options)."""
 
-    __slots__ = ("edits", "findings", "kept", "runs")
+    __slots__ = ("edits", "findings", "kept", "runs", "assigns")
     edits: list[Edit]
     findings: list[Finding]
     kept: list[tuple[int, int]]
     runs: list[tuple[int, int, list[str]]]
+    assigns: fit.Assignments | None  # the script's variables, where it has launch lines
 
     def __init__(self) -> None:
         self.edits, self.findings, self.kept, self.runs = [], [], [], []
+        self.assigns = None
 
 
 def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
@@ -549,6 +551,7 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
     if not any(t in text for t in ("srun", "jsrun", "lrun", "mpirun", "mpiexec", "aprun", "ibrun")):
         return out
     subs = _substitutions(text, mod, sh, body)
+    assigns = out.assigns = fit.Assignments(text)
     for f in find(text):
         tool, at, words, end = f.tool, f.at, f.words, f.end
         if at < body or (words and words[0].value in _QUERIES):
@@ -561,7 +564,7 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
             run, k = _read(tool, words, sh, held)
             if k >= len(words) and not held:
                 raise Refuse("no program to run")
-            opts = _options(tool, run, sh, fit.assigned(text, at))
+            opts = _options(tool, run, sh, assigns.before(at))
         except Refuse as why:
             kept.append((at, abs(end)))
             said = f"{tool}: {why}; left as it is (convert it by hand)"
