@@ -134,6 +134,7 @@ ALLOCS: dict[str, Alloc] = {
     # one CPU a task: steps that ask more run where the site gives whole nodes (issue 35:
     # the conversion sizes the allocation for its largest step)
     "slurm-2-n4": Alloc("slurm", ("#SBATCH -N 2", "#SBATCH -n 4")),
+    "slurm-1-gres2": Alloc("slurm", ("#SBATCH -N 1", "#SBATCH --gres=gpu:2")),
     "slurm-1-n2": Alloc("slurm", ("#SBATCH -N 1", "#SBATCH -n 2"), one_node=True),
     "slurm-1-c2": Alloc("slurm", ("#SBATCH -N 1", "#SBATCH -n 1", "#SBATCH -c 2"), one_node=True),
     "slurm-1-tpn2": Alloc("slurm", ("#SBATCH -N 1", "#SBATCH --ntasks-per-node=2"), one_node=True),
@@ -235,6 +236,8 @@ RULES: tuple[Rule, ...] = (
          "-N 2 from the job, 2 cpus each: more than the job's 4 CPUs (whole nodes)"),
     Rule("srun-n2-g1-of-n4", "srun", "srun -n 2 --gpus-per-task=1", "slurm-2-n4",
          L((1, 1), 1, 1), "-N 2 from the job: a task and its GPU on each node"),
+    Rule("srun-n4-of-gres2", "srun", "srun -n 4", "slurm-1-gres2", L((4,), 1, Fraction(1, 2)),
+         "a step of the job's GPUs: its 4 tasks share the node's 2 (--gres, no --gpus-per-task)"),
     Rule("srun-bare-n2", "srun", "srun", "slurm-1-n2", L((2,)), "the job's 2 tasks"),
     Rule("srun-n1-of-n2", "srun", "srun -n 1", "slurm-1-n2", L((1,)), "-n 1 on the job's node"),
     Rule("srun-n2-tpn2", "srun", "srun -n 2 --ntasks-per-node=2", "slurm-1-n2", L((2,)),

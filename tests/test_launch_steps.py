@@ -406,3 +406,18 @@ _DIVIDED = "flux run -N2 -n $(( 2 * ${A} )) -c $(( 8 / ${A} )) -g $(( ${G} / ${A
 def test_jsrun_gpus_given_by_words_are_shared_where_the_scripts_numbers_do_not_divide(assign, want):
     text = f"#!/bin/bash\n#BSUB -nnodes 4\n{assign}jsrun -n 2 -r 1 -a ${{A}} -c 8 -g ${{G}} ./x\n"
     assert _run_lines(text) == [want]
+
+
+@pytest.mark.parametrize(
+    ("head", "line", "want"),
+    [
+        # --gres: no GPUs per task (SLURM_GPUS_PER_TASK unset): a step's tasks share them
+        ("#SBATCH --gres=gpu:2", "srun -n 4 ./a",
+         "flux run -N1 --cores=4 --tasks-per-node=4 --gpus-per-node=2 ./a"),
+        ("#SBATCH --gres=gpu:2", "srun -n 2 ./a", "flux run -n2 -g1 ./a"),  # their share
+        # --gpus-per-task: srun's tasks take it
+        ("#SBATCH -n 2 --gpus-per-task=1", "srun -n 4 ./a", "flux run -n4 -g1 ./a"),
+    ],
+)  # fmt: skip
+def test_srun_takes_the_jobs_gpus_per_task_only_from_gpus_per_task(head, line, want):
+    assert _run_lines(f"#!/bin/bash\n{head}\n{line}\n") == [want]

@@ -34,7 +34,7 @@ def _sized(conv: convert.Conversion) -> list[str]:
         # per node: 2 tasks of 3 cores on each of 2 nodes, 2 slots a node
         ("#SBATCH -N 2 -n 4", "srun -N 2 -n 4 -c 3 ./a", "#flux: -N 2 -n 4 -c 3"),
         ("#SBATCH -N 2 -n 4", "srun -n 2 --gpus-per-task=1 ./a", "#flux: -N 2 -n 4 -g 1"),
-        # GPUs asked, one task: a step of 4 tasks needs 4 cores
+        # GPUs asked, one task: a step of 4 tasks sharing them needs 4 cores
         ("#SBATCH --gres=gpu:2", "srun -n 4 ./a", "#flux: -N 1 -n 1 -c 4 -g 2"),
         # the largest of several steps, each fitting once grown
         ("#SBATCH -n 2", "srun -n 2 -c 2 ./a\nsrun -n 2 -c 6 ./b", "#flux: -n 2 -c 6"),
@@ -71,6 +71,8 @@ def test_a_step_read_back_from_the_options_written():
     step = fit.written_step(["-N2", "-n ${N}", "-c4", "-g1", "--tasks-per-node=2", "-u"])
     assert (step.nodes, step.tasks, step.cores, step.gpus, step.per_node) == (2, "${N}", 4, 1, 2)
     assert fit.written_step(["-n $N"], {"N": 8}).tasks == 8
+    shared = fit.written_step(["-N2", "--cores=16", "--tasks-per-node=4", "--gpus-per-node=2"])
+    assert (shared.nodes, shared.per_node, shared.cores, shared.gpus) == (2, 4, 8, 2)
 
 
 def test_assigned_counts_are_those_given_one_number():

@@ -20,13 +20,18 @@ from jobspec_lsp.job.steps import Allocation, Step, need
 __all__ = ["Assignments", "Known", "assigned", "divides", "grown", "resolved", "written_step"]
 
 # the count options a `flux run` this conversion writes may hold: `-n4`, `-n ${N}`
-_COUNT = re.compile(r"(-N|-n|-c|-g|--tasks-per-node=)\s?(\S.*)")
+_COUNT = re.compile(r"(-N|-n|-c|-g|--tasks-per-node=|--cores=|--gpus-per-node=)\s?(\S.*)")
 _FIELD = {
     "-N": "nodes",
     "-n": "tasks",
     "-c": "cores",
     "-g": "gpus",
     "--tasks-per-node=": "per_node",
+    # Flux's per-resource form (tasks sharing their node's GPUs): with --tasks-per-node a
+    # step's need is each node's (jobspec_lsp.job.steps.need), so its cores are counted
+    # on each node below and its GPUs are the node's
+    "--cores=": "cores",
+    "--gpus-per-node=": "gpus",
 }
 
 
@@ -103,12 +108,16 @@ def written_step(options: list[str], known: Known | dict[str, int] | None = None
     """What a `flux run` the conversion wrote asks, read back from its options; a count
     that is one shell word the script assigns a number (``known``) is that number."""
     step = Step()
+    all_cores = False
     for o in options:
         m = _COUNT.fullmatch(o)
         if m:
             value = m.group(2)
             number = resolved(value, known or {})
             setattr(step, _FIELD[m.group(1)], number if number is not None else _count(value))
+            all_cores = all_cores or m.group(1) == "--cores="
+    if all_cores and isinstance(step.cores, int) and isinstance(step.nodes, int) and step.nodes:
+        step.cores = -(-step.cores // step.nodes)  # the cores of each node
     return step
 
 

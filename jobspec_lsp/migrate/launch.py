@@ -195,6 +195,8 @@ def _shared(run: Run, sh: Shape, nodes, tasks, cores) -> Count | list[str] | Non
             "each, computed when the step runs"
         )
         return f"$(( {node_gpus} / {arith(run.per_node)} ))"
+    if nodes is None and sh.nodes == 1:
+        nodes = 1  # a job of one node: every step runs on it
     if not (isinstance(nodes, int) and isinstance(tasks, int) and nodes and tasks % nodes == 0):
         return None
     per, node_gpus = tasks // nodes, run.share or _node_gpus(sh)
