@@ -94,3 +94,11 @@ def test_sizing_twice_is_sizing_once():
     conv = _conv("#SBATCH -N 1\n#SBATCH -n 16", "srun -n 16 -c 4 ./a")
     again = convert.convert(conv.text, "slurm")
     assert again.text == conv.text
+
+
+def test_a_name_assigned_again_is_known_until_its_value_changes():
+    text = "N=4\nsrun -n $N ./a\nN=4\nsrun -n $N ./b\nN=8\nsrun -n $N ./c\n"
+    table = fit.Assignments(text)
+    at = [text.index(f"./{p}") for p in "abc"]
+    assert [table.before(a).get("N") for a in at] == [4, 4, None]  # 4 then 8: not one
+    assert table.before(0).get("N") is None and table.before(at[0]).get("M") is None
