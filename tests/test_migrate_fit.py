@@ -76,9 +76,13 @@ def test_a_step_read_back_from_the_options_written():
 
 
 def test_assigned_counts_are_those_given_one_number():
-    text = "A=4\nexport B=2\nC=1\nC=2\nD=$X\nE='8'\n"
-    assert fit.assigned(text, len(text)) == {"A": 4, "B": 2, "E": 8}
-    assert fit.assigned(text, 3) == {"A": 4}  # only before the step
+    text = "A=4\nexport B=2\nC=1\nC=2\nD=$X\nE='8'\nF=2\nfor F in 1 8; do :; done\n"
+    text += "G=1\n((G++))\nH=3\nread H\n"
+    end = fit.Assignments(text).before(len(text))
+    got = {k: end.get(k) for k in "ABCDEFGH"}
+    assert got == dict(A=4, B=2, C=None, D=None, E=8, F=None, G=None, H=None)
+    assert fit.Assignments(text).before(3).get("A") == 4  # only before the step
+    assert fit.Assignments(text).before(3).get("B") is None
 
 
 def test_grown_keeps_nodes_and_slots():

@@ -89,6 +89,18 @@ def assigned(text: str) -> set[str]:
     return {n for m in _ASSIGNED.finditer(text) for n in m.groups() if n}
 
 
+_CHANGED = re.compile(
+    r"\b([A-Za-z_]\w*)(?:\+=|\+\+|--)|\blet\s+([A-Za-z_]\w*)|\(\(\s*([A-Za-z_]\w*)\s*[-+*/%]?="
+)
+
+
+def changed(text: str) -> set[str]:
+    """The names a script gives values other than by ``NAME=VALUE``: a loop's (`for N in`),
+    `read N`, an increment (`N+=1`, `((N++))`, `let N=...`, `((N=...))`)."""
+    loops = {n for m in _ASSIGNED.finditer(text) for n in m.groups()[1:] if n}
+    return loops | {n for m in _CHANGED.finditer(text) for n in m.groups() if n}
+
+
 def _theirs(mod: ModuleType, name: str) -> bool:
     """Whether the scheduler sets ``name`` in a job (its table of names, where it has one)."""
     sets = getattr(mod, "SETS", None)

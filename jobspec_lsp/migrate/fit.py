@@ -16,8 +16,9 @@ import bisect
 import re
 
 from jobspec_lsp.job.steps import Allocation, Step, need
+from jobspec_lsp.migrate import body
 
-__all__ = ["Assignments", "Known", "assigned", "divides", "grown", "resolved", "written_step"]
+__all__ = ["Assignments", "Known", "divides", "grown", "resolved", "written_step"]
 
 # the count options a `flux run` this conversion writes may hold: `-n4`, `-n ${N}`
 _COUNT = re.compile(r"(-N|-n|-c|-g|--tasks-per-node=|--cores=|--gpus-per-node=)\s?(\S.*)")
@@ -56,6 +57,8 @@ class Assignments:
         # each name: where it is assigned, its first value, how many assignments give it
         # before another value comes (a query is a bisection, however long the script)
         self.by_name: dict[str, tuple[list[int], str, int]] = {}
+        for name in body.changed(text).intersection(by_name):
+            del by_name[name]  # a loop's, read or incremented: not one number
         for name, got in by_name.items():
             first = got[0][1]
             same = next((i for i, (_, v) in enumerate(got) if v != first), len(got))
@@ -78,15 +81,6 @@ class Known:
         places, first, same = entry
         given = bisect.bisect_left(places, self.at)
         return int(first) if 0 < given <= same and first.isdigit() else None
-
-    def as_dict(self) -> dict[str, int]:
-        got = {k: self.get(k) for k in self.table.by_name}
-        return {k: v for k, v in got.items() if v is not None}
-
-
-def assigned(text: str, before: int) -> dict[str, int]:
-    """The variables ``text`` gives one number before ``before``."""
-    return Assignments(text).before(before).as_dict()
 
 
 def resolved(word: str, known: Known | dict[str, int]) -> int | None:
