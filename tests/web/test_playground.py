@@ -149,7 +149,7 @@ class Browser:
             ],
         )
 
-    def page(self, origin: str):
+    def page(self, origin: str, path: str = "/"):
         ctx = self.browser.new_context(viewport={"width": 1400, "height": 900})
         page = ctx.new_page()
         page.outside = []  # type: ignore[attr-defined]
@@ -169,7 +169,7 @@ class Browser:
 
         ctx.route("**/*", route)
         page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.goto(origin + "/")
+        page.goto(origin + path)
         page.wait_for_function("window.playground !== undefined", timeout=120_000)
         return page
 
@@ -462,6 +462,54 @@ def test_a_site_baked_in_at_build_time(browser, chromium, tmp_path):
         f = findings(page)[0]
         assert f["href"].startswith("https://flux-framework.github.io/jobspec-lsp/rules/")
         assert page.outside == [] and page.errors == []
+        page.context.close()
+    finally:
+        server.close()
+
+
+def build_docs(out: Path, playground: Path) -> Path:
+    """`mkdocs build --strict` of the checkout into ``out`` with the built playground in it
+    (docs/hooks.py copies JOBSPEC_PLAYGROUND_DIR to playground/)."""
+    import importlib.util
+
+    if not all(importlib.util.find_spec(m) for m in ("mkdocs", "material")):
+        _require("mkdocs-material is not installed (the test extra)")
+    env = {**os.environ, "JOBSPEC_PLAYGROUND_DIR": str(playground), "NO_MKDOCS_2_WARNING": "1"}
+    got = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert got.returncode == 0, got.stderr[-4000:]
+    return out
+
+
+def test_a_findings_link_opens_its_rule_page_in_the_built_docs_site(browser, chromium, tmp_path):
+    """The documentation site as a centre hosts it: built by mkdocs with the playground in
+    it, the playground built with that site's address (--docs-url). A finding's link,
+    followed, opens its rule's page of that site, and nothing outside is asked for."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    server = Server(root)  # started first: the playground is built with its address
+    try:
+        playground = build(tmp_path / "play", "--docs-url", server.origin + "/")
+        build_docs(root, playground)
+        page = browser.page(server.origin, "/playground/")
+        set_text(page, JOBSPEC.replace("count: \n", "count: 0\n"))
+        link = page.locator("#findings li.finding a.code", has_text="JS202")
+        assert link.get_attribute("href") == server.origin + "/rules/js202/"
+        with page.context.expect_page() as opened:
+            link.click()
+        rule = opened.value
+        rule.wait_for_load_state()
+        assert rule.url == server.origin + "/rules/js202/"
+        assert rule.title().startswith("JS202 ") and rule.title().endswith(" - jobspec-lsp")
+        heading = rule.get_by_role("heading", level=1).inner_text()
+        assert heading.startswith("JS202 "), heading
+        # the rule's page shows its examples, and the site links back to the playground
+        assert "count: 0" in rule.locator("article").inner_text()
+        assert rule.locator('a[href$="playground/"]').count() > 0
+        assert page.outside == [] and page.errors == []
+        assert "/rules/js202/" in " ".join(server.asked)
         page.context.close()
     finally:
         server.close()
