@@ -1,5 +1,5 @@
 """Editor features as pure functions of a document snapshot: completion, hover, fixes,
 navigation (definitions, references, rename, symbols, folding, inlay hints).
 
-May import: diagnostics, notations, site, job, jobspec, rules.
+May import: text, diagnostics, notations, site, job, jobspec, rules.
 """

@@ -16,6 +16,7 @@ import re
 
 from jobspec_lsp.diagnostics import Diagnostic
 from jobspec_lsp.job import directives
+from jobspec_lsp.text.edits import line_before
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
 if TYPE_CHECKING:
@@ -85,11 +86,25 @@ def shebang(text: str, d: Diagnostic) -> Found:
     return [(f"Add {SHEBANG} as the first line", [(0, 0, SHEBANG + "\n")], True, True)]
 
 
+def size(text: str, d: Diagnostic) -> Found:
+    """JS580: one slot asked for (`-n 1`) on a directive line of its own before the first,
+    with the script's sentinel: what sbatch gives a script that names no size. Unsafe: the
+    size may be meant for the command line (`flux batch -N4 job.sh`). None while a word Flux
+    refuses may be another scheduler's size: its repair writes the job's shape first."""
+    script = directives.read(text)
+    if script.sentinel is None or not (d.data or {}).get("size"):
+        return []
+    a, b = script.sentinel_span
+    title = "Ask for one slot: -n 1 (what sbatch gives a script that names no size)"
+    return [(title, [line_before(text, a, text[a:b] + " -n 1")], True, True)]
+
+
 STRATEGIES: dict[str, Any] = {
     "habit": carried,  # no fix carried: the did-you-mean of JS570 (:mod:`.fixes`)
     "not-option": carried,
     "sentinel": sentinel,
     "shebang": shebang,
+    "size": size,
 }
 
 

@@ -26,9 +26,11 @@ from jobspec_lsp.job.directives import Directive
 from jobspec_lsp.migrate import convert, reading, slurm
 from jobspec_lsp.migrate.model import SHAPE, Edit, Item
 from jobspec_lsp.record import Record
+from jobspec_lsp.text.edits import line_before
 
 OWNER = {"slurm": "Slurm", "lsf": "LSF", "pbs": "PBS"}
 ORDER = ("slurm", "lsf", "pbs")  # a tie goes to the first
+DEFAULT_SIZE = "-n 1"  # what sbatch, bsub and qsub give a script that names no size
 
 # Flux's own shape options as the scheduler writes them: the block's -N/-n/-c/-g/-x read
 # as the scheduler's when the job's shape is written again (declared for Slurm only: the
@@ -98,7 +100,7 @@ class Plan(Record):
 
     __slots__ = (
         "text", "scheduler", "directives", "habits", "broken", "evident", "own", "shape",
-        "shape_safe",
+        "shape_safe", "sized",
     )  # fmt: skip
     text: str
     scheduler: str
@@ -109,11 +111,12 @@ class Plan(Record):
     own: bool  # ... and that no other scheduler has either: then the script is this one's
     shape: list[str]  # the job's shape as the fix writes it ([]: no shape habit, or no fix)
     shape_safe: bool
+    sized: bool  # the block gives a size: Flux's -N/-n read cleanly, or a shape habit
 
     def __init__(self, text: str, scheduler: str, found: list[Directive]) -> None:
         self.text, self.scheduler, self.directives = text, scheduler, found
         self.habits, self.broken, self.shape, self.shape_safe = [], [], [], False
-        self.evident = self.own = False
+        self.evident = self.own = self.sized = False
 
     @property
     def scheduler_command(self) -> str:
@@ -251,7 +254,7 @@ def _habits(text: str, name: str, reads: list[_Read]) -> Plan:
                 continue
             if it is None or it.error:  # the scheduler refuses it too
                 why = next((f.message for f in line.findings if f.kind == "bad"
-                            and start <= f.start < end), "")  # fmt: skip
+                            and start <= f.start < end), it.problem if it else "")  # fmt: skip
                 what = text[a:b].partition("=")[0].split()[0]
                 h = Habit(what, a, b, k, refused=True, broken=True, status="not-carried", why=why)
                 out.broken.append(h)
@@ -288,6 +291,8 @@ def _settle(p: Plan, reads: list[_Read]) -> None:
     for h in shaped:
         h.flux = list(p.shape)
         h.safe = h.safe and p.shape_safe
+    sizes = ("nodes", "nslots")
+    p.sized = bool(shaped) or any(g.option.long in sizes for r in reads for g in r.clean)
 
 
 def _other_meaning(p: Plan, reads: list[_Read]) -> list[Habit]:
@@ -547,6 +552,11 @@ def fixes(text: str, h: Habit) -> Found:
     n = len(every)
     title = f"Write the block's {owner} options as Flux's ({n}), as `jobspec convert` does"
     unsafe = not all(x.safe for x in every)
+    if not p.sized:  # the scheduler's default size, as the conversion writes it (a guess)
+        a, b = directives.read(text).sentinel_span
+        whole = [line_before(text, a, f"{text[a:b]} {DEFAULT_SIZE}"), *whole]
+        title += f", with {DEFAULT_SIZE}, {p.scheduler_command}'s default size"
+        unsafe = True
     out: Found = [(title, whole, True, unsafe)]
     safe = [x for x in every if x.safe]
     if unsafe and h.safe and safe:

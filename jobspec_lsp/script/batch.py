@@ -63,8 +63,11 @@ NO_SLOTS = family.warning(
     """JS580 batch-no-slot-count: Neither -N nor -n: `flux batch` needs one of them.
 
     `flux batch` refuses a script without a node or slot count ("Number of slots to allocate
-    must be specified") unless its command line gives one.""",
+    must be specified") unless its command line gives one. The fix asks for one slot
+    (`-n 1`), the size `sbatch` gives a script that names none (unsafe: the size may be meant
+    for the command line, `flux batch -N4 job.sh`).""",
     bad=_S.replace("#flux: -N2\n", ""),
+    fix="size",
 )
 BARE_OPTION = family.error(
     """JS566 batch-option-outside-directive: A `flux batch` option on a line of its own,
@@ -253,7 +256,9 @@ def _flux_checks(text: str) -> list[Diagnostic]:
     given = parse_script(script, out)
     seen = _value_findings(given, out)
     if "resources-shape" not in seen and "resources-json" not in seen:
-        out.extend(_size_findings(script, seen))
+        # a word Flux refuses may be another scheduler's size: its repair comes first
+        repairs = any(d.code in _HABIT_CODES for d in out)
+        out.extend(_size_findings(script, seen, repairs))
     out.extend(_broker_findings(seen))
     if not text.startswith("#!"):
         first = len(re.match(r"[^\r\n]*", text).group(0))  # type: ignore[union-attr]
@@ -291,8 +296,12 @@ def _value_findings(given: list[Given], out: list[Diagnostic]) -> dict[str, Give
     return seen
 
 
-def _size_findings(script: directives.Script, seen: dict[str, Given]) -> list[Diagnostic]:
-    """No -N nor -n (JS580), -x without -N (JS581), more nodes than slots (JS582)."""
+def _size_findings(
+    script: directives.Script, seen: dict[str, Given], repairs: bool = False
+) -> list[Diagnostic]:
+    """No -N nor -n (JS580: its fix, ``data["size"]``, waits while ``repairs``, words
+    that another scheduler's repair may make a size), -x without -N (JS581), more nodes
+    than slots (JS582)."""
     out: list[Diagnostic] = []
     nodes, slots = seen.get("nodes"), seen.get("nslots")
     if nodes is None and slots is None:
@@ -301,7 +310,8 @@ def _size_findings(script: directives.Script, seen: dict[str, Given]) -> list[Di
             "no -N or -n in the directives: flux batch "
             "refuses the script unless its command line gives one"
         )
-        out.append(Diagnostic(NO_SLOTS, W, why, a, b))
+        data = None if repairs else {"size": "-n 1"}
+        out.append(Diagnostic(NO_SLOTS, W, why, a, b, data=data))
     if "exclusive" in seen and nodes is None:
         x = seen["exclusive"].name
         why = "-x/--exclusive needs -N/--nodes: it allocates whole nodes"

@@ -69,3 +69,12 @@ def minimal(old: str, new: str) -> list[Edit]:
         if tag != "equal":
             out.append((starts[i1], starts[i2], "".join(b[j1:j2])))
     return out
+
+
+def line_before(text: str, at: int, line: str) -> Edit:
+    """``line`` inserted as a line of its own before the line holding offset ``at``,
+    ended as that line is (CRLF stays CRLF)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    crlf = end > 0 and text[end - 1 : end] == "\r"
+    return (start, start, line + ("\r\n" if crlf else "\n"))
