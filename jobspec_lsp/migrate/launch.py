@@ -257,14 +257,12 @@ def _jsrun(run: Run, sh: Shape, known: fit.Known | dict[str, int]) -> None:
     if run.rs_cores and (word := _shared_word(run.rs_cores, a)) is not None:
         run.cores = word
     elif isinstance(run.rs_cores, int) and isinstance(a, int) and run.rs_cores:
-        if run.rs_cores % a == 0:
-            run.cores = run.rs_cores // a
-        else:
+        run.cores = run.rs_cores // a or 1
+        if run.rs_cores % a:
             run.notes.append(
                 f"{run.rs_cores} cores per resource set do not divide among its {a} "
-                f"tasks: each task gets {max(1, run.rs_cores // a)}"
+                f"tasks: each task gets {run.cores}"
             )
-            run.cores = max(1, run.rs_cores // a)
     if run.rs_gpus and (word := _shared_word(run.rs_gpus, a)) is not None:
         if fit.divides(run.rs_gpus, a, known) is False:
             run.notes.append(
@@ -275,7 +273,7 @@ def _jsrun(run: Run, sh: Shape, known: fit.Known | dict[str, int]) -> None:
         else:
             run.gpus = word
     elif isinstance(run.rs_gpus, int) and isinstance(a, int) and run.rs_gpus:
-        if run.rs_gpus % a == 0:
+        if not run.rs_gpus % a:
             run.gpus = run.rs_gpus // a
         else:
             run.notes.append(
