@@ -9,8 +9,11 @@ import pytest
 from batch_cases import RFC36
 from helpers import run_cli
 
+from jobspec_lsp import kinds
+from jobspec_lsp.features import fixes
 from jobspec_lsp.job import directives
 from jobspec_lsp.script import assist, batch
+from jobspec_lsp.text.edits import apply
 
 
 @pytest.mark.parametrize("text,words", RFC36)
@@ -62,6 +65,35 @@ def test_a_directive_after_the_block_points_at_its_sentinel():
     text = "#!/bin/sh\n#flux: -N1\nhostname\n#flux: -q batch\n"
     (d,) = [d for d in batch.check_script(text) if d.code == "JS563"]
     assert (d.start, text[d.start : d.end]) == (text.rindex("#flux:"), "#flux:")
+
+
+def _script_fixes(text: str, code: str) -> list:
+    doc = kinds.detect("job.sh", text, explicit=True).read(text)
+    (d,) = [d for d in batch.check_script(text) if d.code == code]
+    return fixes.fixes_for(doc, d)
+
+
+def test_a_directive_after_the_block_is_moved_up_or_made_a_comment():
+    """JS563's fixes, both unsafe: moved to the block's end with the script's sentinel
+    (what its author meant; in the script's line endings), or a comment flux batch does
+    not read (what sbatch does with a late #SBATCH)."""
+    text = "#!/bin/sh\n#flux: -N1\n# a note\nhostname\n  # flux: -q batch\necho\n"
+    up, off = _script_fixes(text, "JS563")
+    assert up.preferred and up.unsafe and off.unsafe and not off.preferred
+    moved = apply(text, [(e.start, e.end, e.text) for e in up.edits])
+    assert moved == "#!/bin/sh\n#flux: -N1\n#flux: -q batch\n# a note\nhostname\necho\n"
+    assert batch.check_script(moved) == []
+    commented = apply(text, [(e.start, e.end, e.text) for e in off.edits])
+    assert "  # not read: # flux: -q batch\n" in commented
+    assert batch.check_script(commented) == []
+    crlf = text.replace("\n", "\r\n")
+    up, _ = _script_fixes(crlf, "JS563")
+    assert apply(crlf, [(e.start, e.end, e.text) for e in up.edits]) == moved.replace("\n", "\r\n")
+    # a triple-quoted value spans lines: left to the user
+    quoted = '#!/bin/sh\n#flux: -N1\nhostname\n#flux: --setattr=x="""a\n#flux: b"""\n'
+    doc = kinds.detect("job.sh", quoted, explicit=True).read(quoted)
+    late = [d for d in batch.check_script(quoted) if d.code == "JS563"]
+    assert len(late) == 2 and all(fixes.fixes_for(doc, d) == [] for d in late)
 
 
 def test_the_unknown_option_fix_names_the_option():

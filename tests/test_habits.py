@@ -33,7 +33,8 @@ Where it cannot hold, and why (each case is left out of the comparison, nowhere 
   sorted (the conversion writes `--begin-time` on a line of its own, the repair where
   `--begin` was).
 - a directive after the first command (sbatch ignores it; Flux refuses the script,
-  JS563): not generated.
+  JS563, whose preferred fix moves it up, as its author meant, where the conversion
+  drops it, as sbatch did): not generated.
 """
 
 from __future__ import annotations

@@ -47,12 +47,38 @@ def sentinel(text: str, d: Diagnostic) -> Found:
     if common is not None:
         ours, (start, end) = common, directives.read(text).sentinel_span
     elif d.code == "JS563":
-        return []  # a directive after the script's first command: moving it is the user's
+        return _late(text, d)
     changed = text[start:end]
     enable = ("Use the script's sentinel " + repr(ours), [(start, end, ours)])
     disable = (f"Disable it: {ours} # ...", [(start, end, ours + " #")])
     order = [disable, enable] if _disabled(changed, ours) else [enable, disable]
     return [(t, e, k == 0, True) for k, (t, e) in enumerate(order)]
+
+
+def _late(text: str, d: Diagnostic) -> Found:
+    """JS563, a directive after the block: moved up to the block's end with the script's
+    sentinel (what its author meant), or made a comment `flux batch` does not read (what
+    sbatch did with it). Both unsafe: either changes what the job asks."""
+    script = directives.read(text)
+    if not script.directives or script.sentinel is None:
+        return []
+    start = text.rfind("\n", 0, d.start) + 1
+    nl = text.find("\n", d.end)
+    end = len(text) if nl < 0 else nl + 1
+    body = text[d.end : end].rstrip("\r\n")
+    if '"""' in body or "\'\'\'" in body:
+        return []  # a triple-quoted value: its lines are not one line's
+    last = script.directives[-1]
+    after = text.find("\n", max(last.start, last.end - 1))
+    if after < 0 or after + 1 > start:
+        return []
+    moved = line_before(text, after + 1, script.sentinel.lstrip() + body)
+    up = ("Move it up into the directive block", [moved, (start, end, "")])
+    sentinel = text[d.start : d.end]
+    at = d.start + len(sentinel) - len(sentinel.lstrip())
+    off = ("Make it a comment flux batch does not read (as sbatch ignores it)",
+           [(at, at, "# not read: ")])  # fmt: skip
+    return [(t, e, k == 0, True) for k, (t, e) in enumerate((up, off))]
 
 
 def _common(text: str, first: str) -> str | None:

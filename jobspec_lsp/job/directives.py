@@ -73,9 +73,10 @@ ORPHAN = family.error(
 
     RFC 36: processing stops at the first non-blank line without the sentinel's prefix; a
     directive after it is an error (`flux batch` refuses the script), never silently ignored.
-    Move it up into the block. Where most directives are of another sentinel than the first
-    line's (a renamed `@(#SBATCH ...)@` or `# #SBATCH` line above the others), the fix
-    rewrites that first line, as JS562's does.""",
+    The fix moves it up into the block; the other makes it a comment flux batch does not
+    read, as sbatch ignores a late `#SBATCH` (both unsafe). Where most directives are of
+    another sentinel than the first line's (a renamed `@(#SBATCH ...)@` or `# #SBATCH` line
+    above the others), the fix rewrites that first line, as JS562's does.""",
     bad=_SCRIPT + "#flux: -t 1h\n",
     good=_SCRIPT.replace("#flux: --job-name=sim", "#flux: --job-name=sim\n#flux: -t 1h"),
     fix="sentinel",
