@@ -105,7 +105,6 @@ def built(text: str, extra=()) -> dict | str:
     return js
 
 
-
 def same_job(slurm_text: str) -> tuple[object, object, str]:
     """(the conversion's jobspec, the fixed renamed script's, the fixed script), made
     comparable as the module's docstring says."""

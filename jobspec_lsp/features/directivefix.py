@@ -66,7 +66,7 @@ def _late(text: str, d: Diagnostic) -> Found:
     nl = text.find("\n", d.end)
     end = len(text) if nl < 0 else nl + 1
     body = text[d.end : end].rstrip("\r\n")
-    if '"""' in body or "\'\'\'" in body:
+    if '"""' in body or "'''" in body:
         return []  # a triple-quoted value: its lines are not one line's
     last = script.directives[-1]
     after = text.find("\n", max(last.start, last.end - 1))

@@ -554,7 +554,7 @@ def fixes(text: str, h: Habit) -> Found:
     unsafe = not all(x.safe for x in every)
     if not p.sized:  # the scheduler's default size, as the conversion writes it (a guess)
         a, b = directives.read(text).sentinel_span
-        whole = [line_before(text, a, f"{text[a:b]} {DEFAULT_SIZE}"), *whole]
+        whole = [Edit(*line_before(text, a, f"{text[a:b]} {DEFAULT_SIZE}")), *whole]
         title += f", with {DEFAULT_SIZE}, {p.scheduler_command}'s default size"
         unsafe = True
     out: Found = [(title, whole, True, unsafe)]

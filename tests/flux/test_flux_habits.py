@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_habits import BEYOND, BRIEF, SCRIPTS, fix, renamed
+from test_habits import BRIEF, SCRIPTS, fix, renamed
 
 from jobspec_lsp.migrate import convert
 

@@ -477,7 +477,11 @@ def build_docs(out: Path, playground: Path) -> Path:
     env = {**os.environ, "JOBSPEC_PLAYGROUND_DIR": str(playground), "NO_MKDOCS_2_WARNING": "1"}
     got = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert got.returncode == 0, got.stderr[-4000:]
     return out
