@@ -7,7 +7,8 @@ configures it), the layout its documentation defines (tasks on each node, cores 
 per task) and the documented rule that gives it. ``scripts()`` writes the test scripts from
 them: every rule as written and in one other form (wrapped in `time` or `env`, after a
 variable assignment, its counts given by shell variables, held in a variable and run as
-`${CMD}`, its options held in a variable), spread over SCRIPT_COUNT scripts of one or two
+`${CMD}`, the launcher and its options held in a variable, its options alone in a
+variable: `srun $OPTS ./a`), spread over SCRIPT_COUNT scripts of one or two
 steps, each step's program the probe (tests/layoutside.py).
 
 tests/flux/test_flux_layouts.py runs the converted scripts under a 4-broker Flux instance
@@ -341,7 +342,7 @@ RULES: tuple[Rule, ...] = (
 )  # fmt: skip
 
 # how a step is written: {line} the launcher and its options, {prog} the probe and its step
-FORMS = ("plain", "time", "env", "assign", "vars", "held", "held_opts")
+FORMS = ("plain", "time", "env", "assign", "vars", "held", "held_opts", "opts_var")
 
 
 def _vars(line: str) -> tuple[list[str], str]:
@@ -380,6 +381,9 @@ def step_lines(line: str, form: str, prog: str) -> list[str]:
         return [f'CMD="{line} {prog}"', "${CMD}"]
     if form == "held_opts":
         return [f'LAUNCH="{line}"', f"${{LAUNCH}} {prog}"]
+    if form == "opts_var":  # the options alone in a variable: `srun $OPTS ./a`
+        launcher, _, options = line.partition(" ")
+        return [f'OPTS="{options}"', f"{launcher} $OPTS {prog}"]
     raise ValueError(form)
 
 
@@ -399,7 +403,7 @@ class Script(NamedTuple):
 def _forms_of(i: int, rule: Rule) -> tuple[str, ...]:
     """Each rule as written, and in one other form (in turn; counts given by variables
     only where the line has counts)."""
-    others = [f for f in FORMS[1:] if not (" " not in rule.line and f == "vars")]
+    others = [f for f in FORMS[1:] if " " in rule.line or f not in ("vars", "opts_var")]
     return ("plain", others[i % len(others)])
 
 
@@ -467,7 +471,7 @@ def markdown() -> str:
         f"runs each line, converted by `jobspec convert`, in {SCRIPT_COUNT} scripts (Slurm, "
         "LSF, PBS) that write it as people do (as it is, after `time` or `env X=1`, after a variable "
         "assignment, with its counts in shell variables, held in a variable and run as "
-        "`${CMD}`), every step's program a probe that reports its task rank, its node (the "
+        "`${CMD}`, its options in a variable, `srun $OPTS`), every step's program a probe that reports its task rank, its node (the "
         "broker's rank) and the cores and GPUs the step holds there (its R). Every step must "
         "start and have the layout below; the one-node Slurm lines also run under real Slurm "
         "(`tests/slurm/test_slurm_layouts.py`). The tables are generated from "

@@ -421,3 +421,55 @@ def test_jsrun_gpus_given_by_words_are_shared_where_the_scripts_numbers_do_not_d
 )  # fmt: skip
 def test_srun_takes_the_jobs_gpus_per_task_only_from_gpus_per_task(head, line, want):
     assert _run_lines(f"#!/bin/bash\n{head}\n{line}\n") == [want]
+
+
+_HEAD = "#!/bin/bash\n#SBATCH -N 2 -n 8\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "want"),
+    [
+        # the script gives the options: read as the launcher's, the variable's word dropped
+        ('OPTS="--ntasks=4 --cpus-per-task=2"\nsrun $OPTS ./a\n', "flux run -N2 -n4 -c2 ./a"),
+        ("OPTS='-n 4'\nsrun ${OPTS} -c 2 ./a\n", "flux run -N2 -n4 -c2 ./a"),
+        # LLNL's jsrun habit (a Lassen benchmark of the corpus): two of them
+        (
+            'A="--tasks_per_rs 1 --nrs 2 --gpu_per_rs 1 --cpu_per_rs 10"\nB="--smpiargs=-gpu"\n'
+            "jsrun $A $B ./lat D D\n",
+            "flux run -n2 -c10 -g1 ./lat D D",
+        ),
+        ('E=""\nsrun $E ./a\n', "flux run -N2 -n8 ./a"),  # empty: nothing
+        # the program in a variable stays the program
+        ("EXE=./a.out\nsrun $EXE in\n", "flux run -N2 -n8 $EXE in"),
+        ("srun $EXE in\n", "flux run -N2 -n8 $EXE in"),
+        # options the shell gives when the step runs: kept for flux run, with a warning
+        ("mpirun $MPIRUN_OPTIONS ./a\n", "flux run -N2 -n8 $MPIRUN_OPTIONS ./a"),
+        ('X="--ntasks=$N"\nsrun $X ./a\n', "flux run -N2 -n8 $X ./a"),
+        ('for OPTS in "-n 2" "-n 4"; do\nsrun $OPTS ./a\ndone\n', "flux run -N2 -n8 $OPTS ./a"),
+        ("srun $SRUN_ARGS -n 4 ./a\n", "flux run -N2 -n4 $SRUN_ARGS ./a"),
+    ],
+)
+def test_a_launchers_options_held_in_a_variable(body, want):
+    """`srun $OPTS ./a`: the options a variable holds are read where the script gives them
+    (one fixed text: field splitting, as the shell does); where it does not, a variable
+    whose name or assigned text says options stays before the program, with a warning at
+    its word — it was never written into flux run's options unseen (before: `flux run -N2
+    -n2 $OPTS ./a`, the srun options left for flux run to refuse)."""
+    text = _HEAD + body
+    got = convert.convert(text)
+    runs = [ln.strip() for ln in got.text.splitlines() if "flux run" in ln]
+    if want is not None:
+        assert runs[-1].endswith(want) or runs[-1] == want, runs
+    kept = [f for f in got.findings if f.kind == "approx" and "stays before" in f.message]
+    dollar = any(v in body for v in ("$MPIRUN_OPTIONS", "$X ", "$OPTS ./a\ndone", "$SRUN_ARGS"))
+    assert bool(kept) == dollar, [f.message for f in got.findings]
+    for f in kept:  # at its word
+        assert text[f.start : f.end].startswith("$")
+    assert convert.convert(got.text).text == got.text  # converting twice is once
+
+
+def test_a_variable_that_holds_the_program_too_is_left_as_it_is():
+    text = _HEAD + 'ARGS="-n 4 ./a.out"\nsrun $ARGS\n'
+    got = convert.convert(text)
+    assert "srun $ARGS" in got.text
+    assert any("holds the program too" in m for m in _said(text))

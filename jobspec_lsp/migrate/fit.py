@@ -15,10 +15,17 @@ from __future__ import annotations
 import bisect
 import re
 
+from jobspec_lsp.fluxcli.argv import Word
 from jobspec_lsp.job.steps import Allocation, Step, need
 from jobspec_lsp.migrate import body
+from jobspec_lsp.migrate.launchers import Refuse
+from jobspec_lsp.migrate.model import Finding
+from jobspec_lsp.record import Record
 
-__all__ = ["Assignments", "Known", "divides", "grown", "resolved", "written_step"]
+__all__ = [
+    "Assignments", "Held", "Known", "divides", "grown", "held_options", "resolved",
+    "written_step",
+]  # fmt: skip
 
 # the count options a `flux run` this conversion writes may hold: `-n4`, `-n ${N}`
 _COUNT = re.compile(r"(-N|-n|-c|-g|--tasks-per-node=|--cores=|--gpus-per-node=)\s?(\S.*)")
@@ -43,7 +50,23 @@ def _count(value: str) -> int | str:
 _WORD = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
 
 
-_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(\S*)[ \t]*(?:#.*)?$", re.M)
+_ASSIGN = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=("[^"\n]*"|'[^'\n]*'|\S*)[ \t]*(?:#.*)?$""",
+    re.M,
+)
+_EXPANDS = re.compile(r"[$`\\]")  # what makes a double-quoted value the shell's to give
+_GLOB = re.compile(r"[*?\[]")
+
+
+def _value(written: str) -> str | None:
+    """An assignment's value as the shell gives it where that is fixed: quotes read; None
+    where the shell computes it (`$X`, a command, an escape)."""
+    if written[:1] == "'":
+        return written[1:-1]
+    inner = written[1:-1] if written[:1] == '"' else written
+    if _EXPANDS.search(inner) or (written[:1] != '"' and ("'" in inner or '"' in inner)):
+        return None
+    return inner
 
 
 class Assignments:
@@ -51,12 +74,15 @@ class Assignments:
     the counts a step's shell words resolve to (:meth:`before` a step)."""
 
     def __init__(self, text: str) -> None:
-        by_name: dict[str, list[tuple[int, str]]] = {}
+        by_name: dict[str, list[tuple[int, str | None]]] = {}
+        self.dashed: set[str] = set()  # names given a value that starts with an option
         for m in _ASSIGN.finditer(text):
-            by_name.setdefault(m.group(1), []).append((m.start(), m.group(2).strip("\"'")))
+            by_name.setdefault(m.group(1), []).append((m.start(), _value(m.group(2))))
+            if m.group(2).lstrip("\"'").startswith("-"):
+                self.dashed.add(m.group(1))
         # each name: where it is assigned, its first value, how many assignments give it
         # before another value comes (a query is a bisection, however long the script)
-        self.by_name: dict[str, tuple[list[int], str, int]] = {}
+        self.by_name: dict[str, tuple[list[int], str | None, int]] = {}
         for name in body.changed(text).intersection(by_name):
             del by_name[name]  # a loop's, read or incremented: not one number
         for name, got in by_name.items():
@@ -75,12 +101,82 @@ class Known:
         self.table, self.at = table, at
 
     def get(self, name: str) -> int | None:
+        got = self.text(name)
+        return int(got) if got is not None and got.isdigit() else None
+
+    def text(self, name: str) -> str | None:
+        """The value the script gives ``name`` here, where it is one fixed text."""
         entry = self.table.by_name.get(name)
         if entry is None:
             return None
         places, first, same = entry
         given = bisect.bisect_left(places, self.at)
-        return int(first) if 0 < given <= same and first.isdigit() else None
+        return first if 0 < given <= same else None
+
+
+_OPTIONS_NAME = re.compile(r"(?i)opt|flag|arg|param")  # MPIRUN_OPTIONS, SRUN_ARGS, ...
+
+
+class Held(Record):
+    """A launcher's leading words that are variables (``mpirun $MPIRUN_OPTIONS ./a``):
+    the words with each one the script gives options expanded (field splitting, as the
+    shell does), the variables' words kept for `flux run` (options whose value the script
+    does not give), and what was read."""
+
+    __slots__ = ("words", "expanded", "kept", "notes")
+    words: list[Word]
+    expanded: set[int]  # indices of the words a variable gave
+    kept: list[Word]  # as written: `$MPIRUN_OPTIONS`
+    notes: list[str]
+
+    def __init__(self, words: list[Word]) -> None:
+        self.words, self.expanded, self.kept, self.notes = list(words), set(), [], []
+
+    def check(self, text: str, program: int) -> list[Word]:
+        """The words, where the program (word ``program``) is none a variable gave."""
+        if program in self.expanded:
+            w = self.words[program]
+            raise Refuse(f"{text[w.start : w.end]} holds the program too")
+        return self.words
+
+    def findings(self, tool: str) -> list[Finding]:
+        """A warning at each variable kept: what it holds is flux run's to read now."""
+        why = (
+            "{} stays before the program, where flux run reads the options it holds as its "
+            f"own (the shell gives them when the step runs): where it holds {tool}'s, write "
+            "them as flux run's"
+        )
+        return [Finding("approx", w.start, w.end, why.format(w.value)) for w in self.kept]
+
+
+def held_options(text: str, words: list[Word], known: Known) -> Held:
+    """The variables a launcher's words start with, read (:class:`Held`): a value the
+    script assigns that starts with an option is the launcher's options; a name that says
+    it holds options (`*OPTIONS`, `*FLAGS`, `*ARGS`) whose value the script does not give
+    is kept as written; any other is the program, and ends the leading words."""
+    out = Held([])
+    for k, w in enumerate(words):
+        m = _WORD.fullmatch(text[w.start : w.end])
+        if m is None:
+            out.words += words[k:]
+            break
+        name = m.group(1) or m.group(2)
+        value = known.text(name)
+        fields = value.split() if value is not None else None
+        options = fields is not None and (not fields or fields[0][:1] == "-")
+        if options and not any(_GLOB.search(x) for x in fields or ()):
+            out.expanded.update(range(len(out.words), len(out.words) + len(fields or ())))
+            out.words += [Word(x, w.start, w.end) for x in fields or ()]
+            said = "the options of ${} read" if fields else "${} empty"
+            out.notes.append(said.format(name) + " as the script assigns it")
+        elif options or name in known.table.dashed or (
+            fields is None and _OPTIONS_NAME.search(name)
+        ):
+            out.kept.append(Word(text[w.start : w.end], w.start, w.end))
+        else:
+            out.words += words[k:]
+            break
+    return out
 
 
 def resolved(word: str, known: Known | dict[str, int]) -> int | None:

@@ -561,10 +561,14 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
             if f.wrapper and f.wrapper not in _CONTAINERS and not _sees_the_same(text, f):
                 raise Refuse(_tool(f.wrapper))
             words, _dynamic = _resolve(text, words, f.dynamic, subs)
-            run, k = _read(tool, words, sh, held)
+            lead = fit.held_options(text, words, assigns.before(at))  # `srun $OPTS ./a`
+            run, k = _read(tool, lead.words, sh, held)
+            words = lead.check(text, k)
             if k >= len(words) and not held:
                 raise Refuse("no program to run")
-            opts = _options(tool, run, sh, assigns.before(at))
+            opts = _options(tool, run, sh, assigns.before(at)) + [w.value for w in lead.kept]
+            run.notes += lead.notes
+            findings += lead.findings(tool)
         except Refuse as why:
             kept.append((at, abs(end)))
             said = f"{tool}: {why}; left as it is (convert it by hand)"

@@ -461,6 +461,11 @@ MPIRUN: Table = {
     "--oversubscribe": (0, _drop("each Flux task has its own cores")),
     "--report-bindings": (0, _drop("nothing to carry")),
     "--display-map": (0, _drop("nothing to carry")),
+    # Open MPI's reports of its own placement (mpirun(1): -display-devel-map, ...)
+    "--display-devel-map": (0, _drop(_NOTHING)),
+    "-display-devel-map": (0, _drop(_NOTHING)),
+    "--display-allocation": (0, _drop(_NOTHING)),
+    "-display-allocation": (0, _drop(_NOTHING)),
     "--mca": (2, _drop("Open MPI's MCA parameters: set them as OMPI_MCA_* with --env")),
     "-mca": (2, _drop("Open MPI's MCA parameters: set them as OMPI_MCA_* with --env")),
     "--allow-run-as-root": (0, _drop("nothing to carry")),
