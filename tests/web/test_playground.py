@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from helpers import REPO
+from test_docs_site import build as build_site
 
 pytestmark = pytest.mark.web
 
@@ -467,26 +468,6 @@ def test_a_site_baked_in_at_build_time(browser, chromium, tmp_path):
         server.close()
 
 
-def build_docs(out: Path, playground: Path) -> Path:
-    """`mkdocs build --strict` of the checkout into ``out`` with the built playground in it
-    (docs/hooks.py copies JOBSPEC_PLAYGROUND_DIR to playground/)."""
-    import importlib.util
-
-    if not all(importlib.util.find_spec(m) for m in ("mkdocs", "material")):
-        _require("mkdocs-material is not installed (the test extra)")
-    env = {**os.environ, "JOBSPEC_PLAYGROUND_DIR": str(playground), "NO_MKDOCS_2_WARNING": "1"}
-    got = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert got.returncode == 0, got.stderr[-4000:]
-    return out
-
-
 def test_a_findings_link_opens_its_rule_page_in_the_built_docs_site(browser, chromium, tmp_path):
     """The documentation site as a centre hosts it: built by mkdocs with the playground in
     it, the playground built with that site's address (--docs-url). A finding's link,
@@ -496,7 +477,7 @@ def test_a_findings_link_opens_its_rule_page_in_the_built_docs_site(browser, chr
     server = Server(root)  # started first: the playground is built with its address
     try:
         playground = build(tmp_path / "play", "--docs-url", server.origin + "/")
-        build_docs(root, playground)
+        build_site(root, JOBSPEC_PLAYGROUND_DIR=str(playground))  # mkdocs build --strict
         page = browser.page(server.origin, "/playground/")
         set_text(page, JOBSPEC.replace("count: \n", "count: 0\n"))
         link = page.locator("#findings li.finding a.code", has_text="JS202")
