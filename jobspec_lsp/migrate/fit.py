@@ -169,8 +169,8 @@ def held_options(text: str, words: list[Word], known: Known) -> Held:
             out.words += [Word(x, w.start, w.end) for x in fields or ()]
             said = "the options of ${} read" if fields else "${} empty"
             out.notes.append(said.format(name) + " as the script assigns it")
-        elif options or name in known.table.dashed or (
-            fields is None and _OPTIONS_NAME.search(name)
+        elif (
+            options or name in known.table.dashed or (fields is None and _OPTIONS_NAME.search(name))
         ):
             out.kept.append(Word(text[w.start : w.end], w.start, w.end))
         else:

@@ -464,7 +464,6 @@ MPIRUN: Table = {
     # Open MPI's reports of its own placement (mpirun(1): -display-devel-map, ...)
     "--display-devel-map": (0, _drop(_NOTHING)),
     "-display-devel-map": (0, _drop(_NOTHING)),
-    "--display-allocation": (0, _drop(_NOTHING)),
     "-display-allocation": (0, _drop(_NOTHING)),
     "--mca": (2, _drop("Open MPI's MCA parameters: set them as OMPI_MCA_* with --env")),
     "-mca": (2, _drop("Open MPI's MCA parameters: set them as OMPI_MCA_* with --env")),
