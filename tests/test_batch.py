@@ -89,11 +89,53 @@ def test_a_directive_after_the_block_is_moved_up_or_made_a_comment():
     crlf = text.replace("\n", "\r\n")
     up, _ = _script_fixes(crlf, "JS563")
     assert apply(crlf, [(e.start, e.end, e.text) for e in up.edits]) == moved.replace("\n", "\r\n")
-    # a triple-quoted value spans lines: left to the user
+    # a triple-quoted value spans lines: not moved, each line made a comment
     quoted = '#!/bin/sh\n#flux: -N1\nhostname\n#flux: --setattr=x="""a\n#flux: b"""\n'
     doc = kinds.detect("job.sh", quoted, explicit=True).read(quoted)
     late = [d for d in batch.check_script(quoted) if d.code == "JS563"]
-    assert len(late) == 2 and all(fixes.fixes_for(doc, d) == [] for d in late)
+    assert len(late) == 2
+    for d in late:
+        (only,) = fixes.fixes_for(doc, d)
+        assert only.title.startswith("Make it a comment") and only.preferred
+
+
+def _applied(text: str) -> str:
+    return fixes.apply_fixes(_analysed, text, unsafe=True)[0]
+
+
+def _analysed(text: str):
+    doc = kinds.detect("job.sh", text, explicit=True).read(text)
+    return doc, batch.check_script(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # a late size is moved up, and no -n 1 is added beside it (it held the size)
+        ("#!/bin/bash\n#flux: -t 1h\necho hi\n#flux: -N 4\n",
+         "#!/bin/bash\n#flux: -t 1h\n#flux: -N 4\necho hi\n"),
+        ("#!/bin/bash\n#flux: --mem=4G\nmodule load x\n#flux: -N 4\nsrun ./a\n", "#flux: -N 4\n"),
+        # -x is repaired with its node count, not given -n 1 as well
+        ("#!/bin/bash\n#flux: -x\n#flux: -t 1h\necho hi\n",
+         "#!/bin/bash\n#flux: -N 1 -n 1 -x\n#flux: -t 1h\necho hi\n"),
+        # a directive commented out (##flux:) stays out of the job: the comment is preferred
+        ("#!/bin/bash\n#flux: -N1\necho hi\n##flux: -t 1h\n", "# not read: ##flux: -t 1h\n"),
+        # a here-document's text is another file's: no fix moves or changes it
+        ("#!/bin/bash\n#flux: -N1\ncat > s.sh <<EOF\n#flux: -N4\nEOF\n",
+         "#!/bin/bash\n#flux: -N1\ncat > s.sh <<EOF\n#flux: -N4\nEOF\n"),
+        # a block whose first sentinel is a changed one: -n 1 once, with the script's
+        ("#!/bin/bash\n##flux: -q debug\n#flux: -t 1h\n#flux: -c 2\necho hi\n",
+         "#!/bin/bash\n#flux: -n 1\n#flux: # -q debug\n#flux: -t 1h\n#flux: -c 2\necho hi\n"),
+        # CRLF without a last newline: the new line ends as the others
+        ("#!/bin/bash\r\n#flux: -t 1h", "#!/bin/bash\r\n#flux: -n 1\r\n#flux: -t 1h"),
+    ],
+)  # fmt: skip
+def test_the_size_and_late_directive_fixes_do_not_change_what_the_job_asks(text, want):
+    """Found by a review: each of these once asked another job (a late -N 4 became -N 1,
+    a here-document's directive joined the outer job, a disabled one was enabled)."""
+    got = _applied(text)
+    assert got == want or (want.count("\n") <= 2 and want in got), got
+    assert got.count("-n 1") <= 1
 
 
 def test_the_unknown_option_fix_names_the_option():

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from jobspec_lsp.diagnostics import Diagnostic
-from jobspec_lsp.job import directives
+from jobspec_lsp.job import directives, shellread
 from jobspec_lsp.text.edits import line_before
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (start-up); True to mypy
@@ -58,27 +58,30 @@ def sentinel(text: str, d: Diagnostic) -> Found:
 def _late(text: str, d: Diagnostic) -> Found:
     """JS563, a directive after the block: moved up to the block's end with the script's
     sentinel (what its author meant), or made a comment `flux batch` does not read (what
-    sbatch did with it). Both unsafe: either changes what the job asks."""
+    sbatch did with it). Both unsafe: either changes what the job asks. The comment is
+    preferred where the line is one commented out (`##flux:`); nothing is offered for a
+    line no shell reads as a comment (a here-document's, a `flux:` line of YAML)."""
     script = directives.read(text)
-    if not script.directives or script.sentinel is None:
+    sentinel = text[d.start : d.end]
+    if not script.directives or script.sentinel is None or "#" not in sentinel:
         return []
+    if any(a <= d.start < b for a, b in shellread.written_heredocs(text)):
+        return []  # another file's text: moving or changing it is not this script's
+    at = d.start + len(sentinel) - len(sentinel.lstrip())
+    off = ("Make it a comment flux batch does not read (as sbatch ignores it)",
+           [(at, at, "# not read: ")])  # fmt: skip
     start = text.rfind("\n", 0, d.start) + 1
     nl = text.find("\n", d.end)
     end = len(text) if nl < 0 else nl + 1
     body = text[d.end : end].rstrip("\r\n")
-    if '"""' in body or "'''" in body:
-        return []  # a triple-quoted value: its lines are not one line's
     last = script.directives[-1]
     after = text.find("\n", max(last.start, last.end - 1))
-    if after < 0 or after + 1 > start:
-        return []
-    moved = line_before(text, after + 1, script.sentinel.lstrip() + body)
+    if '"""' in body or "'''" in body or after < 0 or after + 1 > start:
+        return [(*off, True, True)]  # a triple-quoted value: its lines are not one line's
+    moved = line_before(text, after + 1, script.sentinel + body)
     up = ("Move it up into the directive block", [moved, (start, end, "")])
-    sentinel = text[d.start : d.end]
-    at = d.start + len(sentinel) - len(sentinel.lstrip())
-    off = ("Make it a comment flux batch does not read (as sbatch ignores it)",
-           [(at, at, "# not read: ")])  # fmt: skip
-    return [(t, e, k == 0, True) for k, (t, e) in enumerate((up, off))]
+    order = (off, up) if _disabled(sentinel.strip(), script.sentinel.strip()) else (up, off)
+    return [(t, e, k == 0, True) for k, (t, e) in enumerate(order)]
 
 
 def _common(text: str, first: str) -> str | None:
@@ -121,6 +124,8 @@ def size(text: str, d: Diagnostic) -> Found:
     if script.sentinel is None or not (d.data or {}).get("size"):
         return []
     a, b = script.sentinel_span
+    if "#" not in text[a:b]:
+        return []  # `flux:` (a YAML key, say): a line the shell runs, not a comment
     title = "Ask for one slot: -n 1 (what sbatch gives a script that names no size)"
     return [(title, [line_before(text, a, text[a:b] + " -n 1")], True, True)]
 

@@ -291,7 +291,7 @@ def _settle(p: Plan, reads: list[_Read]) -> None:
     for h in shaped:
         h.flux = list(p.shape)
         h.safe = h.safe and p.shape_safe
-    sizes = ("nodes", "nslots")
+    sizes = ("nodes", "nslots", "resources-shape", "resources-json")
     p.sized = bool(shaped) or any(g.option.long in sizes for r in reads for g in r.clean)
 
 
@@ -552,8 +552,10 @@ def fixes(text: str, h: Habit) -> Found:
     n = len(every)
     title = f"Write the block's {owner} options as Flux's ({n}), as `jobspec convert` does"
     unsafe = not all(x.safe for x in every)
-    if not p.sized:  # the scheduler's default size, as the conversion writes it (a guess)
-        a, b = directives.read(text).sentinel_span
+    script = directives.read(text)
+    a, b = script.sentinel_span
+    late = any(x.code in ("JS562", "JS563") for x in script.problems)  # may hold a size
+    if not p.sized and not late and "#" in text[a:b]:  # the scheduler's default (a guess)
         whole = [Edit(*line_before(text, a, f"{text[a:b]} {DEFAULT_SIZE}")), *whole]
         title += f", with {DEFAULT_SIZE}, {p.scheduler_command}'s default size"
         unsafe = True

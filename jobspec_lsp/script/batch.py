@@ -256,8 +256,10 @@ def _flux_checks(text: str) -> list[Diagnostic]:
     given = parse_script(script, out)
     seen = _value_findings(given, out)
     if "resources-shape" not in seen and "resources-json" not in seen:
-        # a word Flux refuses may be another scheduler's size: its repair comes first
-        repairs = any(d.code in _HABIT_CODES for d in out)
+        # a word Flux refuses may be another scheduler's size, a late or changed directive
+        # may hold one, -x is repaired with one: their fixes come first
+        waits = (*_HABIT_CODES, "JS562", "JS563")
+        repairs = any(d.code in waits for d in out) or "exclusive" in seen
         out.extend(_size_findings(script, seen, repairs))
     out.extend(_broker_findings(seen))
     if not text.startswith("#!"):

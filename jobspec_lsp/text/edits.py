@@ -76,5 +76,5 @@ def line_before(text: str, at: int, line: str) -> Edit:
     ended as that line is (CRLF stays CRLF)."""
     start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
-    crlf = end > 0 and text[end - 1 : end] == "\r"
+    crlf = text[end - 1 : end] == "\r" if end > 0 else "\r\n" in text
     return (start, start, line + ("\r\n" if crlf else "\n"))
