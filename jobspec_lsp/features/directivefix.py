@@ -121,13 +121,14 @@ def size(text: str, d: Diagnostic) -> Found:
     size may be meant for the command line (`flux batch -N4 job.sh`). None while a word Flux
     refuses may be another scheduler's size: its repair writes the job's shape first."""
     script = directives.read(text)
-    if script.sentinel is None or not (d.data or {}).get("size"):
+    size = (d.data or {}).get("size")
+    if script.sentinel is None or not size:
         return []
     a, b = script.sentinel_span
     if "#" not in text[a:b]:
         return []  # `flux:` (a YAML key, say): a line the shell runs, not a comment
-    title = "Ask for one slot: -n 1 (what sbatch gives a script that names no size)"
-    return [(title, [line_before(text, a, text[a:b] + " -n 1")], True, True)]
+    title = f"Ask for one slot: {size} (what sbatch gives a script that names no size)"
+    return [(title, [line_before(text, a, f"{text[a:b]} {size}")], True, True)]
 
 
 STRATEGIES: dict[str, Any] = {

@@ -13,6 +13,9 @@ from __future__ import annotations
 from jobspec_lsp.record import Frozen, Record
 
 Count = int | str  # a number, or the shell word that gives it when the step runs
+# the size sbatch, bsub and qsub give a script whose directives name none: one task, as
+# `flux batch` words (the conversion and the repairs of a `#flux:` block write it)
+DEFAULT_SIZE = "-n 1"
 
 
 class Allocation(Frozen):

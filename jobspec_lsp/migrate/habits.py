@@ -22,7 +22,8 @@ import functools
 from jobspec_lsp.fluxcli import argv, model, values
 from jobspec_lsp.fluxcli.argv import Given, Word
 from jobspec_lsp.job import directives
-from jobspec_lsp.job.directives import Directive
+from jobspec_lsp.job.directives import ORPHAN, SENTINEL_CHANGED, Directive
+from jobspec_lsp.job.steps import DEFAULT_SIZE
 from jobspec_lsp.migrate import convert, reading, slurm
 from jobspec_lsp.migrate.model import SHAPE, Edit, Item
 from jobspec_lsp.record import Record
@@ -30,7 +31,6 @@ from jobspec_lsp.text.edits import line_before
 
 OWNER = {"slurm": "Slurm", "lsf": "LSF", "pbs": "PBS"}
 ORDER = ("slurm", "lsf", "pbs")  # a tie goes to the first
-DEFAULT_SIZE = "-n 1"  # what sbatch, bsub and qsub give a script that names no size
 
 # Flux's own shape options as the scheduler writes them: the block's -N/-n/-c/-g/-x read
 # as the scheduler's when the job's shape is written again (declared for Slurm only: the
@@ -554,7 +554,7 @@ def fixes(text: str, h: Habit) -> Found:
     unsafe = not all(x.safe for x in every)
     script = directives.read(text)
     a, b = script.sentinel_span
-    late = any(x.code in ("JS562", "JS563") for x in script.problems)  # may hold a size
+    late = any(x.code in (SENTINEL_CHANGED, ORPHAN) for x in script.problems)  # a size?
     if not p.sized and not late and "#" in text[a:b]:  # the scheduler's default (a guess)
         whole = [Edit(*line_before(text, a, f"{text[a:b]} {DEFAULT_SIZE}")), *whole]
         title += f", with {DEFAULT_SIZE}, {p.scheduler_command}'s default size"

@@ -23,6 +23,7 @@ from jobspec_lsp.fluxcli.argv import Given, Word
 from jobspec_lsp.fluxcli.model import Option
 from jobspec_lsp.fluxcli.values import Limit, Refused, value_problem
 from jobspec_lsp.job import directives, shellread
+from jobspec_lsp.job.steps import DEFAULT_SIZE
 from jobspec_lsp.rules import suppress
 from jobspec_lsp.script import sbatch
 from jobspec_lsp.script.reading import (
@@ -258,7 +259,7 @@ def _flux_checks(text: str) -> list[Diagnostic]:
     if "resources-shape" not in seen and "resources-json" not in seen:
         # a word Flux refuses may be another scheduler's size, a late or changed directive
         # may hold one, -x is repaired with one: their fixes come first
-        waits = (*_HABIT_CODES, "JS562", "JS563")
+        waits = (*_HABIT_CODES, directives.SENTINEL_CHANGED, directives.ORPHAN)
         repairs = any(d.code in waits for d in out) or "exclusive" in seen
         out.extend(_size_findings(script, seen, repairs))
     out.extend(_broker_findings(seen))
@@ -312,7 +313,7 @@ def _size_findings(
             "no -N or -n in the directives: flux batch "
             "refuses the script unless its command line gives one"
         )
-        data = None if repairs else {"size": "-n 1"}
+        data = None if repairs else {"size": DEFAULT_SIZE}
         out.append(Diagnostic(NO_SLOTS, W, why, a, b, data=data))
     if "exclusive" in seen and nodes is None:
         x = seen["exclusive"].name

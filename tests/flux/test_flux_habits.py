@@ -10,9 +10,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from test_batch import _script_fixes  # the fixes as the editor offers them
 from test_habits import BRIEF, SCRIPTS, fix, renamed
 
 from jobspec_lsp.migrate import convert
+from jobspec_lsp.text.edits import apply
 
 HANDPICKED = {
     "brief": BRIEF,
@@ -69,3 +71,32 @@ def test_flux_accepts_every_renamed_corpus_script_once_fixed(flux_exe, tmp_path,
     fixed, _ = fix(text)
     dry = _dry_run(flux_exe, tmp_path, fixed)
     assert dry.returncode == 0, (fixed, dry.stderr)
+
+
+_LATE = "#!/bin/bash\n#flux: -N 2\n#flux: -t 1h\nhostname\n#flux: -q debug\nflux run -n2 hostname\n"
+
+
+@pytest.mark.flux
+def test_flux_reads_the_size_and_late_directive_fixes_as_they_say(flux_exe, tmp_path):
+    """JS580's `-n 1` is one slot to real Flux; JS563's two fixes: the late line moved up is
+    read (its queue reaches the jobspec), made `# not read: #flux: ...` it is not read and
+    no longer an orphan Flux refuses."""
+    assert _dry_run(flux_exe, tmp_path, _LATE).returncode != 0  # orphan 'flux:' detected
+    up, off = _script_fixes(_LATE, "JS563")
+    moved = apply(_LATE, [(e.start, e.end, e.text) for e in up.edits])
+    got = _dry_run(flux_exe, tmp_path, moved)
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout)["attributes"]["system"]["queue"] == "debug"
+    comment = apply(_LATE, [(e.start, e.end, e.text) for e in off.edits])
+    got = _dry_run(flux_exe, tmp_path, comment)
+    assert got.returncode == 0, got.stderr
+    assert "queue" not in json.loads(got.stdout)["attributes"]["system"]
+    unsized = "#!/bin/bash\n#flux: --job-name=x\nflux run hostname\n"
+    assert _dry_run(flux_exe, tmp_path, unsized).returncode != 0  # no size
+    (size,) = _script_fixes(unsized, "JS580")
+    fixed = apply(unsized, [(e.start, e.end, e.text) for e in size.edits])
+    got = _dry_run(flux_exe, tmp_path, fixed)
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout)["resources"][0] == {
+        "type": "slot", "count": 1, "with": [{"type": "core", "count": 1}], "label": "task"
+    }  # fmt: skip
