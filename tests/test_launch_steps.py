@@ -281,7 +281,8 @@ def test_options_the_corpus_uses_are_read(line, want):
 @pytest.mark.parametrize(
     ("line", "why"),
     [
-        ("srun --container-image=nvcr.io/x --container-name=c ./a", "Pyxis container options"),
+        ("srun --container-image=nvcr.io/x --container-save=/s/x.sqsh ./a", "--container-save"),
+        ("srun --container-name=c ./a", "no earlier step gives this container its image"),
         ("srun --jobid 1234 ./a", "a step of another job"),
         ("mpirun -configfile app.conf", "(MPMD)"),
         ("jsrun --erf_input x.erf ./a", "explicit resource file"),
@@ -468,8 +469,21 @@ def test_a_launchers_options_held_in_a_variable(body, want):
     assert convert.convert(got.text).text == got.text  # converting twice is once
 
 
-def test_a_variable_that_holds_the_program_too_is_left_as_it_is():
-    text = _HEAD + 'ARGS="-n 4 ./a.out"\nsrun $ARGS\n'
+@pytest.mark.parametrize(
+    ("body", "want"),
+    [
+        ('ARGS="-n 4 ./a.out"\nsrun $ARGS\n', "flux run -N2 -n4 ./a.out"),
+        # corpus: LLNL apollo's job scripts (tests/data/migration/corpus/slurm/015-*)
+        ('X="  -o /dev/null  -N 2 -n 2 ./bin/app --sql "\nsrun ${X} VIEW &\n',
+         "flux run -N2 -n2 --output=/dev/null ./bin/app --sql VIEW &"),
+        ("A='-n 2 ./b \"x y\"'\nsrun $A\n", "flux run -N2 -n2 ./b '\"x' 'y\"'"),
+    ],
+)  # fmt: skip
+def test_a_variable_that_holds_the_program_too_is_written_out(body, want):
+    """The options and the program one fixed text holds (`srun ${EXEC} VIEW`): the shell
+    splits it into words (quotes in it are no quotes), which flux run gets as they were."""
+    text = _HEAD + body
     got = convert.convert(text)
-    assert "srun $ARGS" in got.text
-    assert any("holds the program too" in m for m in _said(text))
+    assert [ln for ln in got.text.splitlines() if ln.startswith("flux run")] == [want]
+    assert any("written out as the script assigns it" in m for m in _converted(text))
+    assert convert.convert(got.text).text == got.text

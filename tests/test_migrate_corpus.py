@@ -24,10 +24,7 @@ LIMIT = 0.05  # of a scheduler's launch lines, left as they are
 # not the launch lines); none since a node count alone gives whole nodes (issue 35)
 BEYOND: dict[str, str] = {}
 # schedulers whose sample is over the limit, and why (the figures are in docs/migration.md)
-OVER = {
-    "slurm": "5 of its 76 launch lines are Pyxis container steps (srun --container-image, "
-    "2 MLPerf scripts), which flux run has no form for",
-}
+OVER: dict[str, str] = {}
 
 
 def _conversion(path: Path) -> convert.Conversion:

@@ -291,11 +291,12 @@ def test_check_script_includes_the_slurm_findings():
 def test_migration_doc_holds_the_generated_tables():
     from helpers import REPO
 
-    from jobspec_lsp.migrate import tables
+    from jobspec_lsp.migrate import pyxis, tables
 
     doc = (REPO / "docs" / "migration.md").read_text()
     for name in ("slurm", "lsf", "pbs"):
         assert tables.markdown(name) in doc, name
+    assert tables.PYXIS_HEADING + "\n\n" + pyxis.markdown() in doc
 
 
 def test_every_table_option_is_carried_or_explained():

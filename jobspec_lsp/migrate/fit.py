@@ -18,8 +18,7 @@ import re
 from jobspec_lsp.fluxcli.argv import Word
 from jobspec_lsp.job.steps import Allocation, Step, need
 from jobspec_lsp.migrate import body
-from jobspec_lsp.migrate.launchers import Refuse
-from jobspec_lsp.migrate.model import Finding
+from jobspec_lsp.migrate.model import Finding, q
 from jobspec_lsp.record import Record
 
 __all__ = [
@@ -114,6 +113,10 @@ class Known:
         return first if 0 < given <= same else None
 
 
+def text_of(words: list[str]) -> str:
+    return " ".join(q(x) for x in words)
+
+
 _OPTIONS_NAME = re.compile(r"(?i)opt|flag|arg|param")  # MPIRUN_OPTIONS, SRUN_ARGS, ...
 
 
@@ -132,12 +135,16 @@ class Held(Record):
     def __init__(self, words: list[Word]) -> None:
         self.words, self.expanded, self.kept, self.notes = list(words), set(), [], []
 
-    def check(self, text: str, program: int) -> list[Word]:
-        """The words, where the program (word ``program``) is none a variable gave."""
-        if program in self.expanded:
-            w = self.words[program]
-            raise Refuse(f"{text[w.start : w.end]} holds the program too")
-        return self.words
+    def program(self, k: int) -> tuple[int, str]:
+        """Where the line's own words go on after the launcher and its options (word ``k``
+        is the program), and the program's words a variable gave, written out as the shell
+        splits them (`EXEC="-n 2 ./app --sql"`, `srun ${EXEC} X` → `flux run -n2 ./app
+        --sql X`): the variable is one fixed text without a pattern, so they are its words."""
+        w = self.words[k]
+        if k not in self.expanded:
+            return w.start, ""
+        given = [x.value for i, x in enumerate(self.words) if i >= k and x.start == w.start]
+        return w.end, text_of(given)
 
     def findings(self, tool: str) -> list[Finding]:
         """A warning at each variable kept: what it holds is flux run's to read now."""

@@ -17,8 +17,8 @@ from types import ModuleType
 
 from jobspec_lsp.fluxcli import shell
 from jobspec_lsp.fluxcli.argv import Word
-from jobspec_lsp.migrate import fit
-from jobspec_lsp.migrate.body import Text, replacement, variables
+from jobspec_lsp.migrate import fit, launchwords, pyxis
+from jobspec_lsp.migrate.body import Text
 from jobspec_lsp.migrate.launchers import (
     LAUNCHERS,
     Count,
@@ -26,7 +26,6 @@ from jobspec_lsp.migrate.launchers import (
     Run,
     arith,
     ceil_div,
-    is_dynamic,
     mul,
     opt,
 )
@@ -465,83 +464,42 @@ def find(text: str, skip: Text | None = None) -> list[Found]:
     return out
 
 
-def _as_written(text: str, w: Word) -> Word:
-    """A word holding a `$` as the script writes it (escapes and quotes kept: `"${NT}"`),
-    but an option quoted whole (`"--ntasks=$N"`): its value, the option's name unquoted."""
-    raw = text[w.start : w.end]
-    if "$" not in raw or raw.startswith("'") or (raw.startswith('"') and w.value[:1] == "-"):
-        return w
-    return Word(raw, w.start, w.end)
-
-
-def _unquoted(value: str) -> str:
-    """A word's text with its quotes read (`--ntasks="1"` → `--ntasks=1`)."""
-    got, _, _ = shell.split(value, 0)
-    return got[0].value if len(got) == 1 else value
-
-
-Subs = dict[int, tuple[int, str]]  # a variable's start -> (its end, what the body writes)
-
-
-def _substitutions(text: str, mod: ModuleType, sh: Shape, start: int) -> Subs:
-    """What the body's conversion writes for each of the scheduler's variables after
-    ``start`` (:func:`.body.convert`): a figure, a command, a new name."""
-    out: Subs = {}
-    for name, a, b, bare in variables(text, mod):
-        if bare or a < start:
-            continue
-        how = mod.VARIABLES.get(name, (None, ""))[0]
-        if how is not None and how.startswith("=PWD"):
-            new = how.partition(":")[2]
-            if new and new != name:
-                out[a] = (b, f"${new}")
-            continue
-        repl = replacement(how, sh)
-        if repl is not None:
-            out[a] = (b, repl)
-    return out
-
-
-def _resolve(text: str, words: list[Word], dynamic: set[int], subs: Subs):
-    """The words with the scheduler's variables in them as the body writes them: a figure
-    (`-n $SLURM_NTASKS`, `--ntasks="${SLURM_NTASKS}"`, `-n$LSB_DJOB_NUMPROC` → 4), a new
-    name (`$SLURM_SUBMIT_DIR` → `$SUBMIT_DIR`); other words the shell expands are carried
-    as written (`\\$N` in a here-document stays so)."""
-    out = [_as_written(text, w) for w in words]
-    still = set(dynamic)
-    for i in dynamic:
-        w = words[i]
-        inside = [(a, *subs[a]) for a in range(w.start, w.end) if a in subs]
-        if not inside:
-            continue
-        raw, at = [], w.start
-        for a, b, repl in inside:
-            raw += [text[at:a], repl]
-            at = b
-        new = "".join(raw) + text[at : w.end]
-        if not is_dynamic(new):
-            still.discard(i)
-        quoted_option = new[:1] == '"' and w.value[:1] == "-"
-        value = _unquoted(new) if not is_dynamic(new) or quoted_option else new
-        out[i] = Word(value, w.start, w.end)
-    return out, still
-
-
 class Launches(Record):
     """A script's launch lines converted: the edits, the findings, the spans of the lines
     left as they are (nothing in them is to be rewritten: converting twice is once), and
     each `flux run` written (where its launcher's word is, and its options)."""
 
-    __slots__ = ("edits", "findings", "kept", "runs", "assigns")
+    __slots__ = ("edits", "findings", "kept", "runs", "assigns", "named")
     edits: list[Edit]
     findings: list[Finding]
     kept: list[tuple[int, int]]
     runs: list[tuple[int, int, list[str]]]
     assigns: fit.Assignments | None  # the script's variables, where it has launch lines
+    named: dict[str, str]  # Pyxis's named containers so far: their images
 
     def __init__(self) -> None:
         self.edits, self.findings, self.kept, self.runs = [], [], [], []
-        self.assigns = None
+        self.assigns, self.named = None, {}
+
+
+def _placed(f: Found, text: str, step: str, lead: fit.Held, k: int, notes: list[str]) -> list[Edit]:
+    """The edits that write ``step`` (`flux run OPTIONS `) for a launch line: in place of
+    the launcher and its options, or before the container it runs in."""
+    if k >= len(lead.words):  # a held launcher's options alone
+        return [Edit(f.at, -f.end, step.rstrip())]
+    cut, given = lead.program(k)  # a program a variable gave, written out
+    if given:
+        step += given
+        notes.append(f"its program {given} written out as the script assigns it")
+    if f.wrapper and _sees_the_same(text, f):
+        notes.append(
+            f"{f.wrapper} sees flux run's own process, as it saw {f.tool}'s, not the tasks "
+            f"(to look at the program, write {f.wrapper} after flux run)"
+        )
+    elif f.wrapper:  # inside a container: flux run starts the containers, one a task
+        notes.append(f"{f.wrapper} now runs in each task, flux run before it")
+        return [Edit(f.wrapper_at, f.wrapper_at, step), Edit(f.at, cut, "")]
+    return [Edit(f.at, cut, step)]
 
 
 def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
@@ -550,7 +508,7 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
     edits, findings, kept = out.edits, out.findings, out.kept
     if not any(t in text for t in ("srun", "jsrun", "lrun", "mpirun", "mpiexec", "aprun", "ibrun")):
         return out
-    subs = _substitutions(text, mod, sh, body)
+    subs = launchwords.substitutions(text, mod, sh, body)
     assigns = out.assigns = fit.Assignments(text)
     for f in find(text):
         tool, at, words, end = f.tool, f.at, f.words, f.end
@@ -560,34 +518,25 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
         try:
             if f.wrapper and f.wrapper not in _CONTAINERS and not _sees_the_same(text, f):
                 raise Refuse(_tool(f.wrapper))
-            words, _dynamic = _resolve(text, words, f.dynamic, subs)
+            words, _dynamic = launchwords.resolve(text, words, f.dynamic, subs)
             lead = fit.held_options(text, words, assigns.before(at))  # `srun $OPTS ./a`
             run, k = _read(tool, lead.words, sh, held)
-            words = lead.check(text, k)
+            words = lead.words
             if k >= len(words) and not held:
                 raise Refuse("no program to run")
             opts = _options(tool, run, sh, assigns.before(at)) + [w.value for w in lead.kept]
+            if run.container is not None:  # srun's Pyxis container: Apptainer in each task
+                known, rest = assigns.before(at).text, lead.words[:k]
+                findings.append(pyxis.contain(run, out.named, known, [*opts, *sh.words], rest))
             run.notes += lead.notes
             findings += lead.findings(tool)
-        except Refuse as why:
+        except (Refuse, pyxis.NoForm) as why:
             kept.append((at, abs(end)))
             said = f"{tool}: {why}; left as it is (convert it by hand)"
             findings.append(Finding("launch", f.tool_at, f.tool_end, said))
             continue
         step = "flux run " + " ".join(opts) + " " + run.program
-        if k >= len(words):  # a held launcher's options alone
-            edits.append(Edit(at, -end, step.rstrip()))
-        elif f.wrapper and _sees_the_same(text, f):
-            edits.append(Edit(at, words[k].start, step))
-            run.notes.append(
-                f"{f.wrapper} sees flux run's own process, as it saw {tool}'s, not the tasks "
-                f"(to look at the program, write {f.wrapper} after flux run)"
-            )
-        elif f.wrapper:  # inside a container: flux run starts the containers, one a task
-            edits += [Edit(f.wrapper_at, f.wrapper_at, step), Edit(at, words[k].start, "")]
-            run.notes.append(f"{f.wrapper} now runs in each task, flux run before it")
-        else:
-            edits.append(Edit(at, words[k].start, step))
+        edits += _placed(f, text, step, lead, k, run.notes)
         said = f"{tool} → flux run {' '.join(opts)}"
         for note in run.notes:
             said += f"; {note}"

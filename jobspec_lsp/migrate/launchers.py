@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 
 from jobspec_lsp.job.steps import Count, Step
-from jobspec_lsp.migrate import slurm
+from jobspec_lsp.migrate import pyxis, slurm
 from jobspec_lsp.migrate.model import fsd, q
 from jobspec_lsp.notations.formats import ascii_int
 
@@ -67,7 +67,7 @@ class Run(Step):
     __slots__ = (
         "rs", "rs_tasks", "rs_cores", "rs_gpus",
         "rs_per_host", "relative", "whole", "all_hosts", "program", "dangling", "share", "extra",
-        "notes", "share_word",
+        "notes", "share_word", "container",
     )  # fmt: skip
     # a count, or a shell word that gives it at run time (`${NTOTRANKS}`, `$((N * 4))`)
     rs: Count | None
@@ -84,6 +84,7 @@ class Run(Step):
     share_word: str  # the same, given by the shell's words (the script's numbers: no divide)
     extra: list[str]  # other flux run options
     notes: list[str]
+    container: pyxis.Box | None  # srun's Pyxis container: its program run in Apptainer
 
     def __init__(self) -> None:
         super().__init__()
@@ -95,6 +96,7 @@ class Run(Step):
         self.share_word = ""
         self.extra = []
         self.notes = []
+        self.container = None
 
 
 class Refuse(Exception):
@@ -265,10 +267,6 @@ _NOTHING = "nothing to carry"
 # srun(1): a dependency applies to job allocations, not to the steps of one; real Slurm
 # 22.05 runs `srun -d afterok:999999 hostname` in a batch job at once
 _STEP_DEPENDENCY = "srun applies a dependency to allocations only: a batch job's step runs at once"
-_PYXIS = (
-    "Pyxis container options (--container-*): flux run starts no container; run the "
-    "program through the container runtime"
-)
 _MPMD = "each rank set its own program (MPMD) has no flux run form"
 
 SRUN: Table = {
@@ -372,14 +370,7 @@ SRUN: Table = {
     "-d": (1, _drop(_STEP_DEPENDENCY)),
     "--dependency": (1, _drop(_STEP_DEPENDENCY)),
     "--ntasks-per-gpu": (1, _drop("give each task its gpus with -g")),
-    "--container-image": (1, _refuse(_PYXIS)),
-    "--container-name": (1, _refuse(_PYXIS)),
-    "--container-mounts": (1, _refuse(_PYXIS)),
-    "--container-workdir": (1, _refuse(_PYXIS)),
-    "--container-writable": (0, _refuse(_PYXIS)),
-    "--container-remap-root": (0, _refuse(_PYXIS)),
-    "--no-container-mount-home": (0, _refuse(_PYXIS)),
-    "--container-env": (1, _refuse(_PYXIS)),
+    **pyxis.OPTIONS,  # Pyxis containers: the program run through Apptainer
 }
 JSRUN: Table = {
     "-n": (1, _nrs),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-from jobspec_lsp.migrate import lsf, pbs, slurm
+from jobspec_lsp.migrate import lsf, pbs, pyxis, slurm
 from jobspec_lsp.migrate.reading import Option
 
 SCHEDULERS: dict[str, ModuleType] = {"slurm": slurm, "lsf": lsf, "pbs": pbs}
@@ -62,6 +62,7 @@ def markdown(name: str) -> str:
     return "\n".join(rows) + "\n"
 
 
+PYXIS_HEADING = "### Pyxis containers (srun --container-*)"
 _HEADINGS = {
     "slurm": "### Slurm (sbatch)",
     "lsf": "### LSF (bsub)",
@@ -72,11 +73,12 @@ _HEADINGS = {
 def document(doc: str) -> str:
     """``doc`` (docs/migration.md) with its tables made again, the rest as it was: each
     table follows its heading, up to the next heading or the end."""
-    for name, heading in _HEADINGS.items():
+    tables = [(heading, markdown(name)) for name, heading in _HEADINGS.items()]
+    for heading, table in [*tables, (PYXIS_HEADING, pyxis.markdown())]:
         at = doc.index(heading) + len(heading)
         end = doc.find("\n#", at)
         end = len(doc) if end < 0 else end + 1
-        doc = doc[:at] + "\n\n" + markdown(name) + ("\n" if end < len(doc) else "") + doc[end:]
+        doc = doc[:at] + "\n\n" + table + ("\n" if end < len(doc) else "") + doc[end:]
     return doc
 
 
