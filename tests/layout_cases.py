@@ -8,8 +8,10 @@ per task) and the documented rule that gives it. ``scripts()`` writes the test s
 them: every rule as written and in one other form (wrapped in `time` or `env`, after a
 variable assignment, its counts given by shell variables, held in a variable and run as
 `${CMD}`, the launcher and its options held in a variable, its options alone in a
-variable: `srun $OPTS ./a`), spread over SCRIPT_COUNT scripts of one or two
-steps, each step's program the probe (tests/layoutside.py).
+variable: `srun $OPTS ./a`), every other srun rule in a Pyxis container too
+(`srun --container-image=...`, run through Apptainer once converted), spread over
+SCRIPT_COUNT scripts of one or two steps, each step's program the probe
+(tests/layoutside.py).
 
 tests/flux/test_flux_layouts.py runs the converted scripts under a 4-broker Flux instance
 shaped like that cluster and holds each step to its rule; tests/slurm/test_slurm_layouts.py
@@ -343,6 +345,9 @@ RULES: tuple[Rule, ...] = (
 
 # how a step is written: {line} the launcher and its options, {prog} the probe and its step
 FORMS = ("plain", "time", "env", "assign", "vars", "held", "held_opts", "opts_var")
+# the image of the `pyxis` form (enroot's REGISTRY#IMAGE), and as Apptainer names it
+PYXIS_IMAGE = "nvcr.io#nvidia/pytorch:23.01-py3"
+APPTAINER_IMAGE = "docker://nvcr.io/nvidia/pytorch:23.01-py3"
 
 
 def _vars(line: str) -> tuple[list[str], str]:
@@ -384,6 +389,10 @@ def step_lines(line: str, form: str, prog: str) -> list[str]:
     if form == "opts_var":  # the options alone in a variable: `srun $OPTS ./a`
         launcher, _, options = line.partition(" ")
         return [f'OPTS="{options}"', f"{launcher} $OPTS {prog}"]
+    if form == "pyxis":  # in a Pyxis container (srun only), the working directory mounted
+        launcher, _, options = line.partition(" ")
+        box = f'--container-image={PYXIS_IMAGE} --container-mounts="$PWD:$PWD" --container-workdir="$PWD"'
+        return [" ".join(x for x in (launcher, box, options, prog) if x)]
     raise ValueError(form)
 
 
@@ -402,9 +411,10 @@ class Script(NamedTuple):
 
 def _forms_of(i: int, rule: Rule) -> tuple[str, ...]:
     """Each rule as written, and in one other form (in turn; counts given by variables
-    only where the line has counts)."""
+    only where the line has counts); every other srun rule in a Pyxis container too."""
     others = [f for f in FORMS[1:] if " " in rule.line or f not in ("vars", "opts_var")]
-    return ("plain", others[i % len(others)])
+    pyxis = ("pyxis",) if rule.doc == "srun" and i % 2 == 0 else ()
+    return ("plain", others[i % len(others)], *pyxis)
 
 
 SCRIPT_COUNT = 60  # the steps spread over this many scripts (each a `flux batch` job)
@@ -471,7 +481,7 @@ def markdown() -> str:
         f"runs each line, converted by `jobspec convert`, in {SCRIPT_COUNT} scripts (Slurm, "
         "LSF, PBS) that write it as people do (as it is, after `time` or `env X=1`, after a variable "
         "assignment, with its counts in shell variables, held in a variable and run as "
-        "`${CMD}`, its options in a variable, `srun $OPTS`), every step's program a probe that reports its task rank, its node (the "
+        "`${CMD}`, its options in a variable, `srun $OPTS`, srun in a Pyxis container), every step's program a probe that reports its task rank, its node (the "
         "broker's rank) and the cores and GPUs the step holds there (its R). Every step must "
         "start and have the layout below; the one-node Slurm lines also run under real Slurm "
         "(`tests/slurm/test_slurm_layouts.py`). The tables are generated from "

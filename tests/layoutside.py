@@ -41,8 +41,9 @@ if [ -n "${FLUX_TASK_RANK:-}" ]; then
     node=$(flux getattr rank)
     R=null
     if [ "$FLUX_TASK_LOCAL_ID" = 0 ]; then R=$(flux job info "$FLUX_JOB_ID" R); fi
-    printf '{"rank": %s, "size": %s, "node": %s, "R": %s}\n' \
-        "$FLUX_TASK_RANK" "$FLUX_JOB_SIZE" "$node" "$R" > "out/$1.$FLUX_TASK_RANK"
+    printf '{"rank": %s, "size": %s, "node": %s, "R": %s, "container": "%s"}\n' \
+        "$FLUX_TASK_RANK" "$FLUX_JOB_SIZE" "$node" "$R" "${APPTAINER_CONTAINER:-}" \
+        > "out/$1.$FLUX_TASK_RANK"
 elif [ -n "${SLURM_PROCID:-}" ]; then
     cpus=null
     if [ "$SLURM_LOCALID" = 0 ]; then
@@ -95,12 +96,48 @@ exit 127
 """
 
 
+# Apptainer is not on this machine (nor any container image: no registry is reached).
+# Converted Pyxis steps run through this stand-in, which reads `apptainer exec|run`'s
+# options as the command does (those the conversion writes; any other is an error), sets
+# APPTAINER_CONTAINER to the image as Apptainer does inside a container, and runs the
+# program on the host: it holds the layout and the words, not the container.
+APPTAINER = r"""#!/bin/sh
+fail() { echo "apptainer (stand-in): $*" >&2; exit 255; }
+case "$1" in exec|run) ;; *) fail "$1: not exec or run" ;; esac
+shift
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --bind|-B|--pwd|--env)
+            [ $# -ge 2 ] || fail "$1 needs a value"
+            case "$1" in
+                --pwd) cd "$2" || fail "--pwd $2: no such directory" ;;
+                --env) export "$2" ;;
+            esac
+            shift 2 ;;
+        --nv|--no-home|--writable-tmpfs|--fakeroot) shift ;;
+        -*) fail "$1: not an option of apptainer exec the conversion writes" ;;
+        *) break ;;
+    esac
+done
+[ $# -ge 2 ] || fail "no image, or no program after it"
+case "$1" in
+    docker://*/*:*|/*|./*) ;;
+    *) fail "$1: neither a docker:// registry image nor a file" ;;
+esac
+APPTAINER_CONTAINER=$1
+export APPTAINER_CONTAINER
+shift
+exec "$@"
+"""
+
+
 def absent_launchers(where: Path) -> Path:
-    """A directory of stand-ins for the launchers, to put first on the PATH."""
+    """A directory of stand-ins for the launchers (and for Apptainer), to put first on
+    the PATH."""
     d = where / "absent-launchers"
     d.mkdir(exist_ok=True)
-    for name in LAUNCHERS:
-        (d / name).write_text(ABSENT)
+    for name, text in [*((n, ABSENT) for n in LAUNCHERS), ("apptainer", APPTAINER)]:
+        (d / name).write_text(text)
         (d / name).chmod(0o755)
     return d
 

@@ -487,3 +487,32 @@ def test_a_variable_that_holds_the_program_too_is_written_out(body, want):
     assert [ln for ln in got.text.splitlines() if ln.startswith("flux run")] == [want]
     assert any("written out as the script assigns it" in m for m in _converted(text))
     assert convert.convert(got.text).text == got.text
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        # corpus: PIConGPU's tbg templates, MFC's Python-format templates, Exawind's, ...
+        ("mpirun -np !TBG_tasks ./a", "flux run -n !TBG_tasks ./a"),
+        # srun's -N from the job (4), as for a shell word's count
+        ("srun -n {nodes*tasks_per_node} ./a", "flux run -N4 -n {nodes*tasks_per_node} ./a"),
+        ("srun -N %NODES% -n 4 ./a", "flux run -N %NODES% -n4 ./a"),
+        ("srun -N @NODES@ --ntasks-per-node=2 ./a", "flux run -N @NODES@ -n $(( @NODES@ * 2 )) ./a"),
+        ("mpirun -np @@numproc@@ ./a", "flux run -n @@numproc@@ ./a"),
+        ("srun -n __total_processes__ ./a", "flux run -N4 -n __total_processes__ ./a"),
+        ("srun -N NODES_PLACEHOLDER -n 8 ./a", "flux run -N NODES_PLACEHOLDER -n8 ./a"),
+    ],
+)  # fmt: skip
+def test_a_templates_placeholder_is_carried_as_written(line, want):
+    """A count a template fills in before the script runs is a word, as a shell's is: the
+    filled script then reads `flux run -n 16`. A word that is neither (`-np full`) is left."""
+    text = f"#!/bin/bash\n#SBATCH -N 4 -n 8\n{line}\n"
+    assert _run_lines(text, "slurm") == [want]
+    assert convert.convert(convert.convert(text).text).text == convert.convert(text).text
+
+
+def test_a_word_that_is_no_count_nor_placeholder_is_left():
+    for line in ("mpirun -np full ./a", "srun -n {{ n }} ./a", "srun -n ntasks ./a"):
+        text = f"#!/bin/bash\n#SBATCH -N 4 -n 8\n{line}\n"
+        assert line in convert.convert(text).text
+        assert any("is not a count" in m for m in _said(text))

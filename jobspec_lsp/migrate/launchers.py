@@ -27,6 +27,19 @@ def is_dynamic(v: str) -> bool:
     return "$" in v or "`" in v
 
 
+# a template's placeholder, filled in before the script is run: PIConGPU's tbg
+# (`!TBG_tasks`), Jinja's and Go's (`{{ n }}`), Python's format (`{nodes}`,
+# `{nodes*tasks_per_node}`), `%NODES%`, `@NODES@`, `@@numproc@@`, `<nproc>`,
+# `__total_processes__`, `NODES_PLACEHOLDER`: a count it gives is carried as written
+_PLACEHOLDER = re.compile(
+    r"!TBG_\w+|\{\{[^{}]*\}\}|\{[\w*+/ -]+\}|%\w+%|@@?\w+@@?|<\w+>|__\w+__|\w*PLACEHOLDER\w*"
+)
+
+
+def is_placeholder(v: str) -> bool:
+    return _PLACEHOLDER.fullmatch(v) is not None
+
+
 def word(v: str) -> str:
     """A value as one word of a launch line: a word the shell expands stays as the script
     wrote it (quoting it would stop the expansion), any other quoted as needed."""
@@ -104,8 +117,8 @@ class Refuse(Exception):
 
 
 def _n(v: str, what: str, zero: bool = False) -> Count:
-    if is_dynamic(v):
-        return v  # given by the shell when the step runs: carried as that word
+    if is_dynamic(v) or is_placeholder(v):
+        return v  # given by the shell when the step runs, or a template: carried as written
     n = ascii_int(v.partition("-")[0])
     if n is None or n < (0 if zero else 1):
         raise Refuse(f"{what} {v!r} is not a count")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from layout_cases import scripts
+from layout_cases import APPTAINER_IMAGE, scripts
 from layoutside import (
     Instance,
     conversion_notes,
@@ -57,6 +57,9 @@ def _problems(script, d, result) -> list[str]:
             continue
         if got.status not in (0, None):
             out.append(f"{head}: exit {got.status}; {said}")
+        boxes = {r.get("container") for r in got.reports}
+        if boxes != {APPTAINER_IMAGE if step.form == "pyxis" else ""}:  # (the stand-in's)
+            out.append(f"{head}: its tasks ran in the containers {boxes}; {said}")
         layout = flux_layout(got)
         if rule.flux is not None:  # no Flux form: the even spread, said at the line
             notes = " ".join(conversion_notes(d, step.label))
