@@ -72,7 +72,7 @@ def opt(flag: str, x: Count) -> str:
     return f"{flag}{x}" if isinstance(x, int) else f"{flag} {x}"
 
 
-class Run(Step):
+class Run(Step, pyxis.HasBox):
     """What a launch line asks: the job model's :class:`~jobspec_lsp.job.steps.Step` (nodes,
     tasks, tasks per node, cores and GPUs of each task, None where not asked) with what a
     launcher adds: ``rs``...: jsrun's resource sets."""

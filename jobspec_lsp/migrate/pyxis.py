@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Protocol
 
 from jobspec_lsp.fluxcli.argv import Word
 from jobspec_lsp.migrate.model import Finding
@@ -45,7 +44,11 @@ class Box:
         self.entrypoint = False
 
 
-class HasBox(Protocol):
+class HasBox:
+    """What a step holding a container has (:class:`.launchers.Run` is one): a base with no
+    slots of its own, so that the check path need not load `typing` for a Protocol."""
+
+    __slots__ = ()
     container: Box | None
     program: str
     notes: list[str]
@@ -57,7 +60,7 @@ class NoForm(Exception):
 
 def _box(run: HasBox) -> Box:
     if run.container is None:
-        run.container = Box()
+        run.container = Box()  # type: ignore[misc]  # Run's slot: this base declares none
     return run.container
 
 
@@ -256,11 +259,12 @@ def contain(
     libraries, as enroot's hook did)."""
     assert run.container is not None
     gpus = any(o.startswith(("-g", "--gpus")) for o in opts)
-    run.program, said = command(run.container, named, known, gpus)
+    program, said = command(run.container, named, known, gpus)
+    run.program = program  # type: ignore[misc]  # Run's slot: this base declares none
     run.notes.append(f"each task runs the program in {RUNTIME} (Pyxis's container)")
     w = next((w for w in words if "container-" in w.value), words[0])
     message = (
-        f"Pyxis's container: Flux starts none, so each task runs {run.program.strip()} "
+        f"Pyxis's container: Flux starts none, so each task runs {program.strip()} "
         f"(the site's {RUNTIME.capitalize()}; singularity takes the same words), one "
         "container a task where Pyxis shares one among a node's tasks"
     )
