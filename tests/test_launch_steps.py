@@ -269,6 +269,10 @@ def test_jsrun_resource_sets_of_a_hosts_all_take_it_whole():
          "flux run -n2 --cwd=/w ./a"),
         ("mpirun --pernode -np 4 ./a", "flux run -N4 -n4 ./a"),
         ("aprun -B ./a", "flux run -N4 -n8 ./a"),
+        # aprun's long forms (corpus: a PBS Cray script's `aprun --bypass-app-transfer
+        # --pes-per-node 1 --cpu-binding none -- shifter ...`)
+        ("aprun --pes 8 --pes-per-node 2 --cpus-per-pe 2 --cpu-binding none -- ./a",
+         "flux run -N4 -n8 -c2 ./a"),
         ("aprun -n 8 -N 2 --cc depth -r 1 -m 8000 ./a", "flux run -N4 -n8 ./a"),
         ("jsrun -n2 -a1 --chdir /w -D CUDA_VISIBLE_DEVICES --print_placement=1 ./a",
          "flux run -n2 --cwd=/w --env-remove=CUDA_VISIBLE_DEVICES ./a"),

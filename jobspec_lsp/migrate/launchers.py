@@ -27,10 +27,8 @@ def is_dynamic(v: str) -> bool:
     return "$" in v or "`" in v
 
 
-# a template's placeholder, filled in before the script is run: PIConGPU's tbg
-# (`!TBG_tasks`), Jinja's and Go's (`{{ n }}`), Python's format (`{nodes}`,
-# `{nodes*tasks_per_node}`), `%NODES%`, `@NODES@`, `@@numproc@@`, `<nproc>`,
-# `__total_processes__`, `NODES_PLACEHOLDER`: a count it gives is carried as written
+# a template's placeholder, filled in before the script runs (tbg's `!TBG_tasks`, `{{n}}`,
+# `{nodes*ppn}`, `%NODES%`, `@NODES@`, `<nproc>`, ...): a count it gives is carried as written
 _PLACEHOLDER = re.compile(
     r"!TBG_\w+|\{\{[^{}]*\}\}|\{[\w*+/ -]+\}|%\w+%|@@?\w+@@?|<\w+>|__\w+__|\w*PLACEHOLDER\w*"
 )
@@ -572,6 +570,15 @@ APRUN: Table = {
     "--bypass-app-transfer": (0, _drop(_NOTHING)),
     "-F": (1, _drop("a Flux job's tasks have their cores to themselves")),
     "-p": (1, _drop(_NOTHING)),
+    # the long forms (HPE's aprun; geopm's and SmartSim's readers of aprun spell them so)
+    "--pes": (1, _set("tasks")),
+    "--pes-per-node": (1, _set("per_node")),
+    "--cpus-per-pe": (1, _set("cores")),
+    "--cpu-binding": (1, _drop(_BIND)),
+    "--memory-per-pe": (1, _drop(_MEM)),
+    "--specialized-cpus": (1, _drop("core specialization: Flux allocates cores")),
+    "--environment-override": (1, _env_pair),
+    "--batch-args": (0, _drop("-B: the batch job's own layout, as a step given no size gets")),
 }
 # TACC's ibrun: -n tasks, -o an offset in the job's tasks (a flux run step gets its own)
 IBRUN: Table = {
