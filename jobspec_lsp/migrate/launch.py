@@ -86,6 +86,19 @@ _COUNT_START = set("0123456789$\"'`")
 _DANGLING = {"tasks": "-n", "nodes": "-N", "cores": "-c"}
 
 
+def _templated(words: list[Word]) -> list[Word]:
+    """The words with a template's placeholder written with spaces (`{{ n }}`, which the
+    template fills before the shell splits anything) made one word again."""
+    out: list[Word] = []
+    for w in words:
+        last = out[-1] if out else None
+        if last is not None and last.value.startswith("{{") and not last.value.endswith("}}"):
+            out[-1] = Word(f"{last.value} {w.value}", last.start, w.end)
+        else:
+            out.append(w)
+    return out
+
+
 def _read(tool: str, words: list[Word], sh: Shape, held: bool = False) -> tuple[Run, int]:
     """The options of a launcher's words; returns them and the program word's index."""
     table = LAUNCHERS[tool]
@@ -519,6 +532,7 @@ def convert(text: str, mod: ModuleType, sh: Shape, body: int) -> Launches:
             if f.wrapper and f.wrapper not in _CONTAINERS and not _sees_the_same(text, f):
                 raise Refuse(_tool(f.wrapper))
             words, _dynamic = launchwords.resolve(text, words, f.dynamic, subs)
+            words = _templated(words)  # `-np {{ n }}`: one word
             lead = fit.held_options(text, words, assigns.before(at))  # `srun $OPTS ./a`
             run, k = _read(tool, lead.words, sh, held)
             words = lead.words
