@@ -191,6 +191,7 @@ def test_a_launcher_run_through_time_stdbuf_or_timeout_is_converted_in_place(pre
     ("line", "why"),
     [
         ("nsys profile -o r mpirun -np 4 ./c", "run through nsys"),  # tasks its children
+        ("nsys profile mpiexec -n 4 -ppn 2 ./c", "run through nsys"),  # Hydra's: children
         ("valgrind --trace-children=yes mpirun -np 4 ./c", "run through valgrind"),
         ("strace -f -o t mpirun -np 4 ./c", "run through strace"),
         ("scan mpirun -np 4 ./a", "run through scan"),
@@ -214,8 +215,12 @@ def test_a_launcher_run_through_a_tool_that_would_see_otherwise_is_left_with_its
         # valgrind follows no child unless told: it saw mpirun's process alone
         ("valgrind --tool=massif mpirun -n 2 ./c", "valgrind --tool=massif flux run -n2 ./c"),
         ("strace -o t mpirun -n 2 ./c", "strace -o t flux run -n2 ./c"),
+        # PALS's mpiexec (its --depth, --cpu-bind): palsd starts the ranks, as slurmstepd
+        # does srun's (corpus: ALCF Polaris scripts, `nsys profile mpiexec ... --depth=`)
+        ("nsys profile mpiexec -n 2 --ppn 1 --depth=4 --cpu-bind depth ./c",
+         "nsys profile flux run -N2 -n2 -c4 ./c"),
     ],
-)
+)  # fmt: skip
 def test_a_launcher_run_through_a_tool_that_sees_it_alone_converts_in_place(line, want):
     """srun's tasks are not its children (slurmstepd starts them), nor flux run's; a tool
     that follows no child sees mpirun's process alone: the tool sees the launcher's own
@@ -503,6 +508,7 @@ def test_a_variable_that_holds_the_program_too_is_written_out(body, want):
         ("srun -N %NODES% -n 4 ./a", "flux run -N %NODES% -n4 ./a"),
         ("srun -N @NODES@ --ntasks-per-node=2 ./a", "flux run -N @NODES@ -n $(( @NODES@ * 2 )) ./a"),
         ("mpirun -np @@numproc@@ ./a", "flux run -n @@numproc@@ ./a"),
+        ("jsrun --nrs @NNODES -a 2 ./a", "flux run -n $(( @NNODES * 2 )) ./a"),
         # Jinja's with spaces (corpus: LiamBindle/cog's LSF templates): one placeholder
         ("mpirun -np {{ n_cores }} ./a", "flux run -n {{ n_cores }} ./a"),
         ("jsrun -n {{ rs }} -a 1 -c 2 ./a", "flux run -n {{ rs }} -c2 ./a"),

@@ -408,13 +408,19 @@ def _tool(name: str) -> str:
     )
 
 
+def _pals(words: list[Word]) -> bool:
+    """An mpiexec of HPE Cray's PALS, by the options only it has (`--depth`, `--cpu-bind`):
+    its ranks are started by the PALS daemon of each node, not as mpiexec's children."""
+    return any(w.value.partition("=")[0] in ("--depth", "--cpu-bind") for w in words)
+
+
 def _sees_the_same(text: str, f: Found) -> bool:
     """Whether the tool ``f`` runs through sees under Flux what it saw: the launcher's own
     process, where the launcher's tasks were never its children or the tool does not
     follow children (valgrind without --trace-children=yes, strace/ltrace without -f)."""
     if f.wrapper not in _PLAIN_TOOLS:
         return False
-    if f.tool in _REMOTE_LAUNCHERS:
+    if f.tool in _REMOTE_LAUNCHERS or _pals(f.words):
         return True
     opts = text[f.wrapper_at : f.at].split()[1:]
     if f.wrapper == "valgrind":

@@ -30,7 +30,7 @@ def is_dynamic(v: str) -> bool:
 # a template's placeholder, filled in before the script runs (tbg's `!TBG_tasks`, `{{n}}`,
 # `{nodes*ppn}`, `%NODES%`, `@NODES@`, `<nproc>`, ...): a count it gives is carried as written
 _PLACEHOLDER = re.compile(
-    r"!TBG_\w+|\{\{[^{}]*\}\}|\{[\w*+/ -]+\}|%\w+%|@@?\w+@@?|<\w+>|__\w+__|\w*PLACEHOLDER\w*"
+    r"!TBG_\w+|\{\{[^{}]*\}\}|\{[\w*+/ -]+\}|%\w+%|@@?\w+(?:@@?)?|<\w+>|__\w+__|\w*PLACEHOLDER\w*"
 )
 
 
