@@ -12,6 +12,8 @@ convert-tasks-folded-into-slot-warned, convert-escaped-variable-in-heredoc."""
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 
 from jobspec_lsp.migrate import convert
@@ -529,3 +531,25 @@ def test_a_word_that_is_no_count_nor_placeholder_is_left():
         text = f"#!/bin/bash\n#SBATCH -N 4 -n 8\n{line}\n"
         assert line in convert.convert(text).text
         assert any("is not a count" in m for m in _said(text))
+
+
+_QUOTES = "'" * 3  # a run of quotes: Flux's directive reader takes it for a triple quote
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        ('srun -J "a\nb" ./a', ["--job-name=a\nb", "./a"]),
+        ('srun --container-image="u\nv" ./b', ["apptainer", "exec", "docker://u\nv", "./b"]),
+        (f'srun -o "{_QUOTES}x" ./a', [f"--output={_QUOTES}x", "./a"]),
+    ],
+)
+def test_a_value_no_directive_holds_is_still_one_shell_word(line, want):
+    """A launch line's words are the shell's, not a `#flux:` directive's: a quoted value
+    with a line break (or a run of quotes) converts, quoted as the shell reads it back
+    (before: a traceback from the directive quoter)."""
+    text = f"#!/bin/bash\n#SBATCH -n 2\n{line}\n"
+    got = convert.convert(text)
+    step = got.text[got.text.index("flux run ") :]
+    assert shlex.split(step) == ["flux", "run", "-n2", *want]
+    assert convert.convert(got.text).text == got.text

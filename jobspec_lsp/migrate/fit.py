@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import bisect
 import re
+import shlex
 
 from jobspec_lsp.fluxcli.argv import Word
 from jobspec_lsp.job.steps import Allocation, Step, need
 from jobspec_lsp.migrate import body
-from jobspec_lsp.migrate.model import Finding, q
+from jobspec_lsp.migrate.model import Finding
 from jobspec_lsp.record import Record
 
 __all__ = [
@@ -114,7 +115,8 @@ class Known:
 
 
 def text_of(words: list[str]) -> str:
-    return " ".join(q(x) for x in words)
+    """Words as the shell reads them back, each quoted as needed."""
+    return " ".join(shlex.quote(x) for x in words)
 
 
 _OPTIONS_NAME = re.compile(r"(?i)opt|flag|arg|param")  # MPIRUN_OPTIONS, SRUN_ARGS, ...

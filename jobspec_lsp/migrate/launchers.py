@@ -15,17 +15,13 @@ https://pubs.cray.com/ (aprun -n width, -N per node, -d depth).
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 
 from jobspec_lsp.job.steps import Count, Step
 from jobspec_lsp.migrate import pyxis, slurm
-from jobspec_lsp.migrate.model import fsd, q
+from jobspec_lsp.migrate.model import fsd, is_dynamic
 from jobspec_lsp.notations.formats import ascii_int
-
-
-def is_dynamic(v: str) -> bool:
-    return "$" in v or "`" in v
-
 
 # a template's placeholder, filled in before the script runs (tbg's `!TBG_tasks`, `{{n}}`,
 # `{nodes*ppn}`, `%NODES%`, `@NODES@`, `<nproc>`, ...): a count it gives is carried as written
@@ -40,8 +36,9 @@ def is_placeholder(v: str) -> bool:
 
 def word(v: str) -> str:
     """A value as one word of a launch line: a word the shell expands stays as the script
-    wrote it (quoting it would stop the expansion), any other quoted as needed."""
-    return v if is_dynamic(v) else q(v)
+    wrote it (quoting it would stop the expansion), any other quoted as the shell reads
+    it (a line break inside quotes too: a launch line is the shell's, not a directive)."""
+    return v if is_dynamic(v) else shlex.quote(v)
 
 
 def arith(x: Count) -> str:

@@ -10,8 +10,7 @@ from types import ModuleType
 from jobspec_lsp.fluxcli import shell
 from jobspec_lsp.fluxcli.argv import Word
 from jobspec_lsp.migrate.body import replacement, variables
-from jobspec_lsp.migrate.launchers import is_dynamic
-from jobspec_lsp.migrate.model import Shape
+from jobspec_lsp.migrate.model import Shape, is_dynamic
 
 
 def _as_written(text: str, w: Word) -> Word:

@@ -458,6 +458,11 @@ def _only_nodes(req: Request, n_nodes, per_node, gpn, gpt) -> bool:
     return bool(req.nodes) and bool(n_nodes) and all(not x for x in asked)
 
 
+def is_dynamic(v: str) -> bool:
+    """Whether the shell gives ``v`` (or part of it) when the line runs: `$X`, `$(...)`."""
+    return "$" in v or "`" in v
+
+
 def q(value: str) -> str:
     """``value`` as one word of a `#flux:` directive, quoted so Flux reads it back."""
     try:

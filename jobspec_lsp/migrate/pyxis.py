@@ -17,10 +17,11 @@ Apptainer's exec and run, https://apptainer.org/docs/user/main/cli/apptainer_exe
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 
 from jobspec_lsp.fluxcli.argv import Word
-from jobspec_lsp.migrate.model import Finding
+from jobspec_lsp.migrate.model import Finding, is_dynamic
 
 RUNTIME = "apptainer"
 
@@ -135,18 +136,12 @@ def markdown() -> str:
     return "\n".join(rows) + "\n"
 
 
-def _dynamic(v: str) -> bool:
-    return "$" in v or "`" in v
-
-
 def _word(v: str) -> str:
     """A value as one shell word: one the shell expands in double quotes (it stays one
     word and is still expanded), any other quoted as needed."""
-    if _dynamic(v):
+    if is_dynamic(v):
         return f'"{v}"' if '"' not in v else v
-    if re.fullmatch(r"[\w@%+=:,./#-]+", v):
-        return v
-    return "'" + v.replace("'", "'\\''") + "'"
+    return shlex.quote(v)
 
 
 _FILE = re.compile(r"(?:[/.~]|.*\.(?:sqsh|squashfs|sif|simg|img)$)")
@@ -159,9 +154,9 @@ def image_uri(image: str, known: Callable[[str], str | None]) -> tuple[str, str]
     value the script gives it; one the shell gives at run time is taken for a registry
     image's."""
     m = re.fullmatch(r"\$\{?(\w+)\}?", image)
-    if m is not None and known(m.group(1)) is not None:
-        value = known(m.group(1)) or ""
-        if _dynamic(value):
+    value = known(m.group(1)) if m is not None else None
+    if value is not None:
+        if is_dynamic(value):
             value = ""
         elif _FILE.match(value) or (value.startswith("docker://") and "#" not in value):
             return _word(image), ""
@@ -169,7 +164,7 @@ def image_uri(image: str, known: Callable[[str], str | None]) -> tuple[str, str]
             return _word("docker://" + image), ""
         if value:
             return _word(_registry(value)), f"{image} is {value}, written as Apptainer names it"
-    if _dynamic(image):
+    if is_dynamic(image):
         why = (
             f"the image {image} is taken for a registry image (docker://); if it names a "
             "squashfs or SIF file, write it without docker://"
@@ -192,7 +187,7 @@ def _registry(image: str) -> str:
 def _mounts(value: str) -> tuple[str, str]:
     """Pyxis's `SRC:DST[:FLAGS][,...]` (flags joined by `+`) as Apptainer's --bind value:
     its flags are `ro` or `rw`, the others dropped (said)."""
-    if _dynamic(value):
+    if is_dynamic(value):
         return value, ""
     out, dropped = [], []
     for part in value.split(","):
