@@ -160,3 +160,23 @@ def test_a_directive_environment_value_reaches_the_job_as_written(flux_exe, tmp_
     assert dry.returncode == 0, dry.stderr
     env = json.loads(dry.stdout)["attributes"]["system"]["environment"]
     assert env[name].endswith("UNSET_IN_SUBMITTER}") or env[name] == "$UNSET_IN_SUBMITTER"
+
+
+@pytest.mark.flux
+def test_flux_starts_no_container_so_a_pyxis_step_runs_apptainer(flux_exe, tmp_path):
+    """migrate/pyxis.py's warning ("Flux starts none"): real Flux has no container option
+    of its own (`flux submit --container-image` is refused, no option of `flux run --help`
+    names one), and the converted Pyxis step, Apptainer run in each task, is a script real
+    Flux accepts."""
+    refused = subprocess.run(
+        [flux_exe, "submit", "--dry-run", "--container-image=u:1", "hostname"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert refused.returncode != 0 and "unrecognized arguments" in refused.stderr
+    helped = subprocess.run([flux_exe, "run", "--help"], capture_output=True, text=True)
+    assert "--" in helped.stdout and "container" not in helped.stdout.lower()
+    script = "#!/bin/bash\n#SBATCH -N 2 --ntasks-per-node=2\nsrun --container-image=u:1 ./a\n"
+    converted = convert.convert(script).text
+    assert "flux run -N2 -n4 apptainer exec docker://u:1 ./a" in converted
+    ok = _dry(flux_exe, tmp_path, converted)
+    assert ok.returncode == 0, ok.stderr
